@@ -1,0 +1,377 @@
+package dev.pinrock;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+import java.nio.file.Path;
+import java.util.Objects;
+
+import dev.pinrock.internal.FfmDb;
+import dev.pinrock.internal.NativeDb;
+import dev.pinrock.internal.ResourceGuard;
+
+/**
+ * An open RocksDB database.
+ *
+ * <p><b>Access modes.</b> Each operation comes for {@code byte[]},
+ * {@link ByteBuffer} (direct or heap) and {@link MemorySegment} (native or
+ * heap). Reads either allocate the result ({@link #get(byte[])}), copy into a
+ * caller's buffer and return the value's length ({@link #get(byte[], byte[])},
+ * {@link #get(ByteBuffer, ByteBuffer)}, {@link #get(MemorySegment, MemorySegment)}),
+ * or hand out a zero-copy view of RocksDB's own memory
+ * ({@link #getPinned(Arena, MemorySegment)}).
+ *
+ * <p><b>Results.</b> An absent key is a return value: {@code null}, or
+ * {@link #NOT_FOUND} from the into-buffer reads. Failures throw
+ * {@link RocksDbException} with the RocksDB status code and message.
+ *
+ * <p><b>Threads and lifetime.</b> All methods are thread-safe. {@link #close()}
+ * is idempotent and thread-safe: it waits for calls in flight on other threads
+ * to return, then closes the database; every later call throws
+ * {@link IllegalStateException}. Pinned segments belong to the arena they were
+ * read into, not to the database: each keeps the memory it views alive, so a
+ * pinned segment stays valid after the database closes, until its arena
+ * closes. After the arena closes, any access to the segment throws
+ * {@link IllegalStateException}.
+ */
+public final class RocksDb implements AutoCloseable {
+    /** Returned by the into-buffer reads when the key is absent. */
+    public static final int NOT_FOUND = NativeDb.NOT_FOUND;
+
+    private final Path path;
+    private final NativeDb db;
+    private final ResourceGuard guard;
+
+    private RocksDb(Path path, NativeDb db) {
+        this.path = path;
+        this.db = db;
+        this.guard = new ResourceGuard("RocksDb " + path);
+    }
+
+    /**
+     * Opens the database in a directory.
+     *
+     * @param path the database directory; with {@link DbOptions#createIfMissing(boolean)} it
+     *     is created when missing (its parent must exist)
+     * @param options the options to open with
+     * @return the open database; the caller closes it
+     * @throws RocksDbException.InvalidArgumentException when the database is missing (without
+     *     createIfMissing), exists (with errorIfExists), or an option value is out of range
+     * @throws RocksDbException.RocksIoException when the directory cannot be created or used, or
+     *     the database is already open, in this process or another
+     * @throws RocksDbException.CorruptionException when the database's files are damaged
+     */
+    public static RocksDb open(Path path, DbOptions options) {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(options, "options");
+        Path absolute = path.toAbsolutePath();
+        return new RocksDb(absolute, FfmDb.open(absolute, options));
+    }
+
+    /**
+     * Returns the version of the RocksDB engine inside pinrock's native library.
+     *
+     * @return e.g. "9.10.0"
+     */
+    public static String engineVersion() {
+        int version = FfmDb.engineVersion();
+        return version / 10000 + "." + version / 100 % 100 + "." + version % 100;
+    }
+
+    /** @return the absolute path of the database directory */
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * Writes a key and value.
+     *
+     * @param key the key (may be empty)
+     * @param value the value (may be empty)
+     * @throws RocksDbException when RocksDB fails the write
+     * @throws IllegalStateException when the database is closed
+     */
+    public void put(byte[] key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        guard.acquire();
+        try {
+            db.put(key, value);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Writes a key and value from buffers: the bytes between each buffer's
+     * position and limit. The buffers' positions and limits are not changed.
+     *
+     * @param key the key, direct or heap
+     * @param value the value, direct or heap
+     * @throws RocksDbException when RocksDB fails the write
+     * @throws IllegalStateException when the database is closed
+     */
+    public void put(ByteBuffer key, ByteBuffer value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        put(MemorySegment.ofBuffer(key), MemorySegment.ofBuffer(value));
+    }
+
+    /**
+     * Writes a key and value from segments. Native segments are read in place;
+     * heap segments are copied first.
+     *
+     * @param key the key
+     * @param value the value
+     * @throws RocksDbException when RocksDB fails the write
+     * @throws IllegalStateException when the database or a segment's arena is closed
+     * @throws WrongThreadException when a segment is confined to another thread
+     */
+    public void put(MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        guard.acquire();
+        try {
+            db.put(key, value);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads a value into a new array.
+     *
+     * @param key the key
+     * @return the value, or {@code null} when the key is absent
+     * @throws RocksDbException when RocksDB fails the read
+     * @throws IllegalStateException when the database is closed
+     */
+    public byte[] get(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        guard.acquire();
+        try {
+            return db.get(key);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads a value into a caller's array, from index 0, when it fits.
+     *
+     * @param key the key
+     * @param dst where the value is copied when its length is at most {@code dst.length};
+     *     left untouched otherwise
+     * @return the value's length (copy done when it is at most {@code dst.length}, otherwise
+     *     retry with a larger array), or {@link #NOT_FOUND}
+     * @throws RocksDbException when RocksDB fails the read
+     * @throws IllegalStateException when the database is closed
+     */
+    public int get(byte[] key, byte[] dst) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(dst, "dst");
+        guard.acquire();
+        try {
+            return db.get(key, dst);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads a value into a caller's buffer, when it fits. The key is the bytes
+     * between {@code key}'s position and limit (neither changes). When the
+     * value fits in {@code dst.remaining()}, it is written at {@code dst}'s
+     * position and {@code dst}'s limit is set to the end of the value (the
+     * position does not change, so the value is ready to read); otherwise
+     * {@code dst} is left untouched.
+     *
+     * @param key the key, direct or heap
+     * @param dst the destination, direct or heap, writable
+     * @return the value's length (copied when at most the remaining space), or {@link #NOT_FOUND}
+     * @throws ReadOnlyBufferException when dst is read-only
+     * @throws RocksDbException when RocksDB fails the read
+     * @throws IllegalStateException when the database is closed
+     */
+    public int get(ByteBuffer key, ByteBuffer dst) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(dst, "dst");
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
+        guard.acquire();
+        try {
+            return db.get(key, dst);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads a value into a caller's segment, from offset 0, when it fits.
+     * A native destination receives the value directly from RocksDB.
+     *
+     * @param key the key
+     * @param dst the destination, writable
+     * @return the value's length (copied when at most {@code dst.byteSize()}), or {@link #NOT_FOUND}
+     * @throws IllegalArgumentException when dst is read-only
+     * @throws RocksDbException when RocksDB fails the read
+     * @throws IllegalStateException when the database or a segment's arena is closed
+     * @throws WrongThreadException when a segment is confined to another thread
+     */
+    public long get(MemorySegment key, MemorySegment dst) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(dst, "dst");
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("dst is a read-only segment");
+        }
+        guard.acquire();
+        try {
+            return db.get(key, dst);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads a value without copying it: the returned segment views RocksDB's
+     * own memory (a pinned block-cache entry or memtable copy), read-only.
+     * The pin is released when {@code arena} closes; from then on any access
+     * to the segment throws {@link IllegalStateException}. The segment stays
+     * valid when the database closes first. Pins hold memory (for a value from
+     * a table file, its whole block stays in the cache), so keep arenas short.
+     *
+     * @param arena the arena the segment belongs to; it must be open and usable by this thread
+     * @param key the key
+     * @return a read-only segment of the value's length, or {@code null} when the key is absent
+     * @throws RocksDbException when RocksDB fails the read
+     * @throws IllegalStateException when the database or the arena is closed
+     * @throws WrongThreadException when the arena or key is confined to another thread
+     */
+    public MemorySegment getPinned(Arena arena, MemorySegment key) {
+        Objects.requireNonNull(arena, "arena");
+        Objects.requireNonNull(key, "key");
+        guard.acquire();
+        try {
+            MemorySegment value = db.getPinned(arena, key);
+            return value == null ? null : value.asReadOnly();
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads a value without copying it; see {@link #getPinned(Arena, MemorySegment)}.
+     *
+     * @param arena the arena the segment belongs to
+     * @param key the key
+     * @return a read-only segment of the value, or {@code null} when the key is absent
+     */
+    public MemorySegment getPinned(Arena arena, byte[] key) {
+        Objects.requireNonNull(key, "key");
+        return getPinned(arena, MemorySegment.ofArray(key));
+    }
+
+    /**
+     * Deletes a key; deleting an absent key succeeds.
+     *
+     * @param key the key
+     * @throws RocksDbException when RocksDB fails the write
+     * @throws IllegalStateException when the database is closed
+     */
+    public void delete(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        guard.acquire();
+        try {
+            db.delete(key);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Deletes the key between the buffer's position and limit (unchanged).
+     *
+     * @param key the key, direct or heap
+     * @throws RocksDbException when RocksDB fails the write
+     * @throws IllegalStateException when the database is closed
+     */
+    public void delete(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
+        delete(MemorySegment.ofBuffer(key));
+    }
+
+    /**
+     * Deletes a key given as a segment.
+     *
+     * @param key the key
+     * @throws RocksDbException when RocksDB fails the write
+     * @throws IllegalStateException when the database or the segment's arena is closed
+     */
+    public void delete(MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        guard.acquire();
+        try {
+            db.delete(key);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Writes the memtables to table files and waits until that is done.
+     *
+     * @throws RocksDbException when the flush fails
+     * @throws IllegalStateException when the database is closed
+     */
+    public void flush() {
+        guard.acquire();
+        try {
+            db.flush();
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads a RocksDB property, e.g. {@code "rocksdb.stats"} or
+     * {@code "rocksdb.estimate-num-keys"}.
+     *
+     * @param name the property name
+     * @return its value, or {@code null} when RocksDB knows no such property
+     * @throws IllegalStateException when the database is closed
+     */
+    public String property(String name) {
+        Objects.requireNonNull(name, "name");
+        guard.acquire();
+        try {
+            return db.property(name);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /** @return whether the database is still open */
+    public boolean isOpen() {
+        return !guard.isClosed();
+    }
+
+    /**
+     * Closes the database: waits for calls in flight to return, then releases
+     * its files and lock. Idempotent and thread-safe; pinned segments stay
+     * valid until their arenas close.
+     *
+     * @throws RocksDbException when RocksDB reports an error while closing (the
+     *     database is closed all the same)
+     */
+    @Override
+    public void close() {
+        guard.close(db::close);
+    }
+
+    @Override
+    public String toString() {
+        return "RocksDb[" + path + (isOpen() ? "" : ", closed") + "]";
+    }
+}

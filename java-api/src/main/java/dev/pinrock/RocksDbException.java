@@ -1,0 +1,105 @@
+package dev.pinrock;
+
+/**
+ * A failure reported by RocksDB (or by pinrock's native boundary), carrying
+ * the RocksDB status code, sub-code and message. Expected outcomes such as an
+ * absent key are return values, never this exception.
+ *
+ * <p>Every exception pinrock raises for a native status is made by
+ * {@link #of(int, String)}, whichever binding produced the status; the
+ * subclasses let callers catch the families that need different handling.
+ */
+public class RocksDbException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final int status;
+
+    /**
+     * Creates an exception for a status.
+     *
+     * @param status the native status: code in bits 0-7, sub-code in bits 8-15
+     * @param message the status message
+     */
+    protected RocksDbException(int status, String message) {
+        super(message);
+        this.status = status;
+    }
+
+    /**
+     * Maps a failed native status to the exception for it. This is the one
+     * place where pinrock turns status codes into exceptions.
+     *
+     * @param status the native status (not {@code PR_OK})
+     * @param message the status message written by the native side
+     * @return the exception to throw
+     */
+    public static RocksDbException of(int status, String message) {
+        String text = message == null || message.isEmpty()
+                ? StatusCode.of(status & 0xff) + " (status " + status + ")"
+                : message;
+        return switch (StatusCode.of(status & 0xff)) {
+            case CORRUPTION -> new CorruptionException(status, text);
+            case INVALID_ARGUMENT -> new InvalidArgumentException(status, text);
+            case IO_ERROR -> new RocksIoException(status, text);
+            default -> new RocksDbException(status, text);
+        };
+    }
+
+    /**
+     * Returns the raw status as the C ABI reported it.
+     *
+     * @return code in bits 0-7, sub-code in bits 8-15
+     */
+    public int status() {
+        return status;
+    }
+
+    /**
+     * Returns the status code.
+     *
+     * @return the code, never {@link StatusCode#OK}
+     */
+    public StatusCode code() {
+        return StatusCode.of(status & 0xff);
+    }
+
+    /**
+     * Returns RocksDB's status sub-code ({@code rocksdb::Status::SubCode}),
+     * e.g. 4 for "no space", 0 when there is none.
+     *
+     * @return the sub-code
+     */
+    public int subCode() {
+        return (status >> 8) & 0xff;
+    }
+
+    /** Data on disk failed a checksum or consistency check ({@link StatusCode#CORRUPTION}). */
+    public static final class CorruptionException extends RocksDbException {
+        private static final long serialVersionUID = 1L;
+
+        CorruptionException(int status, String message) {
+            super(status, message);
+        }
+    }
+
+    /** An argument or option value was rejected ({@link StatusCode#INVALID_ARGUMENT}). */
+    public static final class InvalidArgumentException extends RocksDbException {
+        private static final long serialVersionUID = 1L;
+
+        InvalidArgumentException(int status, String message) {
+            super(status, message);
+        }
+    }
+
+    /**
+     * The file system failed ({@link StatusCode#IO_ERROR}): a missing or
+     * unwritable path, a database locked by another handle, a full disk.
+     */
+    public static final class RocksIoException extends RocksDbException {
+        private static final long serialVersionUID = 1L;
+
+        RocksIoException(int status, String message) {
+            super(status, message);
+        }
+    }
+}

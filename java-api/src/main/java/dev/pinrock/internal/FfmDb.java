@@ -1,0 +1,370 @@
+package dev.pinrock.internal;
+
+import static dev.pinrock.bindings.PinrockNative.PR_GET_PIN_IF_LARGER;
+import static dev.pinrock.bindings.PinrockNative.PR_NOT_FOUND;
+import static dev.pinrock.bindings.PinrockNative.PR_OK;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import dev.pinrock.DbOptions;
+import dev.pinrock.RocksDbException;
+import dev.pinrock.bindings.PinrockNative;
+import dev.pinrock.bindings.pr_get_result;
+
+/**
+ * The FFM binding: each operation is one downcall through the handles that
+ * jextract generated from pinrock.h. Calls use the method handles directly
+ * (not the generated wrappers, which turn argument errors such as a closed
+ * arena into AssertionError), so those errors reach the caller as the JDK
+ * throws them.
+ */
+public final class FfmDb implements NativeDb {
+    static {
+        NativeLibrary.load();
+    }
+
+    private static final MethodHandle OPTIONS_CREATE = PinrockNative.pr_options_create$handle();
+    private static final MethodHandle OPTIONS_DESTROY = PinrockNative.pr_options_destroy$handle();
+    private static final MethodHandle SET_CREATE_IF_MISSING = PinrockNative.pr_options_set_create_if_missing$handle();
+    private static final MethodHandle SET_ERROR_IF_EXISTS = PinrockNative.pr_options_set_error_if_exists$handle();
+    private static final MethodHandle SET_PARANOID_CHECKS = PinrockNative.pr_options_set_paranoid_checks$handle();
+    private static final MethodHandle SET_COMPRESSION = PinrockNative.pr_options_set_compression$handle();
+    private static final MethodHandle SET_BOTTOMMOST_COMPRESSION = PinrockNative.pr_options_set_bottommost_compression$handle();
+    private static final MethodHandle SET_ZSTD_LEVEL = PinrockNative.pr_options_set_zstd_level$handle();
+    private static final MethodHandle SET_BLOCK_CACHE_BYTES = PinrockNative.pr_options_set_block_cache_bytes$handle();
+    private static final MethodHandle SET_WRITE_BUFFER_BYTES = PinrockNative.pr_options_set_write_buffer_bytes$handle();
+    private static final MethodHandle SET_MAX_OPEN_FILES = PinrockNative.pr_options_set_max_open_files$handle();
+    private static final MethodHandle OPEN = PinrockNative.pr_db_open$handle();
+    private static final MethodHandle CLOSE = PinrockNative.pr_db_close$handle();
+    private static final MethodHandle PUT = PinrockNative.pr_db_put$handle();
+    private static final MethodHandle DELETE = PinrockNative.pr_db_delete$handle();
+    private static final MethodHandle GET = PinrockNative.pr_db_get$handle();
+    private static final MethodHandle FLUSH = PinrockNative.pr_db_flush$handle();
+    private static final MethodHandle PROPERTY = PinrockNative.pr_db_property$handle();
+    private static final MethodHandle ENGINE_VERSION = PinrockNative.pr_engine_version$handle();
+    /**
+     * Releasing a pin only drops a reference (no I/O, no callback), so it runs
+     * as a critical downcall: no thread-state transition. jextract cannot
+     * express the option; the descriptor and address are the generated ones.
+     */
+    private static final MethodHandle PIN_RELEASE = Linker.nativeLinker().downcallHandle(
+            PinrockNative.pr_pin_release$address(), PinrockNative.pr_pin_release$descriptor(),
+            Linker.Option.critical(false));
+
+    private static final long ERR_CAP = Scratch.ERR_CAP;
+
+    private final MemorySegment handle;
+
+    private FfmDb(MemorySegment handle) {
+        this.handle = handle;
+    }
+
+    /**
+     * Returns the RocksDB version linked into libpinrock.so.
+     *
+     * @return major * 10000 + minor * 100 + patch
+     */
+    public static int engineVersion() {
+        try {
+            return (int) ENGINE_VERSION.invokeExact();
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /**
+     * Opens a database.
+     *
+     * @param path the database directory
+     * @param options validated by the native layer
+     * @return the open database
+     */
+    public static FfmDb open(Path path, DbOptions options) {
+        Scratch scratch = Scratch.get();
+        MemorySegment err = scratch.err;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativeOptions = (MemorySegment) OPTIONS_CREATE.invokeExact();
+            if (nativeOptions.equals(MemorySegment.NULL)) {
+                throw new OutOfMemoryError("pr_options_create: native memory exhausted");
+            }
+            try {
+                SET_CREATE_IF_MISSING.invokeExact(nativeOptions, flag(options.createIfMissing()));
+                SET_ERROR_IF_EXISTS.invokeExact(nativeOptions, flag(options.errorIfExists()));
+                SET_PARANOID_CHECKS.invokeExact(nativeOptions, flag(options.paranoidChecks()));
+                check((int) SET_COMPRESSION.invokeExact(nativeOptions,
+                        options.compression().nativeCode(), err, ERR_CAP), scratch);
+                check((int) SET_BOTTOMMOST_COMPRESSION.invokeExact(nativeOptions,
+                        options.bottommostCompression().nativeCode(), err, ERR_CAP), scratch);
+                check((int) SET_ZSTD_LEVEL.invokeExact(nativeOptions, options.zstdLevel(), err, ERR_CAP),
+                        scratch);
+                check((int) SET_BLOCK_CACHE_BYTES.invokeExact(nativeOptions, options.blockCacheBytes(),
+                        err, ERR_CAP), scratch);
+                check((int) SET_WRITE_BUFFER_BYTES.invokeExact(nativeOptions, options.writeBufferBytes(),
+                        err, ERR_CAP), scratch);
+                check((int) SET_MAX_OPEN_FILES.invokeExact(nativeOptions, options.maxOpenFiles(), err,
+                        ERR_CAP), scratch);
+                MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
+                MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
+                check((int) OPEN.invokeExact(nativeOptions, nativePath, dbOut, err, ERR_CAP), scratch);
+                return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0));
+            } finally {
+                OPTIONS_DESTROY.invokeExact(nativeOptions);
+            }
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+        put(MemorySegment.ofArray(key), MemorySegment.ofArray(value));
+    }
+
+    @Override
+    public void put(MemorySegment key, MemorySegment value) {
+        Scratch scratch = Scratch.get();
+        put(scratch, scratch.nativeKey(key), key.byteSize(), scratch.nativeInput(value), value.byteSize());
+    }
+
+    private void put(Scratch scratch, MemorySegment key, long keyLength, MemorySegment value, long valueLength) {
+        int status;
+        try {
+            status = (int) PUT.invokeExact(handle, key, keyLength, value, valueLength, scratch.err, ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        check(status, scratch);
+    }
+
+    @Override
+    public void delete(byte[] key) {
+        delete(MemorySegment.ofArray(key));
+    }
+
+    @Override
+    public void delete(MemorySegment key) {
+        Scratch scratch = Scratch.get();
+        delete(scratch, scratch.nativeKey(key), key.byteSize());
+    }
+
+    private void delete(Scratch scratch, MemorySegment key, long keyLength) {
+        int status;
+        try {
+            status = (int) DELETE.invokeExact(handle, key, keyLength, scratch.err, ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        check(status, scratch);
+    }
+
+    /**
+     * One get downcall: the value lands in buf when it fits, else it is
+     * pinned (with PR_GET_PIN_IF_LARGER) or only measured. Returns false when
+     * the key is absent; the outcome is then in scratch.result.
+     */
+    private boolean get(Scratch scratch, MemorySegment key, long keyLength, MemorySegment buf, int flags) {
+        int status;
+        try {
+            status = (int) GET.invokeExact(handle, key, keyLength, buf, buf.byteSize(), flags, scratch.result,
+                    scratch.err, ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        if (status == PR_NOT_FOUND()) {
+            return false;
+        }
+        check(status, scratch);
+        return true;
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        Scratch scratch = Scratch.get();
+        if (!get(scratch, scratch.nativeKey(MemorySegment.ofArray(key)), key.length, scratch.value,
+                PR_GET_PIN_IF_LARGER())) {
+            return null;
+        }
+        long length = pr_get_result.value_len(scratch.result);
+        if (length > Integer.MAX_VALUE - 8) {
+            releasePin(pr_get_result.pin(scratch.result));
+            throw tooLargeForArray(length);
+        }
+        byte[] value = new byte[(int) length];
+        copyResult(scratch, MemorySegment.ofArray(value), length);
+        return value;
+    }
+
+    @Override
+    public int get(byte[] key, byte[] dst) {
+        long length = get(MemorySegment.ofArray(key), MemorySegment.ofArray(dst));
+        return length == NOT_FOUND ? NOT_FOUND : clampToInt(length);
+    }
+
+    @Override
+    public long get(MemorySegment key, MemorySegment dst) {
+        Scratch scratch = Scratch.get();
+        MemorySegment nativeKey = scratch.nativeKey(key);
+        if (dst.isNative()) {
+            return get(scratch, nativeKey, key.byteSize(), dst, 0)
+                    ? pr_get_result.value_len(scratch.result)
+                    : NOT_FOUND;
+        }
+        // A heap destination: small values come through the scratch buffer,
+        // larger ones through a pin, in the same single downcall.
+        MemorySegment buf = scratch.value.asSlice(0, Math.min(dst.byteSize(), Scratch.VALUE_CAP));
+        int flags = dst.byteSize() > Scratch.VALUE_CAP ? PR_GET_PIN_IF_LARGER() : 0;
+        if (!get(scratch, nativeKey, key.byteSize(), buf, flags)) {
+            return NOT_FOUND;
+        }
+        long length = pr_get_result.value_len(scratch.result);
+        if (length <= dst.byteSize()) {
+            copyResult(scratch, dst, length);
+        } else {
+            releasePin(pr_get_result.pin(scratch.result));
+        }
+        return length;
+    }
+
+    /** Copies the value that scratch.result describes into dst, releasing its pin if any. */
+    private static void copyResult(Scratch scratch, MemorySegment dst, long length) {
+        MemorySegment pin = pr_get_result.pin(scratch.result);
+        MemorySegment source = pin.equals(MemorySegment.NULL)
+                ? scratch.value
+                : pr_get_result.data(scratch.result).reinterpret(length);
+        try {
+            MemorySegment.copy(source, 0, dst, 0, length);
+        } finally {
+            releasePin(pin);
+        }
+    }
+
+    @Override
+    public int get(ByteBuffer key, ByteBuffer dst) {
+        long length = get(MemorySegment.ofBuffer(key), MemorySegment.ofBuffer(dst));
+        if (length == NOT_FOUND) {
+            return NOT_FOUND;
+        }
+        if (length <= dst.remaining()) {
+            dst.limit(dst.position() + (int) length);
+        }
+        return clampToInt(length);
+    }
+
+    @Override
+    public MemorySegment getPinned(Arena arena, MemorySegment key) {
+        Scratch scratch = Scratch.get();
+        if (!get(scratch, scratch.nativeKey(key), key.byteSize(), MemorySegment.NULL, PR_GET_PIN_IF_LARGER())) {
+            return null;
+        }
+        long length = pr_get_result.value_len(scratch.result);
+        MemorySegment pin = pr_get_result.pin(scratch.result);
+        if (pin.equals(MemorySegment.NULL)) {
+            // An empty value fits the empty buffer: nothing to pin.
+            return MemorySegment.NULL.reinterpret(0, arena, null);
+        }
+        try {
+            return pr_get_result.data(scratch.result).reinterpret(length, arena, unused -> releasePin(pin));
+        } catch (RuntimeException | Error e) {
+            // The arena is closed or belongs to another thread: do not leak the pin.
+            releasePin(pin);
+            throw e;
+        }
+    }
+
+    @Override
+    public void flush() {
+        Scratch scratch = Scratch.get();
+        int status;
+        try {
+            status = (int) FLUSH.invokeExact(handle, scratch.err, ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        check(status, scratch);
+    }
+
+    @Override
+    public String property(String name) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativeName = arena.allocateFrom(name, StandardCharsets.UTF_8);
+            MemorySegment buf = scratch.value;
+            while (true) {
+                int status = (int) PROPERTY.invokeExact(handle, nativeName, buf, buf.byteSize(), scratch.word,
+                        scratch.err, ERR_CAP);
+                if (status == PR_NOT_FOUND()) {
+                    return null;
+                }
+                check(status, scratch);
+                long length = scratch.word.get(ValueLayout.JAVA_LONG, 0);
+                if (length <= buf.byteSize()) {
+                    return new String(buf.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+                }
+                buf = arena.allocate(length);
+            }
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public void close() {
+        Scratch scratch = Scratch.get();
+        int status;
+        try {
+            status = (int) CLOSE.invokeExact(handle, scratch.err, ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        check(status, scratch);
+    }
+
+    private static void releasePin(MemorySegment pin) {
+        if (pin.equals(MemorySegment.NULL)) {
+            return;
+        }
+        try {
+            PIN_RELEASE.invokeExact(pin);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    private static void check(int status, Scratch scratch) {
+        if (status != PR_OK()) {
+            throw RocksDbException.of(status, scratch.message());
+        }
+    }
+
+    private static int flag(boolean value) {
+        return value ? 1 : 0;
+    }
+
+    private static int clampToInt(long length) {
+        return (int) Math.min(length, Integer.MAX_VALUE);
+    }
+
+    private static RocksDbException tooLargeForArray(long length) {
+        return RocksDbException.of(dev.pinrock.StatusCode.INVALID_ARGUMENT.nativeCode(),
+                "Invalid argument: the value has " + length + " bytes, more than a Java array holds;"
+                        + " read it with getPinned");
+    }
+
+    /** Rethrows what a downcall threw: unchecked as it is, anything else wrapped. */
+    static RuntimeException unchecked(Throwable t) {
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException("unexpected checked exception from a downcall", t);
+    }
+}

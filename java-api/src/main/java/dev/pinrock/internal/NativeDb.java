@@ -1,0 +1,45 @@
+package dev.pinrock.internal;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+
+/**
+ * One open database as a binding (FFM, or the JNI variant) reaches it. The
+ * public {@link dev.pinrock.RocksDb} validates arguments, guards the handle's
+ * lifetime and delegates here; implementations perform the native call and
+ * report failures through {@link dev.pinrock.RocksDbException#of(int, String)}.
+ * Contracts (returns, copying rules) are those of the same-named methods of
+ * {@code RocksDb}. Arguments are non-null and buffers writable when they reach
+ * an implementation.
+ */
+public interface NativeDb {
+    /** Value length returned by the into-buffer reads when the key is absent. */
+    int NOT_FOUND = -1;
+
+    void put(byte[] key, byte[] value);
+
+    byte[] get(byte[] key);
+
+    int get(byte[] key, byte[] dst);
+
+    void delete(byte[] key);
+
+    void put(MemorySegment key, MemorySegment value);
+
+    long get(MemorySegment key, MemorySegment dst);
+
+    void delete(MemorySegment key);
+
+    /** Reads into {@code dst} at its position, setting its limit to the end of the value when it fits. */
+    int get(ByteBuffer key, ByteBuffer dst);
+
+    MemorySegment getPinned(Arena arena, MemorySegment key);
+
+    void flush();
+
+    String property(String name);
+
+    /** Closes the native database; called exactly once, when no other call is in flight. */
+    void close();
+}

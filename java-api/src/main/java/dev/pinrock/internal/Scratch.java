@@ -1,0 +1,78 @@
+package dev.pinrock.internal;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import dev.pinrock.bindings.pr_get_result;
+
+/**
+ * Per-thread native buffers for the FFM binding, so that the copying paths
+ * (byte[] keys and values, heap buffers and heap segments) allocate nothing
+ * per call. A thread uses its scratch for one native call at a time.
+ */
+final class Scratch {
+    static final long ERR_CAP = 1024;
+    /** Values up to this size come back from a get in one downcall. */
+    static final long VALUE_CAP = 16 * 1024;
+    /** Larger key or value copies use a one-off segment instead of growing the kept ones. */
+    private static final long KEEP_LIMIT = 1 << 20;
+
+    private static final ThreadLocal<Scratch> PER_THREAD = ThreadLocal.withInitial(Scratch::new);
+
+    final MemorySegment err = allocate(ERR_CAP);
+    final MemorySegment result = Arena.ofAuto().allocate(pr_get_result.layout());
+    final MemorySegment value = allocate(VALUE_CAP);
+    final MemorySegment word = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG);
+    private final Region keyRegion = new Region(256);
+    private final Region inputRegion = new Region(4096);
+
+    static Scratch get() {
+        return PER_THREAD.get();
+    }
+
+    /** Each region has its own automatic arena, so a replaced region is freed by the GC. */
+    private static MemorySegment allocate(long bytes) {
+        return Arena.ofAuto().allocate(bytes, 8);
+    }
+
+    /** Returns a key segment itself when native, otherwise a native copy of it. */
+    MemorySegment nativeKey(MemorySegment key) {
+        return key.isNative() ? key : keyRegion.copyOf(key);
+    }
+
+    /** Returns a value segment itself when native, otherwise a native copy of it. */
+    MemorySegment nativeInput(MemorySegment bytes) {
+        return bytes.isNative() ? bytes : inputRegion.copyOf(bytes);
+    }
+
+    /** A kept native region that grows up to KEEP_LIMIT; larger requests get one-off segments. */
+    private static final class Region {
+        private MemorySegment area;
+
+        Region(long initialBytes) {
+            area = allocate(initialBytes);
+        }
+
+        /** Copies a heap segment into the region (or a one-off segment) and returns the copy. */
+        MemorySegment copyOf(MemorySegment heap) {
+            MemorySegment target = fit(heap.byteSize());
+            MemorySegment.copy(heap, 0, target, 0, heap.byteSize());
+            return target;
+        }
+
+        private MemorySegment fit(long needed) {
+            if (needed > area.byteSize()) {
+                if (needed > KEEP_LIMIT) {
+                    return allocate(needed);
+                }
+                area = allocate(Math.max(needed, Math.min(KEEP_LIMIT, area.byteSize() * 2)));
+            }
+            return area;
+        }
+    }
+
+    String message() {
+        return err.getString(0);
+    }
+}

@@ -1,0 +1,172 @@
+package dev.pinrock;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OpenFailuresTest {
+    @TempDir
+    Path dir;
+
+    private static final DbOptions CREATE = DbOptions.create().createIfMissing(true);
+
+    @Test
+    void missingDatabaseWithoutCreateIfMissingIsInvalidArgument() {
+        var e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                () -> RocksDb.open(dir.resolve("db"), DbOptions.create()));
+        assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("db").resolve("CURRENT")));
+    }
+
+    @Test
+    void existingDatabaseWithErrorIfExistsIsInvalidArgument() {
+        RocksDb.open(dir.resolve("db"), CREATE).close();
+        var e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                () -> RocksDb.open(dir.resolve("db"), CREATE.errorIfExists(true)));
+        assertTrue(e.getMessage().contains("exists"), e.getMessage());
+    }
+
+    @Test
+    void nonExistentParentDirectoryIsAnIoError() {
+        var e = assertThrows(RocksDbException.RocksIoException.class,
+                () -> RocksDb.open(dir.resolve("no/such/parent/db"), CREATE));
+        assertEquals(StatusCode.IO_ERROR, e.code());
+        assertTrue(e.getMessage().contains("No such file or directory"), e.getMessage());
+    }
+
+    @Test
+    void pathThatIsAFileIsAnIoError() throws IOException {
+        Path file = Files.writeString(dir.resolve("file"), "not a database");
+        var e = assertThrows(RocksDbException.RocksIoException.class, () -> RocksDb.open(file, CREATE));
+        assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+        assertEquals("not a database", Files.readString(file));
+    }
+
+    @Test
+    void readOnlyDirectoryIsAnIoError() throws Exception {
+        Path readOnly = Files.createDirectory(dir.resolve("read-only"));
+        try (ReadOnlyDirectory unwritable = ReadOnlyDirectory.make(readOnly)) {
+            assertTrue(unwritable.isReadOnly());
+            var e = assertThrows(RocksDbException.RocksIoException.class,
+                    () -> RocksDb.open(readOnly.resolve("db"), CREATE));
+            assertTrue(e.getMessage().contains(readOnly.toString()), e.getMessage());
+        }
+    }
+
+    @Test
+    void databaseAlreadyOpenInThisProcessIsAnIoErrorAboutTheLock() {
+        try (RocksDb first = RocksDb.open(dir.resolve("db"), CREATE)) {
+            first.put(new byte[] {1}, new byte[] {2});
+            var e = assertThrows(RocksDbException.RocksIoException.class,
+                    () -> RocksDb.open(dir.resolve("db"), CREATE));
+            assertTrue(e.getMessage().contains("lock"), e.getMessage());
+            // The first handle is unaffected.
+            assertArrayEquals(new byte[] {2}, first.get(new byte[] {1}));
+        }
+    }
+
+    @Test
+    void invalidOptionValuesAreRejectedBeforeAnythingIsWritten() {
+        DbOptions[] invalid = {
+            CREATE.zstdLevel(23),
+            CREATE.zstdLevel(-200_000),
+            CREATE.writeBufferBytes(1024),
+            CREATE.maxOpenFiles(5),
+            CREATE.blockCacheBytes(-1),
+        };
+        for (DbOptions options : invalid) {
+            var e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                    () -> RocksDb.open(dir.resolve("db"), options), options.toString());
+            assertTrue(e.getMessage().startsWith("Invalid argument: "), e.getMessage());
+            assertFalse(Files.exists(dir.resolve("db")), options.toString());
+        }
+    }
+
+    @Test
+    void optionsAreImmutableValues() {
+        DbOptions base = DbOptions.create();
+        DbOptions changed = base.createIfMissing(true).zstdLevel(9).compression(Compression.ZSTD);
+        assertFalse(base.createIfMissing());
+        assertEquals(3, base.zstdLevel());
+        assertEquals(Compression.LZ4, base.compression());
+        assertEquals(Compression.ZSTD, base.bottommostCompression());
+        assertTrue(changed.createIfMissing());
+        assertEquals(9, changed.zstdLevel());
+        assertEquals(Compression.ZSTD, changed.compression());
+        assertEquals(Compression.NONE, changed.bottommostCompression(Compression.NONE).bottommostCompression());
+    }
+
+    /**
+     * Makes a directory unwritable for this process: by permissions, or for
+     * root (whom permissions do not stop) with the immutable attribute.
+     */
+    static final class ReadOnlyDirectory implements AutoCloseable {
+        private final Path path;
+        private final boolean immutable;
+
+        private ReadOnlyDirectory(Path path, boolean immutable) {
+            this.path = path;
+            this.immutable = immutable;
+        }
+
+        static ReadOnlyDirectory make(Path path) throws IOException {
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("r-xr-xr-x"));
+            if (!canCreateIn(path)) {
+                return new ReadOnlyDirectory(path, false);
+            }
+            run("chattr", "+i", path.toString());
+            if (!canCreateIn(path)) {
+                return new ReadOnlyDirectory(path, true);
+            }
+            throw new IllegalStateException("cannot make " + path + " read-only for this user"
+                    + " (neither permissions nor chattr +i stop writes)");
+        }
+
+        boolean isReadOnly() {
+            return !canCreateIn(path);
+        }
+
+        private static boolean canCreateIn(Path dir) {
+            try {
+                Files.delete(Files.createFile(dir.resolve("probe")));
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        }
+
+        private static void run(String... command) throws IOException {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes());
+            int exit;
+            try {
+                exit = process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while running " + String.join(" ", command), e);
+            }
+            if (exit != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (immutable) {
+                run("chattr", "-i", path.toString());
+            }
+            Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+    }
+}

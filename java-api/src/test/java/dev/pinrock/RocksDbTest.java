@@ -1,0 +1,324 @@
+package dev.pinrock;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RocksDbTest {
+    @TempDir
+    Path dir;
+
+    private RocksDb db;
+
+    @BeforeEach
+    void open() {
+        db = RocksDb.open(dir.resolve("db"), DbOptions.create().createIfMissing(true));
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A value of the given size whose bytes depend on the seed, so mix-ups show. */
+    static byte[] value(int size, int seed) {
+        byte[] value = new byte[size];
+        new Random(seed).nextBytes(value);
+        return value;
+    }
+
+    @Test
+    void engineIsRocksDb9100() {
+        assertEquals("9.10.0", RocksDb.engineVersion());
+    }
+
+    @Test
+    void absentKeyIsNullOrNotFoundInEveryMode() {
+        byte[] key = bytes("absent");
+        assertNull(db.get(key));
+        assertEquals(RocksDb.NOT_FOUND, db.get(key, new byte[8]));
+        ByteBuffer dst = ByteBuffer.allocateDirect(8);
+        assertEquals(RocksDb.NOT_FOUND, db.get(ByteBuffer.allocateDirect(6).put(key).flip(), dst));
+        assertEquals(8, dst.limit());
+        try (Arena arena = Arena.ofConfined()) {
+            assertEquals(RocksDb.NOT_FOUND, db.get(arena.allocateFrom(ValueLayout.JAVA_BYTE, key), arena.allocate(8)));
+            assertNull(db.getPinned(arena, key));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 100, 16 * 1024, 16 * 1024 + 1, 64 * 1024, 8 * 1024 * 1024})
+    void valueRoundTripsThroughEveryAccessMode(int size) {
+        byte[] key = bytes("key-" + size);
+        byte[] value = value(size, size);
+        db.put(key, value);
+
+        assertArrayEquals(value, db.get(key));
+
+        byte[] dst = new byte[size + 3];
+        assertEquals(size, db.get(key, dst));
+        assertArrayEquals(value, Arrays.copyOf(dst, size));
+
+        for (ByteBuffer buffer : new ByteBuffer[] {ByteBuffer.allocateDirect(size + 5), ByteBuffer.allocate(size + 5)}) {
+            buffer.position(2);
+            ByteBuffer keyBuffer = ByteBuffer.allocateDirect(key.length).put(key).flip();
+            assertEquals(size, db.get(keyBuffer, buffer));
+            assertEquals(2, buffer.position());
+            assertEquals(2 + size, buffer.limit());
+            assertEquals(0, keyBuffer.position());
+            byte[] read = new byte[size];
+            buffer.get(read);
+            assertArrayEquals(value, read);
+        }
+
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativeDst = arena.allocate(size + 1);
+            assertEquals(size, db.get(arena.allocateFrom(ValueLayout.JAVA_BYTE, key), nativeDst));
+            assertArrayEquals(value, nativeDst.asSlice(0, size).toArray(ValueLayout.JAVA_BYTE));
+
+            byte[] heap = new byte[size];
+            assertEquals(size, db.get(MemorySegment.ofArray(key), MemorySegment.ofArray(heap)));
+            assertArrayEquals(value, heap);
+
+            MemorySegment pinned = db.getPinned(arena, key);
+            assertNotNull(pinned);
+            assertEquals(size, pinned.byteSize());
+            assertTrue(pinned.isReadOnly());
+            assertArrayEquals(value, pinned.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Test
+    void valuesWrittenThroughBuffersAndSegmentsReadBackAsArrays() {
+        byte[] value = value(300, 7);
+        ByteBuffer key = ByteBuffer.allocate(10).put(bytes("xxbufkeyxx")).position(2).limit(8);
+        db.put(key, ByteBuffer.wrap(value));
+        assertEquals(2, key.position());
+        assertEquals(8, key.limit());
+        assertArrayEquals(value, db.get(bytes("bufkey")));
+
+        try (Arena arena = Arena.ofConfined()) {
+            db.put(arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes("segkey")), arena.allocateFrom(ValueLayout.JAVA_BYTE, value));
+        }
+        assertArrayEquals(value, db.get(bytes("segkey")));
+    }
+
+    @Test
+    void emptyKeyIsAKeyLikeAnyOther() {
+        db.put(new byte[0], bytes("empty-key"));
+        assertArrayEquals(bytes("empty-key"), db.get(new byte[0]));
+        db.delete(new byte[0]);
+        assertNull(db.get(new byte[0]));
+    }
+
+    @Test
+    void tooSmallDestinationGetsTheLengthAndStaysUntouched() {
+        db.put(bytes("k"), value(100, 1));
+        byte[] small = new byte[10];
+        assertEquals(100, db.get(bytes("k"), small));
+        assertArrayEquals(new byte[10], small);
+
+        ByteBuffer buffer = ByteBuffer.allocateDirect(10);
+        assertEquals(100, db.get(ByteBuffer.wrap(bytes("k")), buffer));
+        assertEquals(0, buffer.position());
+        assertEquals(10, buffer.limit());
+        assertEquals(0, buffer.get(0));
+
+        // Sized from the returned length, the retry succeeds.
+        byte[] retry = new byte[100];
+        assertEquals(100, db.get(bytes("k"), retry));
+        assertArrayEquals(value(100, 1), retry);
+    }
+
+    @Test
+    void largeValueIntoSmallerHeapArrayReportsItsLength() {
+        db.put(bytes("big"), value(64 * 1024, 2));
+        assertEquals(64 * 1024, db.get(bytes("big"), new byte[32 * 1024]));
+    }
+
+    @Test
+    void readOnlyDestinationsAreRejected() {
+        db.put(bytes("k"), bytes("v"));
+        assertThrows(ReadOnlyBufferException.class,
+                () -> db.get(ByteBuffer.wrap(bytes("k")), ByteBuffer.allocate(4).asReadOnlyBuffer()));
+        assertThrows(IllegalArgumentException.class,
+                () -> db.get(MemorySegment.ofArray(bytes("k")), MemorySegment.ofArray(new byte[4]).asReadOnly()));
+    }
+
+    @Test
+    void nullArgumentsAreRejectedWithTheirName() {
+        NullPointerException e = assertThrows(NullPointerException.class, () -> db.put(null, new byte[1]));
+        assertEquals("key", e.getMessage());
+        assertThrows(NullPointerException.class, () -> db.put(new byte[1], (byte[]) null));
+        assertThrows(NullPointerException.class, () -> db.get((byte[]) null));
+        assertThrows(NullPointerException.class, () -> db.get(new byte[1], (byte[]) null));
+        assertThrows(NullPointerException.class, () -> db.getPinned(null, new byte[1]));
+        assertThrows(NullPointerException.class, () -> db.property(null));
+        assertThrows(NullPointerException.class, () -> RocksDb.open(null, DbOptions.create()));
+        assertThrows(NullPointerException.class, () -> RocksDb.open(dir, null));
+    }
+
+    @Test
+    void deleteRemovesInEveryKeyForm() {
+        db.put(bytes("a"), bytes("1"));
+        db.put(bytes("b"), bytes("2"));
+        db.put(bytes("c"), bytes("3"));
+        db.delete(bytes("a"));
+        db.delete(ByteBuffer.allocateDirect(1).put(bytes("b")).flip());
+        db.delete(MemorySegment.ofArray(bytes("c")));
+        db.delete(bytes("never-written"));
+        assertNull(db.get(bytes("a")));
+        assertNull(db.get(bytes("b")));
+        assertNull(db.get(bytes("c")));
+    }
+
+    @Test
+    void overwriteReplacesTheValue() {
+        db.put(bytes("k"), bytes("old"));
+        db.put(bytes("k"), bytes("new"));
+        assertArrayEquals(bytes("new"), db.get(bytes("k")));
+    }
+
+    @Test
+    void pinnedSegmentThrowsAfterItsArenaCloses() {
+        db.put(bytes("k"), value(1000, 3));
+        MemorySegment pinned;
+        try (Arena arena = Arena.ofConfined()) {
+            pinned = db.getPinned(arena, bytes("k"));
+            assertEquals(value(1000, 3)[999], pinned.get(ValueLayout.JAVA_BYTE, 999));
+        }
+        MemorySegment released = pinned;
+        assertThrows(IllegalStateException.class, () -> released.get(ValueLayout.JAVA_BYTE, 0));
+        assertThrows(IllegalStateException.class, () -> released.toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    @Test
+    void pinnedSegmentFromATableFileOutlivesTheDatabase() {
+        byte[] value = value(64 * 1024, 4);
+        db.put(bytes("k"), value);
+        db.flush();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pinned = db.getPinned(arena, bytes("k"));
+            db.close();
+            assertArrayEquals(value, pinned.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Test
+    void getPinnedIntoAClosedArenaThrowsAndLeaksNothing() {
+        db.put(bytes("k"), bytes("v"));
+        Arena arena = Arena.ofConfined();
+        arena.close();
+        assertThrows(IllegalStateException.class, () -> db.getPinned(arena, bytes("k")));
+        // The database is still fully usable.
+        assertArrayEquals(bytes("v"), db.get(bytes("k")));
+    }
+
+    @Test
+    void getPinnedIntoAnotherThreadsArenaThrowsWrongThread() throws Exception {
+        db.put(bytes("k"), bytes("value"));
+        try (Arena arena = Arena.ofConfined()) {
+            Throwable[] thrown = new Throwable[1];
+            Thread other = new Thread(() -> {
+                try {
+                    db.getPinned(arena, bytes("k"));
+                } catch (Throwable t) {
+                    thrown[0] = t;
+                }
+            });
+            other.start();
+            other.join();
+            assertTrue(thrown[0] instanceof WrongThreadException, String.valueOf(thrown[0]));
+        }
+    }
+
+    @Test
+    void keyFromAClosedArenaIsRejected() {
+        Arena arena = Arena.ofConfined();
+        MemorySegment key = arena.allocateFrom("k");
+        arena.close();
+        assertThrows(IllegalStateException.class, () -> db.put(key, MemorySegment.ofArray(new byte[1])));
+        assertThrows(IllegalStateException.class, () -> db.get(key, MemorySegment.ofArray(new byte[1])));
+        assertThrows(IllegalStateException.class, () -> db.delete(key));
+    }
+
+    @Test
+    void emptyValueIsPinnedAsAnEmptySegment() {
+        db.put(bytes("e"), new byte[0]);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pinned = db.getPinned(arena, bytes("e"));
+            assertNotNull(pinned);
+            assertEquals(0, pinned.byteSize());
+        }
+    }
+
+    @Test
+    void propertiesAnswerAndUnknownOnesAreNull() {
+        for (int i = 0; i < 100; i++) {
+            db.put(bytes("key" + i), bytes("v"));
+        }
+        assertEquals("100", db.property("rocksdb.estimate-num-keys"));
+        String stats = db.property("rocksdb.stats");
+        assertTrue(stats.contains("DB Stats"), stats);
+        assertNull(db.property("rocksdb.no-such-property"));
+    }
+
+    @Test
+    void flushMovesTheMemtableToATableFile() throws Exception {
+        db.put(bytes("k"), bytes("v"));
+        assertEquals("1", db.property("rocksdb.num-entries-active-mem-table"));
+        db.flush();
+        assertEquals("0", db.property("rocksdb.num-entries-active-mem-table"));
+        try (var files = Files.list(db.path())) {
+            assertEquals(1, files.filter(p -> p.toString().endsWith(".sst")).count());
+        }
+        assertArrayEquals(bytes("v"), db.get(bytes("k")));
+    }
+
+    @Test
+    void dataSurvivesCloseAndReopen() {
+        db.put(bytes("flushed"), bytes("1"));
+        db.flush();
+        db.put(bytes("in-wal"), bytes("2"));
+        db.close();
+        try (RocksDb reopened = RocksDb.open(dir.resolve("db"), DbOptions.create())) {
+            assertArrayEquals(bytes("1"), reopened.get(bytes("flushed")));
+            assertArrayEquals(bytes("2"), reopened.get(bytes("in-wal")));
+        }
+    }
+
+    @Test
+    void closeIsIdempotentAndReportedByIsOpen() {
+        assertTrue(db.isOpen());
+        db.close();
+        db.close();
+        assertFalse(db.isOpen());
+        assertTrue(db.toString().contains("closed"));
+    }
+}

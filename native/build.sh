@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds libpinrock.so and its native tests into TARGET/cmake and places the
+# library at TARGET/classes/dev/pinrock/native/linux-x86_64/libpinrock.so,
+# where the Java loader finds it as a resource. The engine comes from
+# engine/build-engine.sh (cached after the first build).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+target=${1:?usage: build.sh TARGET_DIR}
+
+engine=$("$here/engine/build-engine.sh" | tail -n1)
+cmake -S "$here" -B "$target/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DPINROCK_ENGINE_DIR="$engine" >/dev/null
+cmake --build "$target/cmake" -j"${PINROCK_JOBS:-$(nproc)}"
+resource_dir=$target/classes/dev/pinrock/native/linux-x86_64
+mkdir -p "$resource_dir"
+cp "$target/cmake/libpinrock.so" "$resource_dir/libpinrock.so"

@@ -1,0 +1,264 @@
+/*
+ * pinrock.h: the whole C ABI of pinrock, a thin shim over the RocksDB C++ API.
+ *
+ * Conventions:
+ *  1. Opaque handles are pr_<noun>_t; functions are pr_<noun>_<verb>.
+ *  2. Keys and values cross as (const uint8_t* ptr, size_t len); paths and
+ *     property names as NUL-terminated UTF-8. Only fixed-width integer types,
+ *     size_t and pointers appear, so one generated binding serves every
+ *     64-bit Linux.
+ *  3. Every create/open has a destroy/close. Memory the shim allocates is
+ *     freed only by the shim. Destroy/close functions accept NULL.
+ *  4. Nothing throws across the boundary: a `catch (...)` guards every entry
+ *     point. Every fallible call returns an int32_t status: PR_OK (0) on
+ *     success, otherwise RocksDB's Status::Code in bits 0-7 and its SubCode
+ *     in bits 8-15 (read them with PR_STATUS_CODE / PR_STATUS_SUBCODE).
+ *     Such calls take (char* err, size_t err_cap): on failure the status
+ *     message is written there, truncated to err_cap - 1 bytes and
+ *     NUL-terminated; err may be NULL when err_cap is 0. On success err is
+ *     left untouched.
+ *  5. Not-found is a return value (PR_NOT_FOUND), not an error: no message
+ *     is written for it.
+ *  6. No call blocks on a callback into the caller, and no call keeps a
+ *     pointer to caller memory after it returns, unless its comment says so.
+ *  7. Unless its comment says otherwise, a function on a pr_db_t may be
+ *     called from many threads at once; pr_db_close must not race with any
+ *     other call on the same handle (the caller serializes it).
+ */
+#ifndef PINROCK_H
+#define PINROCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(PINROCK_BUILDING)
+#define PR_API __attribute__((visibility("default")))
+#else
+#define PR_API
+#endif
+
+/* ---- status codes --------------------------------------------------------
+ * Values of PR_STATUS_CODE(status). 0-15 are RocksDB's Status::Code values;
+ * PR_CODE_INTERNAL is pinrock's own: a C++ exception (e.g. std::bad_alloc)
+ * caught at the boundary. */
+enum pr_code {
+  PR_CODE_OK = 0,
+  PR_CODE_NOT_FOUND = 1,
+  PR_CODE_CORRUPTION = 2,
+  PR_CODE_NOT_SUPPORTED = 3,
+  PR_CODE_INVALID_ARGUMENT = 4,
+  PR_CODE_IO_ERROR = 5,
+  PR_CODE_MERGE_IN_PROGRESS = 6,
+  PR_CODE_INCOMPLETE = 7,
+  PR_CODE_SHUTDOWN_IN_PROGRESS = 8,
+  PR_CODE_TIMED_OUT = 9,
+  PR_CODE_ABORTED = 10,
+  PR_CODE_BUSY = 11,
+  PR_CODE_EXPIRED = 12,
+  PR_CODE_TRY_AGAIN = 13,
+  PR_CODE_COMPACTION_TOO_LARGE = 14,
+  PR_CODE_COLUMN_FAMILY_DROPPED = 15,
+  PR_CODE_INTERNAL = 100
+};
+
+/* Values of PR_STATUS_SUBCODE(status): RocksDB's Status::SubCode values. */
+enum pr_subcode {
+  PR_SUBCODE_NONE = 0,
+  PR_SUBCODE_MUTEX_TIMEOUT = 1,
+  PR_SUBCODE_LOCK_TIMEOUT = 2,
+  PR_SUBCODE_LOCK_LIMIT = 3,
+  PR_SUBCODE_NO_SPACE = 4,
+  PR_SUBCODE_DEADLOCK = 5,
+  PR_SUBCODE_STALE_FILE = 6,
+  PR_SUBCODE_MEMORY_LIMIT = 7,
+  PR_SUBCODE_SPACE_LIMIT = 8,
+  PR_SUBCODE_PATH_NOT_FOUND = 9,
+  PR_SUBCODE_MERGE_OPERANDS_INSUFFICIENT_CAPACITY = 10,
+  PR_SUBCODE_MANUAL_COMPACTION_PAUSED = 11,
+  PR_SUBCODE_OVERWRITTEN = 12,
+  PR_SUBCODE_TXN_NOT_PREPARED = 13,
+  PR_SUBCODE_IO_FENCED = 14,
+  PR_SUBCODE_MERGE_OPERATOR_FAILED = 15,
+  PR_SUBCODE_MERGE_OPERAND_THRESHOLD_EXCEEDED = 16
+};
+
+#define PR_OK 0
+#define PR_NOT_FOUND 1
+#define PR_STATUS_CODE(status) ((status) & 0xff)
+#define PR_STATUS_SUBCODE(status) (((status) >> 8) & 0xff)
+
+/* Compression types: RocksDB's CompressionType values. */
+enum pr_compression {
+  PR_COMPRESSION_NONE = 0,
+  PR_COMPRESSION_SNAPPY = 1,
+  PR_COMPRESSION_ZLIB = 2,
+  PR_COMPRESSION_BZIP2 = 3,
+  PR_COMPRESSION_LZ4 = 4,
+  PR_COMPRESSION_LZ4HC = 5,
+  PR_COMPRESSION_ZSTD = 7
+};
+
+/* Bottommost compression only: use the same type as the other levels. */
+#define PR_COMPRESSION_INHERIT (-1)
+
+/* ---- engine ---------------------------------------------------------------- */
+
+/* Returns the RocksDB version linked into this library as
+ * major * 10000 + minor * 100 + patch (e.g. 91000 for 9.10.0).
+ * Never fails; thread-safe. */
+PR_API int32_t pr_engine_version(void);
+
+/* ---- options ------------------------------------------------------------
+ * A pr_options_t gathers the settings pr_db_open applies. It is owned by the
+ * caller, not thread-safe, and may be destroyed as soon as pr_db_open
+ * returns. Defaults (those of a fresh handle):
+ *   create_if_missing      0
+ *   error_if_exists        0
+ *   compression            PR_COMPRESSION_LZ4
+ *   bottommost_compression PR_COMPRESSION_ZSTD
+ *   zstd_level             3 (zstd's default)
+ *   block_cache_bytes      32 MiB (0 disables the block cache)
+ *   write_buffer_bytes     64 MiB
+ *   max_open_files         -1 (keep every table file open)
+ *   paranoid_checks        1
+ */
+typedef struct pr_options pr_options_t;
+
+/* Returns a new options handle with the defaults above, or NULL when memory
+ * is exhausted. The caller destroys it with pr_options_destroy. */
+PR_API pr_options_t* pr_options_create(void);
+
+/* Frees an options handle. NULL is accepted. */
+PR_API void pr_options_destroy(pr_options_t* options);
+
+/* Create the database directory and files when they do not exist (0 or 1). */
+PR_API void pr_options_set_create_if_missing(pr_options_t* options, int32_t value);
+
+/* Fail pr_db_open with PR_CODE_INVALID_ARGUMENT when the database exists. */
+PR_API void pr_options_set_error_if_exists(pr_options_t* options, int32_t value);
+
+/* Verify checksums and consistency aggressively at open and during reads of
+ * metadata (0 or 1). */
+PR_API void pr_options_set_paranoid_checks(pr_options_t* options, int32_t value);
+
+/* Sets the compression of every level but the bottommost.
+ * Returns PR_OK, or PR_CODE_INVALID_ARGUMENT for a value outside
+ * enum pr_compression. */
+PR_API int32_t pr_options_set_compression(pr_options_t* options, int32_t type,
+                                          char* err, size_t err_cap);
+
+/* Sets the compression of the bottommost level: an enum pr_compression value
+ * or PR_COMPRESSION_INHERIT. Returns PR_OK or PR_CODE_INVALID_ARGUMENT. */
+PR_API int32_t pr_options_set_bottommost_compression(pr_options_t* options, int32_t type,
+                                                     char* err, size_t err_cap);
+
+/* Sets the zstd compression level of every level that uses zstd: 1..22, or
+ * a negative "fast" level down to -131072. Returns PR_OK or
+ * PR_CODE_INVALID_ARGUMENT when the level is outside that range. */
+PR_API int32_t pr_options_set_zstd_level(pr_options_t* options, int32_t level, char* err,
+                                         size_t err_cap);
+
+/* Sets the capacity of the database's LRU block cache in bytes; 0 disables
+ * the block cache. Returns PR_OK or PR_CODE_INVALID_ARGUMENT when bytes
+ * exceeds 2^62. */
+PR_API int32_t pr_options_set_block_cache_bytes(pr_options_t* options, uint64_t bytes,
+                                                char* err, size_t err_cap);
+
+/* Sets the size of one memtable in bytes. Returns PR_OK or
+ * PR_CODE_INVALID_ARGUMENT outside [64 KiB, 2^40]. */
+PR_API int32_t pr_options_set_write_buffer_bytes(pr_options_t* options, uint64_t bytes,
+                                                 char* err, size_t err_cap);
+
+/* Sets how many table files RocksDB keeps open: -1 for all, or >= 20.
+ * Returns PR_OK or PR_CODE_INVALID_ARGUMENT for other values. */
+PR_API int32_t pr_options_set_max_open_files(pr_options_t* options, int32_t count,
+                                             char* err, size_t err_cap);
+
+/* ---- database -------------------------------------------------------------- */
+typedef struct pr_db pr_db_t;
+
+/* Opens (or with create_if_missing creates) the database at path.
+ * On PR_OK *db_out receives a handle the caller closes with pr_db_close;
+ * on failure *db_out is set to NULL and the RocksDB status is returned
+ * (e.g. PR_CODE_IO_ERROR when the directory is locked by another open
+ * handle, PR_CODE_INVALID_ARGUMENT when it is missing and create_if_missing
+ * is 0). options and path are not kept after the call. */
+PR_API int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out,
+                          char* err, size_t err_cap);
+
+/* Closes the database: stops background work, syncs what RocksDB keeps on
+ * close, releases the database's files and lock, and frees the handle,
+ * which must not be used again.
+ * The handle is freed even when the returned status is an error (the error
+ * reports what RocksDB could not finish cleanly). NULL returns PR_OK.
+ * Pins obtained from this database stay valid after close: each holds its
+ * own reference to the memory it points into. */
+PR_API int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap);
+
+/* Writes key -> value. Returns PR_OK or a RocksDB status. */
+PR_API int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t* value,
+                         size_t value_len, char* err, size_t err_cap);
+
+/* Deletes key (deleting an absent key succeeds). Returns PR_OK or a RocksDB
+ * status. */
+PR_API int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, char* err,
+                            size_t err_cap);
+
+/* A pinned value: RocksDB memory kept alive until pr_pin_release. */
+typedef struct pr_pin pr_pin_t;
+
+/* What pr_db_get found. */
+typedef struct pr_get_result {
+  /* Length of the value in bytes, whether or not it was copied. */
+  uint64_t value_len;
+  /* The value's bytes: buf when it was copied, the pinned memory when pin is
+   * set, NULL when it was neither copied nor pinned. */
+  const uint8_t* data;
+  /* Non-NULL when the value was pinned; the caller releases it with
+   * pr_pin_release. */
+  pr_pin_t* pin;
+} pr_get_result_t;
+
+/* pr_db_get flag: pin the value when it does not fit in buf. */
+#define PR_GET_PIN_IF_LARGER 1
+
+/* Reads key in one call. Returns PR_NOT_FOUND when the key is absent, PR_OK
+ * when it is present, otherwise a RocksDB status. On PR_OK *result says
+ * where the value went:
+ *  - value_len <= buf_cap: copied into buf, data == buf, pin == NULL;
+ *  - otherwise, with PR_GET_PIN_IF_LARGER in flags: pinned, data points at
+ *    the value inside RocksDB's memory and pin must be released with
+ *    pr_pin_release; the memory stays valid until then, even after the
+ *    database is closed;
+ *  - otherwise: nothing is copied, data == NULL and pin == NULL, so the
+ *    caller can size a buffer from value_len and retry.
+ * buf may be NULL when buf_cap is 0. */
+PR_API int32_t pr_db_get(pr_db_t* db, const uint8_t* key, size_t key_len, uint8_t* buf,
+                         size_t buf_cap, uint32_t flags, pr_get_result_t* result, char* err,
+                         size_t err_cap);
+
+/* Releases a pin from pr_db_get; its data must not be read afterwards.
+ * NULL is accepted. Thread-safe with respect to other pins and databases. */
+PR_API void pr_pin_release(pr_pin_t* pin);
+
+/* Writes the memtables to table files and waits for it to finish.
+ * Returns PR_OK or a RocksDB status. */
+PR_API int32_t pr_db_flush(pr_db_t* db, char* err, size_t err_cap);
+
+/* Reads a string property such as "rocksdb.stats" or
+ * "rocksdb.estimate-num-keys". Returns PR_NOT_FOUND when RocksDB does not
+ * know the name, otherwise PR_OK with *value_len set to the value's full
+ * length and its first min(value_len, buf_cap) bytes copied into buf (not
+ * NUL-terminated), so a caller whose buffer was too small can retry. */
+PR_API int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
+                              uint64_t* value_len, char* err, size_t err_cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PINROCK_H */

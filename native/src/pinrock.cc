@@ -1,0 +1,324 @@
+// The C-stub shim: every function of pinrock.h over the RocksDB C++ API.
+// Each entry point converts C arguments, calls RocksDB, and turns the
+// rocksdb::Status (or a caught C++ exception) into a status code through
+// the helpers below; no logic is repeated per function.
+#include "pinrock.h"
+
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/version.h>
+#include <zstd.h>
+
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+
+struct pr_options {
+  bool create_if_missing = false;
+  bool error_if_exists = false;
+  bool paranoid_checks = true;
+  rocksdb::CompressionType compression = rocksdb::kLZ4Compression;
+  rocksdb::CompressionType bottommost_compression = rocksdb::kZSTD;
+  int zstd_level = ZSTD_CLEVEL_DEFAULT;
+  uint64_t block_cache_bytes = 32ull << 20;
+  uint64_t write_buffer_bytes = 64ull << 20;
+  int max_open_files = -1;
+};
+
+struct pr_db {
+  std::unique_ptr<rocksdb::DB> db;
+  // Shared with every pin: a pinned block lives in this cache, so the cache
+  // must outlive the pins even when the database closes first.
+  std::shared_ptr<rocksdb::Cache> block_cache;
+  rocksdb::ReadOptions read_options;
+  rocksdb::WriteOptions write_options;
+};
+
+struct pr_pin {
+  rocksdb::PinnableSlice slice;
+  std::shared_ptr<rocksdb::Cache> block_cache;
+};
+
+namespace {
+
+constexpr int32_t kStatusInternal = PR_CODE_INTERNAL;
+
+void write_message(const char* message, size_t length, char* err, size_t err_cap) {
+  if (err == nullptr || err_cap == 0) return;
+  size_t n = length < err_cap - 1 ? length : err_cap - 1;
+  std::memcpy(err, message, n);
+  err[n] = '\0';
+}
+
+int32_t fail(int32_t status, const std::string& message, char* err, size_t err_cap) {
+  write_message(message.data(), message.size(), err, err_cap);
+  return status;
+}
+
+// The one place a rocksdb::Status becomes a pinrock status code.
+int32_t to_status(const rocksdb::Status& s, char* err, size_t err_cap) {
+  if (s.ok()) return PR_OK;
+  int32_t status = static_cast<int32_t>(s.code()) | (static_cast<int32_t>(s.subcode()) << 8);
+  if (s.IsNotFound()) return status;  // a return value, not an error
+  return fail(status, s.ToString(), err, err_cap);
+}
+
+int32_t invalid_argument(const std::string& message, char* err, size_t err_cap) {
+  return fail(PR_CODE_INVALID_ARGUMENT, "Invalid argument: " + message, err, err_cap);
+}
+
+// Runs body and converts any C++ exception into PR_CODE_INTERNAL, so that
+// nothing throws across the C boundary.
+template <typename Body>
+int32_t guarded(char* err, size_t err_cap, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return fail(kStatusInternal, "pinrock: out of memory", err, err_cap);
+  } catch (const std::exception& e) {
+    return fail(kStatusInternal, std::string("pinrock: ") + e.what(), err, err_cap);
+  } catch (...) {
+    return fail(kStatusInternal, "pinrock: unknown C++ exception", err, err_cap);
+  }
+}
+
+bool known_compression(int32_t type) {
+  switch (type) {
+    case PR_COMPRESSION_NONE:
+    case PR_COMPRESSION_SNAPPY:
+    case PR_COMPRESSION_ZLIB:
+    case PR_COMPRESSION_BZIP2:
+    case PR_COMPRESSION_LZ4:
+    case PR_COMPRESSION_LZ4HC:
+    case PR_COMPRESSION_ZSTD:
+      return true;
+    default:
+      return false;
+  }
+}
+
+rocksdb::Slice slice(const uint8_t* data, size_t len) {
+  return rocksdb::Slice(reinterpret_cast<const char*>(data), len);
+}
+
+rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb::Cache>* cache) {
+  rocksdb::Options options;
+  options.create_if_missing = o.create_if_missing;
+  options.error_if_exists = o.error_if_exists;
+  options.paranoid_checks = o.paranoid_checks;
+  options.compression = o.compression;
+  options.bottommost_compression = o.bottommost_compression;
+  options.compression_opts.level = o.zstd_level;
+  options.bottommost_compression_opts.level = o.zstd_level;
+  options.bottommost_compression_opts.enabled = true;
+  options.write_buffer_size = o.write_buffer_bytes;
+  options.max_open_files = o.max_open_files;
+
+  rocksdb::BlockBasedTableOptions table;
+  if (o.block_cache_bytes == 0) {
+    table.no_block_cache = true;
+  } else {
+    *cache = rocksdb::NewLRUCache(o.block_cache_bytes);
+    table.block_cache = *cache;
+  }
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return options;
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t pr_engine_version(void) {
+  return ROCKSDB_MAJOR * 10000 + ROCKSDB_MINOR * 100 + ROCKSDB_PATCH;
+}
+
+pr_options_t* pr_options_create(void) {
+  try {
+    return new pr_options();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void pr_options_destroy(pr_options_t* options) { delete options; }
+
+void pr_options_set_create_if_missing(pr_options_t* options, int32_t value) {
+  options->create_if_missing = value != 0;
+}
+
+void pr_options_set_error_if_exists(pr_options_t* options, int32_t value) {
+  options->error_if_exists = value != 0;
+}
+
+void pr_options_set_paranoid_checks(pr_options_t* options, int32_t value) {
+  options->paranoid_checks = value != 0;
+}
+
+int32_t pr_options_set_compression(pr_options_t* options, int32_t type, char* err,
+                                   size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (!known_compression(type)) {
+      return invalid_argument("unknown compression type " + std::to_string(type), err, err_cap);
+    }
+    options->compression = static_cast<rocksdb::CompressionType>(type);
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_bottommost_compression(pr_options_t* options, int32_t type, char* err,
+                                              size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (type == PR_COMPRESSION_INHERIT) {
+      options->bottommost_compression = rocksdb::kDisableCompressionOption;
+      return PR_OK;
+    }
+    if (!known_compression(type)) {
+      return invalid_argument("unknown bottommost compression type " + std::to_string(type), err,
+                              err_cap);
+    }
+    options->bottommost_compression = static_cast<rocksdb::CompressionType>(type);
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_zstd_level(pr_options_t* options, int32_t level, char* err,
+                                  size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel()) {
+      return invalid_argument("zstd level " + std::to_string(level) + " is outside [" +
+                                  std::to_string(ZSTD_minCLevel()) + ", " +
+                                  std::to_string(ZSTD_maxCLevel()) + "]",
+                              err, err_cap);
+    }
+    options->zstd_level = level;
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_block_cache_bytes(pr_options_t* options, uint64_t bytes, char* err,
+                                         size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (bytes > (1ull << 62)) {
+      return invalid_argument("block cache of " + std::to_string(bytes) + " bytes exceeds 2^62",
+                              err, err_cap);
+    }
+    options->block_cache_bytes = bytes;
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_write_buffer_bytes(pr_options_t* options, uint64_t bytes, char* err,
+                                          size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (bytes < (64ull << 10) || bytes > (1ull << 40)) {
+      return invalid_argument("write buffer of " + std::to_string(bytes) +
+                                  " bytes is outside [64 KiB, 2^40]",
+                              err, err_cap);
+    }
+    options->write_buffer_bytes = bytes;
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_max_open_files(pr_options_t* options, int32_t count, char* err,
+                                      size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (count != -1 && count < 20) {
+      return invalid_argument("max open files " + std::to_string(count) +
+                                  " must be -1 (unlimited) or at least 20",
+                              err, err_cap);
+    }
+    options->max_open_files = count;
+    return PR_OK;
+  });
+}
+
+int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out, char* err,
+                   size_t err_cap) {
+  *db_out = nullptr;
+  return guarded(err, err_cap, [&] {
+    auto handle = std::make_unique<pr_db>();
+    rocksdb::Options rocks_options = to_rocksdb_options(*options, &handle->block_cache);
+    rocksdb::DB* opened = nullptr;
+    rocksdb::Status s = rocksdb::DB::Open(rocks_options, path, &opened);
+    handle->db.reset(opened);
+    if (!s.ok()) {
+      // A missing database is an error of open, not a "not found" answer.
+      if (s.IsNotFound()) return fail(PR_CODE_INVALID_ARGUMENT, s.ToString(), err, err_cap);
+      return to_status(s, err, err_cap);
+    }
+    *db_out = handle.release();
+    return PR_OK;
+  });
+}
+
+int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap) {
+  if (db == nullptr) return PR_OK;
+  std::unique_ptr<pr_db> owned(db);
+  return guarded(err, err_cap, [&] { return to_status(owned->db->Close(), err, err_cap); });
+}
+
+int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t* value,
+                  size_t value_len, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    return to_status(db->db->Put(db->write_options, slice(key, key_len), slice(value, value_len)),
+                     err, err_cap);
+  });
+}
+
+int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, char* err,
+                     size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    return to_status(db->db->Delete(db->write_options, slice(key, key_len)), err, err_cap);
+  });
+}
+
+int32_t pr_db_get(pr_db_t* db, const uint8_t* key, size_t key_len, uint8_t* buf, size_t buf_cap,
+                  uint32_t flags, pr_get_result_t* result, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    *result = pr_get_result_t{0, nullptr, nullptr};
+    rocksdb::PinnableSlice value;
+    rocksdb::Status s = db->db->Get(db->read_options, db->db->DefaultColumnFamily(),
+                                    slice(key, key_len), &value);
+    if (!s.ok()) return to_status(s, err, err_cap);
+    result->value_len = value.size();
+    if (value.size() <= buf_cap) {
+      if (value.size() > 0) std::memcpy(buf, value.data(), value.size());
+      result->data = buf;
+    } else if ((flags & PR_GET_PIN_IF_LARGER) != 0) {
+      auto* pin = new pr_pin{std::move(value), db->block_cache};
+      result->data = reinterpret_cast<const uint8_t*>(pin->slice.data());
+      result->pin = pin;
+    }
+    return PR_OK;
+  });
+}
+
+void pr_pin_release(pr_pin_t* pin) { delete pin; }
+
+int32_t pr_db_flush(pr_db_t* db, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    rocksdb::FlushOptions options;
+    options.wait = true;
+    return to_status(db->db->Flush(options), err, err_cap);
+  });
+}
+
+int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
+                       uint64_t* value_len, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    *value_len = 0;
+    std::string value;
+    if (!db->db->GetProperty(name, &value)) return PR_NOT_FOUND;
+    *value_len = value.size();
+    std::memcpy(buf, value.data(), value.size() < buf_cap ? value.size() : buf_cap);
+    return PR_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,323 @@
+// GoogleTest tests of the C ABI in pinrock.h, through libpinrock.so exactly
+// as a foreign caller sees it.
+#include "pinrock.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "pinrock-test-XXXXXX").string();
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    path_ = mkdtemp(buf.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string path(const std::string& child = "db") const { return (path_ / child).string(); }
+
+ private:
+  fs::path path_;
+};
+
+struct Options {
+  pr_options_t* handle = pr_options_create();
+  ~Options() { pr_options_destroy(handle); }
+};
+
+class DbTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    pr_options_set_create_if_missing(options.handle, 1);
+    ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  }
+  void TearDown() override { EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err; }
+
+  void Put(const std::string& key, const std::string& value) {
+    ASSERT_EQ(PR_OK, pr_db_put(db, bytes(key), key.size(), bytes(value), value.size(), err,
+                               sizeof err))
+        << err;
+  }
+
+  // Reads key with a buffer of buf_cap bytes; returns the status.
+  int32_t Get(const std::string& key, size_t buf_cap, uint32_t flags, pr_get_result_t* result) {
+    buffer.assign(buf_cap, 0);
+    return pr_db_get(db, bytes(key), key.size(), buffer.data(), buf_cap, flags, result, err,
+                     sizeof err);
+  }
+
+  TempDir dir;
+  Options options;
+  pr_db_t* db = nullptr;
+  char err[256] = {0};
+  std::vector<uint8_t> buffer;
+};
+
+TEST(EngineTest, VersionIsTheLinkedRocksDb) { EXPECT_EQ(91000, pr_engine_version()); }
+
+TEST(StatusTest, CodeAndSubcodeAreFoldedIntoOneInt) {
+  int32_t status = PR_CODE_IO_ERROR | (PR_SUBCODE_NO_SPACE << 8);
+  EXPECT_EQ(PR_CODE_IO_ERROR, PR_STATUS_CODE(status));
+  EXPECT_EQ(PR_SUBCODE_NO_SPACE, PR_STATUS_SUBCODE(status));
+}
+
+TEST(OptionsTest, DestroyAcceptsNull) { pr_options_destroy(nullptr); }
+
+TEST(OptionsTest, SettersRejectInvalidValuesWithAMessage) {
+  Options o;
+  char err[256] = {0};
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_compression(o.handle, 6, err, sizeof err));
+  EXPECT_NE(nullptr, std::strstr(err, "compression type 6")) << err;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_options_set_bottommost_compression(o.handle, 99, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_zstd_level(o.handle, 23, err, sizeof err));
+  EXPECT_NE(nullptr, std::strstr(err, "zstd level 23")) << err;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_options_set_block_cache_bytes(o.handle, (1ull << 62) + 1, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_options_set_write_buffer_bytes(o.handle, 1024, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_max_open_files(o.handle, 5, err, sizeof err));
+  EXPECT_NE(nullptr, std::strstr(err, "max open files 5")) << err;
+}
+
+TEST(OptionsTest, SettersAcceptValidValues) {
+  Options o;
+  EXPECT_EQ(PR_OK, pr_options_set_compression(o.handle, PR_COMPRESSION_ZSTD, nullptr, 0));
+  EXPECT_EQ(PR_OK, pr_options_set_bottommost_compression(o.handle, PR_COMPRESSION_INHERIT,
+                                                         nullptr, 0));
+  EXPECT_EQ(PR_OK, pr_options_set_zstd_level(o.handle, -5, nullptr, 0));
+  EXPECT_EQ(PR_OK, pr_options_set_zstd_level(o.handle, 19, nullptr, 0));
+  EXPECT_EQ(PR_OK, pr_options_set_block_cache_bytes(o.handle, 0, nullptr, 0));
+  EXPECT_EQ(PR_OK, pr_options_set_write_buffer_bytes(o.handle, 1 << 20, nullptr, 0));
+  EXPECT_EQ(PR_OK, pr_options_set_max_open_files(o.handle, -1, nullptr, 0));
+  EXPECT_EQ(PR_OK, pr_options_set_max_open_files(o.handle, 100, nullptr, 0));
+}
+
+TEST(OptionsTest, MessageIsTruncatedToTheCallersBuffer) {
+  Options o;
+  char err[8];
+  std::memset(err, 'x', sizeof err);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_zstd_level(o.handle, 99, err, sizeof err));
+  EXPECT_EQ(7u, std::strlen(err));
+}
+
+TEST(OpenTest, MissingDatabaseWithoutCreateIfMissingIsInvalidArgument) {
+  TempDir dir;
+  Options o;
+  char err[256] = {0};
+  pr_db_t* db = reinterpret_cast<pr_db_t*>(0x1);
+  int32_t status = pr_db_open(o.handle, dir.path().c_str(), &db, err, sizeof err);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, PR_STATUS_CODE(status));
+  EXPECT_EQ(nullptr, db);
+  EXPECT_NE(nullptr, std::strstr(err, "does not exist")) << err;
+}
+
+TEST(OpenTest, ErrorIfExistsRejectsAnExistingDatabase) {
+  TempDir dir;
+  Options o;
+  char err[256] = {0};
+  pr_db_t* db = nullptr;
+  pr_options_set_create_if_missing(o.handle, 1);
+  ASSERT_EQ(PR_OK, pr_db_open(o.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+  pr_options_set_error_if_exists(o.handle, 1);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            PR_STATUS_CODE(pr_db_open(o.handle, dir.path().c_str(), &db, err, sizeof err)));
+  EXPECT_NE(nullptr, std::strstr(err, "exists")) << err;
+}
+
+TEST(OpenTest, SecondOpenOfTheSameDirectoryIsAnIoErrorAboutTheLock) {
+  TempDir dir;
+  Options o;
+  char err[256] = {0};
+  pr_db_t* first = nullptr;
+  pr_db_t* second = nullptr;
+  pr_options_set_create_if_missing(o.handle, 1);
+  ASSERT_EQ(PR_OK, pr_db_open(o.handle, dir.path().c_str(), &first, err, sizeof err)) << err;
+  int32_t status = pr_db_open(o.handle, dir.path().c_str(), &second, err, sizeof err);
+  EXPECT_EQ(PR_CODE_IO_ERROR, PR_STATUS_CODE(status));
+  EXPECT_NE(nullptr, std::strstr(err, "lock")) << err;
+  EXPECT_EQ(nullptr, second);
+  EXPECT_EQ(PR_OK, pr_db_close(first, err, sizeof err));
+}
+
+TEST(OpenTest, PathUnderAFileIsAnIoError) {
+  TempDir dir;
+  std::string file = dir.path("file");
+  FILE* f = fopen(file.c_str(), "w");
+  ASSERT_NE(nullptr, f);
+  fclose(f);
+  Options o;
+  char err[256] = {0};
+  pr_db_t* db = nullptr;
+  pr_options_set_create_if_missing(o.handle, 1);
+  int32_t status = pr_db_open(o.handle, (file + "/db").c_str(), &db, err, sizeof err);
+  EXPECT_EQ(PR_CODE_IO_ERROR, PR_STATUS_CODE(status)) << err;
+  EXPECT_EQ(nullptr, db);
+}
+
+TEST(OpenTest, CloseAcceptsNull) { EXPECT_EQ(PR_OK, pr_db_close(nullptr, nullptr, 0)); }
+
+TEST_F(DbTest, GetOfAnAbsentKeyIsNotFoundWithoutAMessage) {
+  pr_get_result_t result;
+  err[0] = '\0';
+  EXPECT_EQ(PR_NOT_FOUND, Get("absent", 16, PR_GET_PIN_IF_LARGER, &result));
+  EXPECT_EQ(0u, result.value_len);
+  EXPECT_EQ(nullptr, result.pin);
+  EXPECT_STREQ("", err);
+}
+
+TEST_F(DbTest, ValueThatFitsIsCopiedIntoTheBuffer) {
+  Put("k", "value");
+  pr_get_result_t result;
+  ASSERT_EQ(PR_OK, Get("k", 16, PR_GET_PIN_IF_LARGER, &result));
+  EXPECT_EQ(5u, result.value_len);
+  EXPECT_EQ(buffer.data(), result.data);
+  EXPECT_EQ(nullptr, result.pin);
+  EXPECT_EQ("value", std::string(reinterpret_cast<const char*>(buffer.data()), 5));
+}
+
+TEST_F(DbTest, ValueLargerThanTheBufferIsPinnedWhenAsked) {
+  std::string value(64 << 10, 'v');
+  Put("k", value);
+  pr_get_result_t result;
+  ASSERT_EQ(PR_OK, Get("k", 100, PR_GET_PIN_IF_LARGER, &result));
+  EXPECT_EQ(value.size(), result.value_len);
+  ASSERT_NE(nullptr, result.pin);
+  EXPECT_EQ(value, std::string(reinterpret_cast<const char*>(result.data), result.value_len));
+  pr_pin_release(result.pin);
+}
+
+TEST_F(DbTest, ValueLargerThanTheBufferOnlyReportsItsLengthWithoutPinFlag) {
+  Put("k", std::string(300, 'v'));
+  pr_get_result_t result;
+  ASSERT_EQ(PR_OK, Get("k", 100, 0, &result));
+  EXPECT_EQ(300u, result.value_len);
+  EXPECT_EQ(nullptr, result.data);
+  EXPECT_EQ(nullptr, result.pin);
+  EXPECT_EQ(0, buffer[0]);  // nothing copied
+}
+
+TEST_F(DbTest, EmptyKeyAndEmptyValueRoundTrip) {
+  Put("", "");
+  pr_get_result_t result;
+  ASSERT_EQ(PR_OK, pr_db_get(db, nullptr, 0, nullptr, 0, PR_GET_PIN_IF_LARGER, &result, err,
+                             sizeof err));
+  EXPECT_EQ(0u, result.value_len);
+  EXPECT_EQ(nullptr, result.pin);
+}
+
+TEST_F(DbTest, DeleteRemovesTheKeyAndDeletingAnAbsentKeySucceeds) {
+  Put("k", "v");
+  ASSERT_EQ(PR_OK, pr_db_delete(db, bytes("k"), 1, err, sizeof err));
+  pr_get_result_t result;
+  EXPECT_EQ(PR_NOT_FOUND, Get("k", 16, 0, &result));
+  EXPECT_EQ(PR_OK, pr_db_delete(db, bytes("never"), 5, err, sizeof err));
+}
+
+TEST_F(DbTest, PinnedValueFromATableFileOutlivesTheDatabase) {
+  std::string value(64 << 10, 'p');
+  Put("k", value);
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+  pr_get_result_t result;
+  ASSERT_EQ(PR_OK, Get("k", 0, PR_GET_PIN_IF_LARGER, &result));
+  ASSERT_NE(nullptr, result.pin);
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+  db = nullptr;
+  EXPECT_EQ(value, std::string(reinterpret_cast<const char*>(result.data), result.value_len));
+  pr_pin_release(result.pin);
+}
+
+TEST_F(DbTest, PinReleaseAcceptsNull) { pr_pin_release(nullptr); }
+
+TEST_F(DbTest, DataSurvivesFlushCloseAndReopen) {
+  Put("a", "1");
+  Put("b", "2");
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  Put("c", "3");  // only in the WAL
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  for (const char* key : {"a", "b", "c"}) {
+    pr_get_result_t result;
+    EXPECT_EQ(PR_OK, Get(key, 8, 0, &result)) << key;
+    EXPECT_EQ(1u, result.value_len);
+  }
+}
+
+TEST_F(DbTest, PropertyReturnsItsFullLengthAndTruncatesToTheBuffer) {
+  Put("k", "v");
+  char value[4];
+  uint64_t length = 0;
+  ASSERT_EQ(PR_OK, pr_db_property(db, "rocksdb.stats", value, sizeof value, &length, err,
+                                  sizeof err));
+  EXPECT_GT(length, sizeof value);
+  std::vector<char> full(length);
+  ASSERT_EQ(PR_OK, pr_db_property(db, "rocksdb.stats", full.data(), full.size(), &length, err,
+                                  sizeof err));
+  EXPECT_NE(std::string::npos, std::string(full.data(), length).find("DB Stats"));
+}
+
+TEST_F(DbTest, EstimateNumKeysCountsWrites) {
+  for (int i = 0; i < 100; i++) Put("key" + std::to_string(i), "v");
+  char value[32];
+  uint64_t length = 0;
+  ASSERT_EQ(PR_OK, pr_db_property(db, "rocksdb.estimate-num-keys", value, sizeof value, &length,
+                                  err, sizeof err));
+  EXPECT_EQ("100", std::string(value, length));
+}
+
+TEST_F(DbTest, UnknownPropertyIsNotFound) {
+  char value[8];
+  uint64_t length = 7;
+  EXPECT_EQ(PR_NOT_FOUND, pr_db_property(db, "rocksdb.no-such-property", value, sizeof value,
+                                         &length, err, sizeof err));
+  EXPECT_EQ(0u, length);
+}
+
+TEST(CompressionTest, ZstdReachesTheTableFiles) {
+  TempDir dir;
+  Options o;
+  char err[256] = {0};
+  pr_db_t* db = nullptr;
+  pr_options_set_create_if_missing(o.handle, 1);
+  ASSERT_EQ(PR_OK, pr_options_set_compression(o.handle, PR_COMPRESSION_ZSTD, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_open(o.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  std::string value(1000, 'z');
+  for (int i = 0; i < 1000; i++) {
+    std::string key = "key" + std::to_string(i);
+    ASSERT_EQ(PR_OK, pr_db_put(db, bytes(key), key.size(), bytes(value), value.size(), err,
+                               sizeof err));
+  }
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  // A table file records its compression, uncompressed, in its properties
+  // block; and 1000 highly compressible 1000-byte values must shrink.
+  int tables = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    if (entry.path().extension() != ".sst") continue;
+    tables++;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(std::string::npos, content.find("ZSTD")) << entry.path();
+    EXPECT_LT(content.size(), 1000u * 1000u / 10u) << entry.path();
+  }
+  EXPECT_EQ(1, tables);
+  EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+}
+
+}  // namespace

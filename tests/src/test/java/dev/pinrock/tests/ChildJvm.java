@@ -1,0 +1,52 @@
+package dev.pinrock.tests;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs a class in a fresh JVM on this test's class path and captures what it printed. */
+final class ChildJvm {
+    record Outcome(int exitCode, String stdout, String stderr) {
+    }
+
+    private ChildJvm() {
+    }
+
+    static Outcome run(List<String> jvmOptions, String classPath, String mainClass, String... args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(classPath);
+        command.add(mainClass);
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).start();
+        process.getOutputStream().close();
+        var stdout = process.getInputStream();
+        var stderr = process.getErrorStream();
+        // Drain stderr on another thread so a chatty child cannot block.
+        StringBuilder err = new StringBuilder();
+        Thread drain = Thread.ofPlatform().start(() -> {
+            try {
+                err.append(new String(stderr.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                err.append("<stderr unreadable: ").append(e).append('>');
+            }
+        });
+        String out = new String(stdout.readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("child JVM did not finish: " + command);
+        }
+        drain.join();
+        return new Outcome(process.exitValue(), out, err.toString());
+    }
+
+    static String testClassPath() {
+        return System.getProperty("java.class.path");
+    }
+}
