@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Builds libpinrock.so and its native tests into TARGET/cmake and places the
+# Builds libpinrock.so (the C ABI and the JNI variant) and its native tests
+# into TARGET/cmake, with jni.h from JAVA_HOME, and places the
 # library at TARGET/classes/dev/pinrock/native/linux-x86_64/libpinrock.so,
 # where the Java loader finds it as a resource. The engine comes from
 # engine/build-engine.sh (cached after the first build).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-target=${1:?usage: build.sh TARGET_DIR}
+target=${1:?usage: build.sh TARGET_DIR [JAVA_HOME]}
+java_home=${2:-${JAVA_HOME:-}}
+[[ -f $java_home/include/jni.h ]] ||
+  { echo "native/build.sh: no jni.h under '$java_home': pass a JDK 22+ home or set JAVA_HOME" >&2; exit 1; }
 
 engine=$("$here/engine/build-engine.sh" | tail -n1)
 cmake -S "$here" -B "$target/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DPINROCK_ENGINE_DIR="$engine" >/dev/null
+  -DPINROCK_ENGINE_DIR="$engine" -DPINROCK_JAVA_HOME="$java_home" >/dev/null
 cmake --build "$target/cmake" -j"${PINROCK_JOBS:-$(nproc)}"
 resource_dir=$target/classes/dev/pinrock/native/linux-x86_64
 mkdir -p "$resource_dir"

@@ -7,6 +7,7 @@ import java.nio.ReadOnlyBufferException;
 import java.nio.file.Path;
 import java.util.Objects;
 
+import dev.pinrock.internal.Binding;
 import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.NativeDb;
 import dev.pinrock.internal.ResourceGuard;
@@ -63,10 +64,15 @@ public final class RocksDb implements AutoCloseable {
      * @throws RocksDbException.CorruptionException when the database's files are damaged
      */
     public static RocksDb open(Path path, DbOptions options) {
+        return open(path, options, Binding.FFM);
+    }
+
+    /** Opens through a chosen binding: the JNI variant is reachable only from within pinrock. */
+    static RocksDb open(Path path, DbOptions options, Binding binding) {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(options, "options");
         Path absolute = path.toAbsolutePath();
-        return new RocksDb(absolute, FfmDb.open(absolute, options));
+        return new RocksDb(absolute, binding.open(absolute, options));
     }
 
     /**
@@ -200,12 +206,20 @@ public final class RocksDb implements AutoCloseable {
         if (dst.isReadOnly()) {
             throw new ReadOnlyBufferException();
         }
+        long length;
         guard.acquire();
         try {
-            return db.get(key, dst);
+            length = db.get(MemorySegment.ofBuffer(key), MemorySegment.ofBuffer(dst));
         } finally {
             guard.release();
         }
+        if (length == NOT_FOUND) {
+            return NOT_FOUND;
+        }
+        if (length <= dst.remaining()) {
+            dst.limit(dst.position() + (int) length);
+        }
+        return (int) Math.min(length, Integer.MAX_VALUE);
     }
 
     /**

@@ -9,7 +9,6 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -243,18 +242,6 @@ public final class FfmDb implements NativeDb {
         } finally {
             releasePin(pin);
         }
-    }
-
-    @Override
-    public int get(ByteBuffer key, ByteBuffer dst) {
-        long length = get(MemorySegment.ofBuffer(key), MemorySegment.ofBuffer(dst));
-        if (length == NOT_FOUND) {
-            return NOT_FOUND;
-        }
-        if (length <= dst.remaining()) {
-            dst.limit(dst.position() + (int) length);
-        }
-        return clampToInt(length);
     }
 
     @Override

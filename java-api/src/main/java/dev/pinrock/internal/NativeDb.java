@@ -2,7 +2,6 @@ package dev.pinrock.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 
 /**
  * One open database as a binding (FFM, or the JNI variant) reaches it. The
@@ -30,9 +29,6 @@ public interface NativeDb {
     long get(MemorySegment key, MemorySegment dst);
 
     void delete(MemorySegment key);
-
-    /** Reads into {@code dst} at its position, setting its limit to the end of the value when it fits. */
-    int get(ByteBuffer key, ByteBuffer dst);
 
     MemorySegment getPinned(Arena arena, MemorySegment key);
 

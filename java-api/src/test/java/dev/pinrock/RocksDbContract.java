@@ -22,23 +22,25 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class RocksDbTest {
+/** Part of the contract every binding must pass; see {@link BindingContract}. */
+abstract class RocksDbContract extends BindingContract {
     @TempDir
     Path dir;
 
     private RocksDb db;
 
     @BeforeEach
-    void open() {
-        db = RocksDb.open(dir.resolve("db"), DbOptions.create().createIfMissing(true));
+    void openDatabase() {
+        db = open(dir.resolve("db"), DbOptions.create().createIfMissing(true));
     }
 
     @AfterEach
-    void close() {
+    void closeDatabase() {
         db.close();
     }
 
@@ -180,8 +182,8 @@ class RocksDbTest {
         assertThrows(NullPointerException.class, () -> db.get(new byte[1], (byte[]) null));
         assertThrows(NullPointerException.class, () -> db.getPinned(null, new byte[1]));
         assertThrows(NullPointerException.class, () -> db.property(null));
-        assertThrows(NullPointerException.class, () -> RocksDb.open(null, DbOptions.create()));
-        assertThrows(NullPointerException.class, () -> RocksDb.open(dir, null));
+        assertThrows(NullPointerException.class, () -> open(null, DbOptions.create()));
+        assertThrows(NullPointerException.class, () -> open(dir, null));
     }
 
     @Test
@@ -307,7 +309,7 @@ class RocksDbTest {
         db.flush();
         db.put(bytes("in-wal"), bytes("2"));
         db.close();
-        try (RocksDb reopened = RocksDb.open(dir.resolve("db"), DbOptions.create())) {
+        try (RocksDb reopened = open(dir.resolve("db"), DbOptions.create())) {
             assertArrayEquals(bytes("1"), reopened.get(bytes("flushed")));
             assertArrayEquals(bytes("2"), reopened.get(bytes("in-wal")));
         }

@@ -16,9 +16,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
+
 import org.junit.jupiter.api.io.TempDir;
 
-class ClosedDatabaseTest {
+/** Part of the contract every binding must pass; see {@link BindingContract}. */
+abstract class ClosedDatabaseContract extends BindingContract {
     @TempDir
     Path dir;
 
@@ -52,7 +54,7 @@ class ClosedDatabaseTest {
 
     @Test
     void everyCallOnAClosedDatabaseThrowsAClearIllegalStateException() {
-        RocksDb db = RocksDb.open(dir.resolve("db"), DbOptions.create().createIfMissing(true));
+        RocksDb db = open(dir.resolve("db"), DbOptions.create().createIfMissing(true));
         db.close();
         for (var operation : OPERATIONS.entrySet()) {
             var e = assertThrows(IllegalStateException.class, () -> operation.getValue().accept(db),
@@ -61,14 +63,14 @@ class ClosedDatabaseTest {
                     operation.getKey());
         }
         // Reopening after close works: the lock was released.
-        RocksDb.open(dir.resolve("db"), DbOptions.create()).close();
+        open(dir.resolve("db"), DbOptions.create()).close();
     }
 
     @Test
     void closeWhileOtherThreadsAreCallingEndsCleanly() throws Exception {
         List<Consumer<RocksDb>> operations = List.copyOf(OPERATIONS.values());
         for (int round = 0; round < 20; round++) {
-            RocksDb db = RocksDb.open(dir.resolve("db" + round), DbOptions.create().createIfMissing(true));
+            RocksDb db = open(dir.resolve("db" + round), DbOptions.create().createIfMissing(true));
             db.put(KEY, new byte[100]);
             Map<String, Throwable> unexpected = new ConcurrentHashMap<>();
             AtomicBoolean sawClosed = new AtomicBoolean();

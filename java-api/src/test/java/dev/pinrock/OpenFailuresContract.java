@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
 import org.junit.jupiter.api.Test;
+
 import org.junit.jupiter.api.io.TempDir;
 
-class OpenFailuresTest {
+/** Part of the contract every binding must pass; see {@link BindingContract}. */
+abstract class OpenFailuresContract extends BindingContract {
     @TempDir
     Path dir;
 
@@ -23,7 +25,7 @@ class OpenFailuresTest {
     @Test
     void missingDatabaseWithoutCreateIfMissingIsInvalidArgument() {
         var e = assertThrows(RocksDbException.InvalidArgumentException.class,
-                () -> RocksDb.open(dir.resolve("db"), DbOptions.create()));
+                () -> open(dir.resolve("db"), DbOptions.create()));
         assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
         assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
         assertFalse(Files.exists(dir.resolve("db").resolve("CURRENT")));
@@ -31,16 +33,16 @@ class OpenFailuresTest {
 
     @Test
     void existingDatabaseWithErrorIfExistsIsInvalidArgument() {
-        RocksDb.open(dir.resolve("db"), CREATE).close();
+        open(dir.resolve("db"), CREATE).close();
         var e = assertThrows(RocksDbException.InvalidArgumentException.class,
-                () -> RocksDb.open(dir.resolve("db"), CREATE.errorIfExists(true)));
+                () -> open(dir.resolve("db"), CREATE.errorIfExists(true)));
         assertTrue(e.getMessage().contains("exists"), e.getMessage());
     }
 
     @Test
     void nonExistentParentDirectoryIsAnIoError() {
         var e = assertThrows(RocksDbException.RocksIoException.class,
-                () -> RocksDb.open(dir.resolve("no/such/parent/db"), CREATE));
+                () -> open(dir.resolve("no/such/parent/db"), CREATE));
         assertEquals(StatusCode.IO_ERROR, e.code());
         assertTrue(e.getMessage().contains("No such file or directory"), e.getMessage());
     }
@@ -48,7 +50,7 @@ class OpenFailuresTest {
     @Test
     void pathThatIsAFileIsAnIoError() throws IOException {
         Path file = Files.writeString(dir.resolve("file"), "not a database");
-        var e = assertThrows(RocksDbException.RocksIoException.class, () -> RocksDb.open(file, CREATE));
+        var e = assertThrows(RocksDbException.RocksIoException.class, () -> open(file, CREATE));
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
         assertEquals("not a database", Files.readString(file));
     }
@@ -59,17 +61,17 @@ class OpenFailuresTest {
         try (ReadOnlyDirectory unwritable = ReadOnlyDirectory.make(readOnly)) {
             assertTrue(unwritable.isReadOnly());
             var e = assertThrows(RocksDbException.RocksIoException.class,
-                    () -> RocksDb.open(readOnly.resolve("db"), CREATE));
+                    () -> open(readOnly.resolve("db"), CREATE));
             assertTrue(e.getMessage().contains(readOnly.toString()), e.getMessage());
         }
     }
 
     @Test
     void databaseAlreadyOpenInThisProcessIsAnIoErrorAboutTheLock() {
-        try (RocksDb first = RocksDb.open(dir.resolve("db"), CREATE)) {
+        try (RocksDb first = open(dir.resolve("db"), CREATE)) {
             first.put(new byte[] {1}, new byte[] {2});
             var e = assertThrows(RocksDbException.RocksIoException.class,
-                    () -> RocksDb.open(dir.resolve("db"), CREATE));
+                    () -> open(dir.resolve("db"), CREATE));
             assertTrue(e.getMessage().contains("lock"), e.getMessage());
             // The first handle is unaffected.
             assertArrayEquals(new byte[] {2}, first.get(new byte[] {1}));
@@ -87,7 +89,7 @@ class OpenFailuresTest {
         };
         for (DbOptions options : invalid) {
             var e = assertThrows(RocksDbException.InvalidArgumentException.class,
-                    () -> RocksDb.open(dir.resolve("db"), options), options.toString());
+                    () -> open(dir.resolve("db"), options), options.toString());
             assertTrue(e.getMessage().startsWith("Invalid argument: "), e.getMessage());
             assertFalse(Files.exists(dir.resolve("db")), options.toString());
         }

@@ -1,0 +1,183 @@
+package dev.pinrock.internal;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.ref.Reference;
+import java.nio.file.Path;
+
+import dev.pinrock.DbOptions;
+
+/**
+ * The JNI variant: the same pinrock.h calls as {@link FfmDb}, made through
+ * JNI entry points in the same libpinrock.so, so JMH can compare the two
+ * boundaries on one engine and one contract suite can prove they behave and
+ * fail alike. Not public API: a JNI call cannot hold a shared arena's segment
+ * alive the way an FFM downcall does, so a segment of a shared arena closed
+ * by another thread during a call is not protected here. Native segments are
+ * checked for liveness and thread before each call and kept reachable during
+ * it; heap ones are copied.
+ */
+public final class JniDb implements NativeDb {
+    static {
+        NativeLibrary.load();
+    }
+
+    private final long handle;
+
+    private JniDb(long handle) {
+        this.handle = handle;
+    }
+
+    /**
+     * Opens a database through JNI.
+     *
+     * @param path the database directory
+     * @param options validated by the native layer
+     * @return the open database
+     */
+    public static JniDb open(Path path, DbOptions options) {
+        return new JniDb(open(path.toString(), options.createIfMissing(), options.errorIfExists(),
+                options.paranoidChecks(), options.compression().nativeCode(),
+                options.bottommostCompression().nativeCode(), options.zstdLevel(), options.blockCacheBytes(),
+                options.writeBufferBytes(), options.maxOpenFiles()));
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+        put(handle, key, value);
+    }
+
+    @Override
+    public void put(MemorySegment key, MemorySegment value) {
+        if (key.isNative() && value.isNative()) {
+            requireUsable(key);
+            requireUsable(value);
+            putAddress(handle, key.address(), key.byteSize(), value.address(), value.byteSize());
+            Reference.reachabilityFence(key);
+            Reference.reachabilityFence(value);
+        } else {
+            put(handle, key.toArray(ValueLayout.JAVA_BYTE), value.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        return get(handle, key);
+    }
+
+    @Override
+    public int get(byte[] key, byte[] dst) {
+        return getInto(handle, key, dst);
+    }
+
+    @Override
+    public long get(MemorySegment key, MemorySegment dst) {
+        if (key.isNative() && dst.isNative()) {
+            requireUsable(key);
+            requireUsable(dst);
+            long length = getAddress(handle, key.address(), key.byteSize(), dst.address(), dst.byteSize());
+            Reference.reachabilityFence(key);
+            Reference.reachabilityFence(dst);
+            return length;
+        }
+        byte[] value = get(handle, key.toArray(ValueLayout.JAVA_BYTE));
+        if (value == null) {
+            return NOT_FOUND;
+        }
+        if (value.length <= dst.byteSize()) {
+            MemorySegment.copy(value, 0, dst, ValueLayout.JAVA_BYTE, 0, value.length);
+        }
+        return value.length;
+    }
+
+    @Override
+    public MemorySegment getPinned(Arena arena, MemorySegment key) {
+        long[] dataAndLength = new long[2];
+        long pin = getPinned(handle, key.toArray(ValueLayout.JAVA_BYTE), dataAndLength);
+        if (pin == NOT_FOUND) {
+            return null;
+        }
+        if (pin == 0) {
+            // An empty value fits the empty buffer: nothing to pin.
+            return MemorySegment.NULL.reinterpret(0, arena, null);
+        }
+        try {
+            return MemorySegment.ofAddress(dataAndLength[0])
+                    .reinterpret(dataAndLength[1], arena, unused -> releasePin(pin));
+        } catch (RuntimeException | Error e) {
+            releasePin(pin);
+            throw e;
+        }
+    }
+
+    @Override
+    public void delete(byte[] key) {
+        delete(handle, key);
+    }
+
+    @Override
+    public void delete(MemorySegment key) {
+        if (key.isNative()) {
+            requireUsable(key);
+            deleteAddress(handle, key.address(), key.byteSize());
+            Reference.reachabilityFence(key);
+        } else {
+            delete(handle, key.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Override
+    public void flush() {
+        flush(handle);
+    }
+
+    @Override
+    public String property(String name) {
+        return property(handle, name);
+    }
+
+    @Override
+    public void close() {
+        close(handle);
+    }
+
+    /** Throws what an FFM downcall would for a closed or foreign-thread segment. */
+    private static void requireUsable(MemorySegment segment) {
+        if (!segment.scope().isAlive()) {
+            throw new IllegalStateException("Already closed");
+        }
+        if (!segment.isAccessibleBy(Thread.currentThread())) {
+            throw new WrongThreadException("Attempted access outside owning thread");
+        }
+    }
+
+    private static native long open(String path, boolean createIfMissing, boolean errorIfExists,
+            boolean paranoidChecks, int compression, int bottommostCompression, int zstdLevel,
+            long blockCacheBytes, long writeBufferBytes, int maxOpenFiles);
+
+    private static native void close(long db);
+
+    private static native void put(long db, byte[] key, byte[] value);
+
+    private static native void putAddress(long db, long key, long keyLength, long value, long valueLength);
+
+    private static native void delete(long db, byte[] key);
+
+    private static native void deleteAddress(long db, long key, long keyLength);
+
+    private static native byte[] get(long db, byte[] key);
+
+    private static native int getInto(long db, byte[] key, byte[] dst);
+
+    private static native long getAddress(long db, long key, long keyLength, long dst, long dstCapacity);
+
+    /** Returns the pin (0 for an empty value), or NOT_FOUND; fills {data address, length}. */
+    private static native long getPinned(long db, byte[] key, long[] dataAndLength);
+
+    private static native void releasePin(long pin);
+
+    private static native void flush(long db);
+
+    private static native String property(long db, String name);
+}

@@ -1,0 +1,32 @@
+package dev.pinrock;
+
+import org.junit.jupiter.api.Nested;
+
+import dev.pinrock.internal.Binding;
+
+/** The contract suite against the FFM binding. */
+class FfmContractTest {
+    @Nested
+    class Operations extends RocksDbContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
+    class OpenFailures extends OpenFailuresContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
+    class ClosedDatabase extends ClosedDatabaseContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+}

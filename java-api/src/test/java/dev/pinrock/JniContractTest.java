@@ -1,0 +1,32 @@
+package dev.pinrock;
+
+import org.junit.jupiter.api.Nested;
+
+import dev.pinrock.internal.Binding;
+
+/** The contract suite against the JNI binding. */
+class JniContractTest {
+    @Nested
+    class Operations extends RocksDbContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
+    class OpenFailures extends OpenFailuresContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
+    class ClosedDatabase extends ClosedDatabaseContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+}

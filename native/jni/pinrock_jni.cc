@@ -1,0 +1,287 @@
+// The JNI variant: entry points for dev.pinrock.internal.JniDb, calling the
+// same pinrock.h functions that the FFM binding calls, so that the two
+// boundaries can be compared on one engine binary. Failures become
+// exceptions through the Java factory dev.pinrock.RocksDbException.of, the
+// same one the FFM binding uses, so both variants throw the same exceptions.
+#include <jni.h>
+
+#include <cstring>
+#include <memory>
+
+#include "pinrock.h"
+
+#define PR_JNI_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+constexpr size_t kErrCap = 1024;
+// Values up to this size come back through a stack buffer in one call.
+constexpr size_t kValueCap = 16 * 1024;
+
+jclass exception_class = nullptr;
+jmethodID exception_of = nullptr;
+
+pr_db_t* db_of(jlong handle) { return reinterpret_cast<pr_db_t*>(static_cast<intptr_t>(handle)); }
+
+const uint8_t* address_of(jlong address) {
+  return reinterpret_cast<const uint8_t*>(static_cast<intptr_t>(address));
+}
+
+// Throws RocksDbException.of(status, message) as a pending Java exception.
+void throw_status(JNIEnv* env, int32_t status, const char* message) {
+  jstring text = env->NewStringUTF(message);
+  if (text == nullptr) return;  // OutOfMemoryError pending
+  auto exception = static_cast<jthrowable>(
+      env->CallStaticObjectMethod(exception_class, exception_of, static_cast<jint>(status), text));
+  if (exception != nullptr) env->Throw(exception);
+}
+
+// Returns true when status is PR_OK; otherwise leaves an exception pending.
+bool ok(JNIEnv* env, int32_t status, const char* err) {
+  if (status == PR_OK) return true;
+  throw_status(env, status, err);
+  return false;
+}
+
+// A copy of a Java byte[] in native memory: on the stack when small.
+class JavaBytes {
+ public:
+  JavaBytes(JNIEnv* env, jbyteArray array) : length_(env->GetArrayLength(array)) {
+    uint8_t* target = stack_;
+    if (length_ > sizeof stack_) {
+      heap_.reset(new (std::nothrow) uint8_t[length_]);
+      target = heap_.get();
+      if (target == nullptr) {
+        env->ThrowNew(env->FindClass("java/lang/OutOfMemoryError"), "pinrock JNI: key or value copy");
+        return;
+      }
+    }
+    env->GetByteArrayRegion(array, 0, static_cast<jsize>(length_), reinterpret_cast<jbyte*>(target));
+    data_ = target;
+  }
+  bool valid() const { return data_ != nullptr; }
+  const uint8_t* data() const { return data_; }
+  size_t length() const { return length_; }
+
+ private:
+  size_t length_;
+  const uint8_t* data_ = nullptr;
+  uint8_t stack_[256];
+  std::unique_ptr<uint8_t[]> heap_;
+};
+
+// Reads key; on success *result says where the value went (buf or a pin).
+// Returns PR_OK, PR_NOT_FOUND, or -1 with an exception pending.
+int32_t get(JNIEnv* env, jlong db, const uint8_t* key, size_t key_len, uint8_t* buf, size_t cap,
+            uint32_t flags, pr_get_result_t* result) {
+  char err[kErrCap];
+  int32_t status = pr_db_get(db_of(db), key, key_len, buf, cap, flags, result, err, sizeof err);
+  if (status == PR_OK || status == PR_NOT_FOUND) return status;
+  throw_status(env, status, err);
+  return -1;
+}
+
+}  // namespace
+
+PR_JNI_EXPORT jint JNI_OnLoad(JavaVM* vm, void*) {
+  JNIEnv* env = nullptr;
+  if (vm->GetEnv(reinterpret_cast<void**>(&env), JNI_VERSION_1_8) != JNI_OK) return JNI_ERR;
+  jclass local = env->FindClass("dev/pinrock/RocksDbException");
+  if (local == nullptr) {
+    // Loaded without the Java API (e.g. through FFM only by another loader):
+    // the JNI variant is then unusable, the C ABI is not affected.
+    env->ExceptionClear();
+    return JNI_VERSION_1_8;
+  }
+  exception_class = static_cast<jclass>(env->NewGlobalRef(local));
+  exception_of = env->GetStaticMethodID(exception_class, "of",
+                                        "(ILjava/lang/String;)Ldev/pinrock/RocksDbException;");
+  if (exception_of == nullptr) return JNI_ERR;
+  return JNI_VERSION_1_8;
+}
+
+PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_open(
+    JNIEnv* env, jclass, jstring path, jboolean create_if_missing, jboolean error_if_exists,
+    jboolean paranoid_checks, jint compression, jint bottommost_compression, jint zstd_level,
+    jlong block_cache_bytes, jlong write_buffer_bytes, jint max_open_files) {
+  char err[kErrCap];
+  std::unique_ptr<pr_options_t, void (*)(pr_options_t*)> options(pr_options_create(),
+                                                                 pr_options_destroy);
+  if (!options) {
+    env->ThrowNew(env->FindClass("java/lang/OutOfMemoryError"), "pr_options_create");
+    return 0;
+  }
+  pr_options_set_create_if_missing(options.get(), create_if_missing);
+  pr_options_set_error_if_exists(options.get(), error_if_exists);
+  pr_options_set_paranoid_checks(options.get(), paranoid_checks);
+  if (!ok(env, pr_options_set_compression(options.get(), compression, err, sizeof err), err) ||
+      !ok(env,
+          pr_options_set_bottommost_compression(options.get(), bottommost_compression, err,
+                                                sizeof err),
+          err) ||
+      !ok(env, pr_options_set_zstd_level(options.get(), zstd_level, err, sizeof err), err) ||
+      !ok(env,
+          pr_options_set_block_cache_bytes(options.get(), static_cast<uint64_t>(block_cache_bytes),
+                                           err, sizeof err),
+          err) ||
+      !ok(env,
+          pr_options_set_write_buffer_bytes(options.get(),
+                                            static_cast<uint64_t>(write_buffer_bytes), err,
+                                            sizeof err),
+          err) ||
+      !ok(env, pr_options_set_max_open_files(options.get(), max_open_files, err, sizeof err),
+          err)) {
+    return 0;
+  }
+  const char* native_path = env->GetStringUTFChars(path, nullptr);
+  if (native_path == nullptr) return 0;
+  pr_db_t* db = nullptr;
+  int32_t status = pr_db_open(options.get(), native_path, &db, err, sizeof err);
+  env->ReleaseStringUTFChars(path, native_path);
+  if (!ok(env, status, err)) return 0;
+  return static_cast<jlong>(reinterpret_cast<intptr_t>(db));
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_close(JNIEnv* env, jclass, jlong db) {
+  char err[kErrCap];
+  ok(env, pr_db_close(db_of(db), err, sizeof err), err);
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_put(JNIEnv* env, jclass, jlong db,
+                                                                jbyteArray key, jbyteArray value) {
+  JavaBytes k(env, key);
+  if (!k.valid()) return;
+  JavaBytes v(env, value);
+  if (!v.valid()) return;
+  char err[kErrCap];
+  ok(env, pr_db_put(db_of(db), k.data(), k.length(), v.data(), v.length(), err, sizeof err), err);
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_putAddress(
+    JNIEnv* env, jclass, jlong db, jlong key, jlong key_len, jlong value, jlong value_len) {
+  char err[kErrCap];
+  ok(env,
+     pr_db_put(db_of(db), address_of(key), key_len, address_of(value), value_len, err, sizeof err),
+     err);
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_delete(JNIEnv* env, jclass, jlong db,
+                                                                   jbyteArray key) {
+  JavaBytes k(env, key);
+  if (!k.valid()) return;
+  char err[kErrCap];
+  ok(env, pr_db_delete(db_of(db), k.data(), k.length(), err, sizeof err), err);
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_deleteAddress(JNIEnv* env, jclass,
+                                                                          jlong db, jlong key,
+                                                                          jlong key_len) {
+  char err[kErrCap];
+  ok(env, pr_db_delete(db_of(db), address_of(key), key_len, err, sizeof err), err);
+}
+
+PR_JNI_EXPORT jbyteArray JNICALL Java_dev_pinrock_internal_JniDb_get(JNIEnv* env, jclass,
+                                                                     jlong db, jbyteArray key) {
+  JavaBytes k(env, key);
+  if (!k.valid()) return nullptr;
+  uint8_t buf[kValueCap];
+  pr_get_result_t result;
+  if (get(env, db, k.data(), k.length(), buf, sizeof buf, PR_GET_PIN_IF_LARGER, &result) !=
+      PR_OK) {
+    return nullptr;
+  }
+  std::unique_ptr<pr_pin_t, void (*)(pr_pin_t*)> pin(result.pin, pr_pin_release);
+  if (result.value_len > INT32_MAX - 8) {
+    throw_status(env, PR_CODE_INVALID_ARGUMENT,
+                 "Invalid argument: the value has more bytes than a Java array holds;"
+                 " read it with getPinned");
+    return nullptr;
+  }
+  jsize length = static_cast<jsize>(result.value_len);
+  jbyteArray value = env->NewByteArray(length);
+  if (value == nullptr) return nullptr;
+  env->SetByteArrayRegion(value, 0, length, reinterpret_cast<const jbyte*>(result.data));
+  return value;
+}
+
+PR_JNI_EXPORT jint JNICALL Java_dev_pinrock_internal_JniDb_getInto(JNIEnv* env, jclass, jlong db,
+                                                                    jbyteArray key,
+                                                                    jbyteArray dst) {
+  JavaBytes k(env, key);
+  if (!k.valid()) return 0;
+  size_t capacity = static_cast<size_t>(env->GetArrayLength(dst));
+  uint8_t buf[kValueCap];
+  size_t cap = capacity < sizeof buf ? capacity : sizeof buf;
+  uint32_t flags = capacity > sizeof buf ? PR_GET_PIN_IF_LARGER : 0;
+  pr_get_result_t result;
+  int32_t status = get(env, db, k.data(), k.length(), buf, cap, flags, &result);
+  if (status == PR_NOT_FOUND) return -1;
+  if (status != PR_OK) return 0;
+  std::unique_ptr<pr_pin_t, void (*)(pr_pin_t*)> pin(result.pin, pr_pin_release);
+  if (result.value_len <= capacity) {
+    env->SetByteArrayRegion(dst, 0, static_cast<jsize>(result.value_len),
+                            reinterpret_cast<const jbyte*>(result.data));
+  }
+  return result.value_len > INT32_MAX ? INT32_MAX : static_cast<jint>(result.value_len);
+}
+
+PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_getAddress(
+    JNIEnv* env, jclass, jlong db, jlong key, jlong key_len, jlong dst, jlong dst_cap) {
+  pr_get_result_t result;
+  uint8_t* buf = const_cast<uint8_t*>(address_of(dst));
+  int32_t status = get(env, db, address_of(key), key_len, buf, dst_cap, 0, &result);
+  if (status == PR_NOT_FOUND) return -1;
+  if (status != PR_OK) return 0;
+  return static_cast<jlong>(result.value_len);
+}
+
+PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_getPinned(JNIEnv* env, jclass,
+                                                                       jlong db, jbyteArray key,
+                                                                       jlongArray out) {
+  JavaBytes k(env, key);
+  if (!k.valid()) return 0;
+  pr_get_result_t result;
+  int32_t status = get(env, db, k.data(), k.length(), nullptr, 0, PR_GET_PIN_IF_LARGER, &result);
+  if (status == PR_NOT_FOUND) return -1;
+  if (status != PR_OK) return 0;
+  jlong fields[2] = {static_cast<jlong>(reinterpret_cast<intptr_t>(result.data)),
+                     static_cast<jlong>(result.value_len)};
+  env->SetLongArrayRegion(out, 0, 2, fields);
+  return static_cast<jlong>(reinterpret_cast<intptr_t>(result.pin));
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_releasePin(JNIEnv*, jclass, jlong pin) {
+  pr_pin_release(reinterpret_cast<pr_pin_t*>(static_cast<intptr_t>(pin)));
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_flush(JNIEnv* env, jclass, jlong db) {
+  char err[kErrCap];
+  ok(env, pr_db_flush(db_of(db), err, sizeof err), err);
+}
+
+PR_JNI_EXPORT jstring JNICALL Java_dev_pinrock_internal_JniDb_property(JNIEnv* env, jclass,
+                                                                       jlong db, jstring name) {
+  const char* native_name = env->GetStringUTFChars(name, nullptr);
+  if (native_name == nullptr) return nullptr;
+  char err[kErrCap];
+  std::unique_ptr<char[]> buf(new (std::nothrow) char[kValueCap + 1]);
+  size_t cap = kValueCap;
+  uint64_t length = 0;
+  int32_t status = PR_OK;
+  while (buf) {
+    status = pr_db_property(db_of(db), native_name, buf.get(), cap, &length, err, sizeof err);
+    if (status != PR_OK || length <= cap) break;
+    cap = length;
+    buf.reset(new (std::nothrow) char[cap + 1]);
+  }
+  env->ReleaseStringUTFChars(name, native_name);
+  if (!buf) {
+    env->ThrowNew(env->FindClass("java/lang/OutOfMemoryError"), "pinrock JNI: property buffer");
+    return nullptr;
+  }
+  if (status == PR_NOT_FOUND) return nullptr;
+  if (!ok(env, status, err)) return nullptr;
+  // Properties are ASCII text; build the Java string from UTF-8 bytes.
+  buf[length] = '\0';
+  return env->NewStringUTF(buf.get());
+}
