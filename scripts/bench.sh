@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Builds everything and runs the main job: load 1M keys with zstd, read them
-# back through every access mode, verify each value, print ops/s per mode.
-#   scripts/bench.sh [--keys N]
+# Builds everything and runs the main job: the JMH comparison of pinrock FFM,
+# its JNI variant, RocksJava 9.10.0 and the native C++ floor, ending with the
+# ratio table. Quick by default (a reduced grid, a few minutes once built);
+#   scripts/bench.sh --full   the full grid (about 35 minutes on 2 cores),
+#                             recorded in docs/benchmarks/
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 prepare
 cd "$PINROCK_ROOT"
+report=jmh-benchmarks/target/comparison/report
+for arg in "$@"; do
+  [[ $arg == --full ]] && report=docs/benchmarks
+done
 mvn -B -ntp -q -DskipTests install
 mvn -B -ntp -q -pl jmh-benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
-java --enable-native-access=ALL-UNNAMED \
+java --enable-native-access=ALL-UNNAMED -Dpinrock.floor=native/target/cmake/pinrock_floor \
   -cp "jmh-benchmarks/target/classes:$(cat jmh-benchmarks/target/classpath.txt)" \
-  dev.pinrock.bench.AccessModeTour "$@"
+  dev.pinrock.bench.Comparison --report "$report" --command "scripts/bench.sh" "$@"

@@ -1,0 +1,220 @@
+package dev.pinrock.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * The comparison: runs the JMH suites of pinrock FFM, the JNI variant and
+ * RocksJava, and the native floor, over the grid, then writes the report.
+ *
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED -Dpinrock.floor=native/target/cmake/pinrock_floor \
+ *      -cp ... dev.pinrock.bench.Comparison [--full] [--out DIR] [--report DIR] [--command TEXT]
+ * </pre>
+ *
+ * The quick grid (the default, the README's main job) measures gets at 100 B
+ * and 4 KiB plus absent-key gets and puts; {@code --full} measures the core
+ * sweep over five value sizes, the one-axis variations around the 100-byte
+ * point, and get-absent, put and delete.
+ */
+public final class Comparison {
+    /** Reads: FFM in every access mode; the JNI variant and RocksJava in their copying modes. */
+    private static final String FFM_GETS = "getNewArray|getIntoArray|getDirectBuffer|getPinned";
+    private static final String COPY_GETS = "getNewArray|getIntoArray|getDirectBuffer";
+
+    /** One grid point: a set of benchmark methods at one parameter setting. */
+    record Point(String name, String operation, Map<String, String> params, int threads) {
+        int keyBytes() {
+            return Integer.parseInt(params.get("keyBytes"));
+        }
+
+        int valueBytes() {
+            return Integer.parseInt(params.get("valueBytes"));
+        }
+
+        int keyCount() {
+            return Grid.keyCount(Integer.parseInt(params.get("keys")), valueBytes());
+        }
+    }
+
+    private Comparison() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean full = false;
+        Path out = Path.of("jmh-benchmarks/target/comparison");
+        Path report = null;
+        String command = "scripts/bench.sh";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--full" -> full = true;
+                case "--out" -> out = Path.of(args[++i]);
+                case "--report" -> report = Path.of(args[++i]);
+                case "--command" -> command = args[++i];
+                default -> {
+                    System.err.println("usage: Comparison [--full] [--out DIR] [--report DIR] [--command TEXT]");
+                    System.exit(2);
+                }
+            }
+        }
+        Path floor = Path.of(System.getProperty("pinrock.floor", "native/target/cmake/pinrock_floor"));
+        if (!Files.isExecutable(floor)) {
+            throw new IllegalStateException(floor + " is missing: build native/ first (scripts/bench.sh does)");
+        }
+        Files.createDirectories(out);
+        List<Point> points = full ? fullGrid() : quickGrid();
+        List<Path> jmhResults = new ArrayList<>();
+        List<Report.Row> floorRows = new ArrayList<>();
+        for (Point point : points) {
+            System.out.printf("%n=== %s (%s) ===%n", point.name(), point.params());
+            if (point.operation().startsWith("get") && point.params().get("location").equals("sst")) {
+                Datasets.sst(point.keyBytes(), point.valueBytes(), point.keyCount()); // built once, outside the forks
+            }
+            jmhResults.addAll(runJmh(point, full, out));
+            floorRows.add(runFloor(floor, point, full));
+        }
+        Path reportDir = report != null ? report : out.resolve("report");
+        Report.Summary summary = Report.write(jmhResults, floorRows, reportDir, command + (full ? " --full" : ""));
+        System.out.println();
+        System.out.println(summary.ratioTable());
+        System.out.println("report: " + reportDir.resolve("RESULTS.md"));
+    }
+
+    static List<Point> quickGrid() {
+        List<Point> points = new ArrayList<>();
+        for (int valueBytes : new int[] {100, 4096}) {
+            points.add(new Point("get " + valueBytes + " B", "get", params(16, valueBytes, 1_000_000, "random", "sst"), 1));
+        }
+        points.add(new Point("get-absent", "get-absent", params(16, 100, 1_000_000, "random", "sst"), 1));
+        points.add(new Point("put", "put", params(16, 100, 1_000_000, "random", "memtable"), 1));
+        return points;
+    }
+
+    static List<Point> fullGrid() {
+        List<Point> points = new ArrayList<>();
+        for (int valueBytes : new int[] {16, 100, 1024, 4096, 65536}) {
+            points.add(new Point("core get " + valueBytes + " B", "get",
+                    params(16, valueBytes, 1_000_000, "random", "sst"), 1));
+        }
+        points.add(new Point("128 B keys", "get", params(128, 100, 1_000_000, "random", "sst"), 1));
+        points.add(new Point("100k keys", "get", params(16, 100, 100_000, "random", "sst"), 1));
+        points.add(new Point("sequential", "get", params(16, 100, 1_000_000, "sequential", "sst"), 1));
+        points.add(new Point("memtable", "get", params(16, 100, 1_000_000, "random", "memtable"), 1));
+        points.add(new Point("2 threads", "get", params(16, 100, 1_000_000, "random", "sst"), 2));
+        points.add(new Point("get-absent", "get-absent", params(16, 100, 1_000_000, "random", "sst"), 1));
+        points.add(new Point("put", "put", params(16, 100, 1_000_000, "random", "memtable"), 1));
+        points.add(new Point("delete", "delete", params(16, 100, 1_000_000, "random", "memtable"), 1));
+        return points;
+    }
+
+    private static Map<String, String> params(int keyBytes, int valueBytes, int keys, String order, String location) {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("keyBytes", String.valueOf(keyBytes));
+        params.put("valueBytes", String.valueOf(valueBytes));
+        params.put("keys", String.valueOf(keys));
+        params.put("order", order);
+        params.put("location", location);
+        return params;
+    }
+
+    /** Runs FFM, JNI and RocksJava at one point; returns the JMH JSON files written. */
+    private static List<Path> runJmh(Point point, boolean full, Path out) throws RunnerException {
+        String method = switch (point.operation()) {
+            case "get" -> null;
+            case "get-absent" -> "getAbsent";
+            case "put" -> "put";
+            case "delete" -> "delete";
+            default -> throw new IllegalArgumentException(point.operation());
+        };
+        List<Path> files = new ArrayList<>();
+        String slug = point.name().replaceAll("[^A-Za-z0-9]+", "-");
+        for (String binding : new String[] {"ffm", "jni", "rocksjava"}) {
+            String methods = method != null ? method : binding.equals("ffm") ? FFM_GETS : COPY_GETS;
+            String benchmarkClass = binding.equals("rocksjava") ? RocksJavaBenchmark.class.getName()
+                    : PinrockBenchmark.class.getName();
+            Path json = out.resolve("jmh-" + slug + "-" + binding + ".json");
+            ChainedOptionsBuilder options = new OptionsBuilder()
+                    .include(Pattern.quote(benchmarkClass) + "\\.(" + methods + ")$")
+                    .threads(point.threads())
+                    .forks(1)
+                    .warmupIterations(full ? 2 : 1)
+                    .warmupTime(TimeValue.seconds(full ? 2 : 1))
+                    .measurementIterations(full ? 5 : 3)
+                    .measurementTime(TimeValue.seconds(full ? 2 : 1))
+                    .timeUnit(TimeUnit.SECONDS)
+                    .addProfiler(GCProfiler.class)
+                    .resultFormat(ResultFormatType.JSON)
+                    .result(json.toString())
+                    .jvmArgsAppend("-Dpinrock.bench.data=" + Datasets.root());
+            point.params().forEach(options::param);
+            if (!binding.equals("rocksjava")) {
+                options.param("binding", binding);
+            }
+            int measured = new Runner(options.build()).run().size();
+            int expected = methods.split("\\|").length;
+            if (measured != expected) {
+                throw new IllegalStateException(binding + " at " + point.name() + ": " + measured + " of " + expected
+                        + " benchmarks produced a result; see the JMH output above");
+            }
+            files.add(json);
+        }
+        return files;
+    }
+
+    private static final Pattern FLOOR_RESULT = Pattern.compile("RESULT .*ops_per_s=([0-9.]+) .*");
+
+    /** Times the same operation in C++ on the same data and options. */
+    private static Report.Row runFloor(Path floor, Point point, boolean full) throws IOException, InterruptedException {
+        boolean reads = point.operation().startsWith("get");
+        boolean memtable = point.params().get("location").equals("memtable");
+        Path scratch = null;
+        Path db;
+        if (reads && !memtable) {
+            db = Datasets.sst(point.keyBytes(), point.valueBytes(), point.keyCount());
+        } else {
+            scratch = Datasets.scratch();
+            db = scratch.resolve("db");
+        }
+        List<String> command = List.of(floor.toString(), "--db", db.toString(), "--op", point.operation(),
+                "--location", point.params().get("location"),
+                "--key-bytes", String.valueOf(point.keyBytes()), "--value-bytes", String.valueOf(point.valueBytes()),
+                "--keys", String.valueOf(point.keyCount()), "--order", point.params().get("order"),
+                "--threads", String.valueOf(point.threads()), "--seconds", full ? "4" : "1.5",
+                "--block-cache-bytes", String.valueOf(Datasets.BLOCK_CACHE_BYTES),
+                "--write-buffer-bytes", String.valueOf(Datasets.WRITE_BUFFER_BYTES));
+        try {
+            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int exit = process.waitFor();
+            Matcher matcher = FLOOR_RESULT.matcher(output.strip());
+            if (exit != 0 || !matcher.matches()) {
+                throw new IllegalStateException("native floor failed (exit " + exit + "): " + command + "\n" + output);
+            }
+            System.out.println("native floor: " + output.strip());
+            return new Report.Row(point.operation(), "native", "pinned", point.valueBytes(), point.keyBytes(),
+                    point.keyCount(), point.params().get("order"), point.params().get("location"), point.threads(),
+                    Double.parseDouble(matcher.group(1)), Double.NaN, Double.NaN);
+        } finally {
+            if (scratch != null) {
+                Datasets.deleteRecursively(scratch);
+            }
+        }
+    }
+}

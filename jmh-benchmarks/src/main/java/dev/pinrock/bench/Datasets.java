@@ -1,0 +1,124 @@
+package dev.pinrock.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+import dev.pinrock.Compression;
+import dev.pinrock.DbOptions;
+import dev.pinrock.RocksDb;
+
+/**
+ * The databases benchmarks read: built once per (key size, value size, key
+ * count) with pinrock, flushed to table files, kept under the cache
+ * directory and reopened read-only by every benchmark and binding that uses
+ * them. Every binding and the native floor open them with the same options.
+ */
+public final class Datasets {
+    /** Large enough to hold every dataset: reads are served from the block cache. */
+    public static final long BLOCK_CACHE_BYTES = 1L << 30;
+    /** Large enough that a memtable dataset is never flushed. */
+    public static final long WRITE_BUFFER_BYTES = 512L << 20;
+    private static final String FORMAT = "v1";
+
+    private Datasets() {
+    }
+
+    /** The options every pinrock benchmark opens with (RocksJava and the floor mirror them). */
+    public static DbOptions options() {
+        return DbOptions.create().compression(Compression.NONE).blockCacheBytes(BLOCK_CACHE_BYTES)
+                .writeBufferBytes(WRITE_BUFFER_BYTES);
+    }
+
+    /** @return where datasets live: -Dpinrock.bench.data, else the pinrock cache directory */
+    public static Path root() {
+        String configured = System.getProperty("pinrock.bench.data");
+        if (configured != null) {
+            return Path.of(configured);
+        }
+        String cache = System.getenv("PINROCK_CACHE_DIR");
+        if (cache == null) {
+            String xdg = System.getenv("XDG_CACHE_HOME");
+            cache = (xdg != null ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache"))
+                    .resolve("pinrock").toString();
+        }
+        return Path.of(cache, "bench-data");
+    }
+
+    /**
+     * Returns the flushed dataset for a grid point, building it on first use.
+     *
+     * @return the database directory
+     */
+    public static synchronized Path sst(int keyBytes, int valueBytes, int keyCount) {
+        Path dir = root().resolve(FORMAT + "-k" + keyBytes + "-v" + valueBytes + "-n" + keyCount);
+        Path complete = dir.resolve("pinrock-dataset-complete");
+        if (Files.exists(complete)) {
+            return dir;
+        }
+        deleteRecursively(dir);
+        try {
+            Files.createDirectories(root());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try (RocksDb db = RocksDb.open(dir, options().createIfMissing(true))) {
+            load(db::put, keyBytes, valueBytes, keyCount);
+            db.flush();
+        }
+        try {
+            Files.createFile(complete);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return dir;
+    }
+
+    /** Receives the entries of a dataset. */
+    @FunctionalInterface
+    public interface Writer {
+        void put(byte[] key, byte[] value) throws Exception;
+    }
+
+    /** Writes keys 0..keyCount-1 with their values, in key order, through any binding's put. */
+    public static void load(Writer writer, int keyBytes, int valueBytes, int keyCount) {
+        byte[] key = new byte[keyBytes];
+        byte[] value = new byte[valueBytes];
+        try {
+            for (int i = 0; i < keyCount; i++) {
+                Keys.fill(key, i);
+                Keys.fillValue(value, i);
+                writer.put(key, value);
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("loading the dataset failed", e);
+        }
+    }
+
+    /** @return a new empty directory for a database that lives for one trial */
+    public static Path scratch() {
+        try {
+            Files.createDirectories(root());
+            return Files.createTempDirectory(root(), "scratch-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Deletes a directory tree, if it exists. */
+    public static void deleteRecursively(Path path) {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(path)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.pinrock.bench;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The data every benchmark and the native floor (native/bench/floor.cc) agree
+ * on: key number i is "key-" and i as 12 decimal digits, padded with 'x' to
+ * the key size (so keys sort like their numbers); byte j of value number i is
+ * (byte) (i * 31 + j % 10). Keys at or beyond the key count were never written.
+ */
+public final class Keys {
+    /** The shortest key: "key-" and 12 digits. */
+    public static final int MIN_KEY_BYTES = 16;
+
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private Keys() {
+    }
+
+    /** Writes key number index into key (whose length is the key size). */
+    public static void fill(byte[] key, long index) {
+        key[0] = 'k';
+        key[1] = 'e';
+        key[2] = 'y';
+        key[3] = '-';
+        long rest = index;
+        for (int pos = MIN_KEY_BYTES - 1; pos >= 4; pos--) {
+            key[pos] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        for (int pos = MIN_KEY_BYTES; pos < key.length; pos++) {
+            key[pos] = 'x';
+        }
+    }
+
+    /** Writes value number index into value (whose length is the value size). */
+    public static void fillValue(byte[] value, int index) {
+        for (int j = 0; j < value.length; j++) {
+            value[j] = valueByte(index, j);
+        }
+    }
+
+    /** Byte j of value number index: repetitive enough to compress, distinct per key. */
+    public static byte valueByte(int index, int j) {
+        return (byte) (index * 31 + j % 10);
+    }
+
+    /**
+     * Reads every byte of a value: the xor of its little-endian 8-byte words,
+     * folded with the tail bytes. Every benchmark consumes what it read this
+     * way, so that zero-copy reads do the same work on the value as copies.
+     */
+    public static long checksum(MemorySegment value, long length) {
+        long sum = 0;
+        long words = length & ~7L;
+        for (long offset = 0; offset < words; offset += 8) {
+            sum ^= value.get(WORD, offset);
+        }
+        for (long offset = words; offset < length; offset++) {
+            sum ^= (value.get(ValueLayout.JAVA_BYTE, offset) & 0xFFL) << (8 * (offset - words));
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.pinrock.bench;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.ThreadParams;
+
+/**
+ * Per-thread key choice and buffers, identical for every binding: each
+ * operation takes the next index (random with a per-thread xorshift64* whose
+ * seed the native floor shares, or sequential from a per-thread start) and
+ * writes that key into the reusable buffers. Nothing here allocates per call.
+ */
+@State(Scope.Thread)
+public class Picker {
+    private long state;
+    private long next;
+    private int keyCount;
+    private boolean random;
+
+    /** The current key as an array, a direct buffer and a native segment. */
+    public byte[] key;
+    public ByteBuffer directKey;
+    public MemorySegment nativeKey;
+    /** Destinations sized for the value. */
+    public byte[] valueArray;
+    public ByteBuffer directValue;
+    /** The value to write, for put. */
+    public byte[] value;
+
+    private Arena arena;
+
+    @Setup(Level.Trial)
+    public void setUp(Grid grid, ThreadParams thread) {
+        prepare(grid, thread.getThreadIndex(), thread.getThreadCount());
+    }
+
+    /** Prepares thread threadIndex of threadCount for a grid point. */
+    public void prepare(Grid grid, int threadIndex, int threadCount) {
+        keyCount = grid.keyCount();
+        random = grid.randomOrder();
+        state = 0x9E3779B97F4A7C15L * (threadIndex + 1);
+        next = (long) threadIndex * keyCount / threadCount;
+        key = new byte[grid.keyBytes];
+        value = new byte[grid.valueBytes];
+        valueArray = new byte[grid.valueBytes];
+        directKey = ByteBuffer.allocateDirect(grid.keyBytes);
+        directValue = ByteBuffer.allocateDirect(grid.valueBytes);
+        arena = Arena.ofConfined();
+        nativeKey = arena.allocate(grid.keyBytes);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        arena.close();
+    }
+
+    /** @return the next index in [0, keyCount) */
+    public int nextIndex() {
+        if (random) {
+            state ^= state >>> 12;
+            state ^= state << 25;
+            state ^= state >>> 27;
+            return (int) Long.remainderUnsigned(state * 0x2545F4914F6CDD1DL, keyCount);
+        }
+        int index = (int) next;
+        next = next + 1 == keyCount ? 0 : next + 1;
+        return index;
+    }
+
+    /** Picks the next present key into {@link #key} and returns its index. */
+    public int nextKey() {
+        int index = nextIndex();
+        Keys.fill(key, index);
+        return index;
+    }
+
+    /** Picks the next key that was never written into {@link #key}. */
+    public void nextAbsentKey() {
+        Keys.fill(key, (long) nextIndex() + keyCount);
+    }
+
+    /** Picks the next present key into {@link #directKey} (position 0, limit = key size). */
+    public void nextDirectKey() {
+        nextKey();
+        directKey.clear();
+        directKey.put(key).flip();
+    }
+
+    /** Picks the next present key into {@link #nativeKey}. */
+    public void nextNativeKey() {
+        nextKey();
+        MemorySegment.copy(key, 0, nativeKey, ValueLayout.JAVA_BYTE, 0, key.length);
+    }
+
+    /** Picks the next key and fills {@link #value} with its value, for put. */
+    public void nextEntry() {
+        Keys.fillValue(value, nextKey());
+    }
+}

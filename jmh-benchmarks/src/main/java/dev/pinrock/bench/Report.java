@@ -1,0 +1,394 @@
+package dev.pinrock.bench;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import javax.imageio.ImageIO;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+import dev.pinrock.RocksDb;
+
+/**
+ * Turns JMH JSON results and the native floor's figures into
+ * {@code RESULTS.md}, {@code results.csv} and {@code chart.png}. Ratios are
+ * computed from one run only. Run on recorded files:
+ * {@code java -cp ... dev.pinrock.bench.Report OUT_DIR FLOOR_CSV JMH_JSON...}.
+ */
+public final class Report {
+    static final String CSV_HEADER =
+            "operation,binding,mode,value_bytes,key_bytes,keys,order,location,threads,ops_per_s,error,bytes_per_op";
+
+    /** One measured benchmark: a line of results.csv. */
+    public record Row(String operation, String binding, String mode, int valueBytes, int keyBytes, int keys,
+            String order, String location, int threads, double opsPerSecond, double error, double bytesPerOp) {
+
+        Scenario scenario() {
+            return new Scenario(operation, valueBytes, keyBytes, keys, order, location, threads);
+        }
+
+        String csv() {
+            return String.join(",", operation, binding, mode, String.valueOf(valueBytes), String.valueOf(keyBytes),
+                    String.valueOf(keys), order, location, String.valueOf(threads), format(opsPerSecond),
+                    format(error), format(bytesPerOp));
+        }
+
+        static Row parseCsv(String line) {
+            String[] f = line.split(",", -1);
+            return new Row(f[0], f[1], f[2], Integer.parseInt(f[3]), Integer.parseInt(f[4]), Integer.parseInt(f[5]),
+                    f[6], f[7], Integer.parseInt(f[8]), parse(f[9]), parse(f[10]), parse(f[11]));
+        }
+    }
+
+    /** Everything but binding and mode: the rows of one scenario are compared with each other. */
+    record Scenario(String operation, int valueBytes, int keyBytes, int keys, String order, String location,
+            int threads) {
+        String label() {
+            return String.format(Locale.ROOT, "%s %s, %d B keys, %,d keys, %s, %s%s", operation, size(valueBytes),
+                    keyBytes, keys, order, location, threads > 1 ? ", " + threads + " threads" : "");
+        }
+
+        boolean isCoreSweep() {
+            return operation.equals("get") && keyBytes == Keys.MIN_KEY_BYTES && order.equals("random")
+                    && location.equals("sst") && threads == 1;
+        }
+    }
+
+    /** The ratios of one scenario. */
+    record Ratios(Scenario scenario, double ffmBest, double jniBest, double rocksJavaBest, double nativeOps,
+            Map<String, Double> ffmOverRocksJavaByMode) {
+        double ffmOverRocksJava() {
+            return ffmBest / rocksJavaBest;
+        }
+
+        double ffmOverJni() {
+            return ffmBest / jniBest;
+        }
+
+        double javaOverNative() {
+            return ffmBest / nativeOps;
+        }
+
+        /** Java time per operation minus native time per operation, per thread. */
+        double boundaryNanos() {
+            return scenario.threads() * 1e9 / ffmBest - scenario.threads() * 1e9 / nativeOps;
+        }
+    }
+
+    /** What the caller prints. */
+    public record Summary(List<Ratios> ratios, String ratioTable) {
+    }
+
+    private Report() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 3) {
+            System.err.println("usage: Report OUT_DIR FLOOR_CSV JMH_JSON...");
+            System.exit(2);
+        }
+        List<Row> floor = Files.readAllLines(Path.of(args[1])).stream().skip(1).map(Row::parseCsv).toList();
+        List<Path> jmh = Stream.of(args).skip(2).map(Path::of).toList();
+        System.out.println(write(jmh, floor, Path.of(args[0]), "(recomputed from recorded JSON)").ratioTable());
+    }
+
+    /**
+     * Writes the report.
+     *
+     * @param jmhResults JMH JSON result files
+     * @param floorRows the native floor's figures
+     * @param dir where RESULTS.md, results.csv, floor.csv and chart.png go
+     * @param command the command that produced the figures
+     * @return the ratios, also as a plain-text table
+     */
+    public static Summary write(List<Path> jmhResults, List<Row> floorRows, Path dir, String command) {
+        List<Row> rows = new ArrayList<>();
+        jmhResults.forEach(file -> rows.addAll(readJmh(file)));
+        rows.addAll(floorRows);
+        List<Ratios> ratios = ratios(rows);
+        try {
+            Files.createDirectories(dir);
+            Files.write(dir.resolve("results.csv"), Stream.concat(Stream.of(CSV_HEADER), rows.stream().map(Row::csv))
+                    .toList());
+            Files.write(dir.resolve("floor.csv"), Stream.concat(Stream.of(CSV_HEADER),
+                    floorRows.stream().map(Row::csv)).toList());
+            Files.writeString(dir.resolve("RESULTS.md"), markdown(rows, ratios, command));
+            ImageIO.write(chart(rows, ratios), "png", dir.resolve("chart.png").toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Summary(ratios, plainTable(ratios));
+    }
+
+    /** Reads the rows of one JMH JSON result file. */
+    static List<Row> readJmh(Path file) {
+        List<Row> rows = new ArrayList<>();
+        try {
+            for (JsonElement element : JsonParser.parseString(Files.readString(file)).getAsJsonArray()) {
+                JsonObject result = element.getAsJsonObject();
+                String benchmark = result.get("benchmark").getAsString();
+                String className = benchmark.substring(0, benchmark.lastIndexOf('.'));
+                String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+                JsonObject params = result.getAsJsonObject("params");
+                String binding = className.endsWith("RocksJavaBenchmark") ? "rocksjava"
+                        : "pinrock-" + params.get("binding").getAsString();
+                String[] operationAndMode = operationAndMode(method);
+                JsonObject primary = result.getAsJsonObject("primaryMetric");
+                int valueBytes = params.get("valueBytes").getAsInt();
+                rows.add(new Row(operationAndMode[0], binding, operationAndMode[1], valueBytes,
+                        params.get("keyBytes").getAsInt(), Grid.keyCount(params.get("keys").getAsInt(), valueBytes),
+                        params.get("order").getAsString(), params.get("location").getAsString(),
+                        result.get("threads").getAsInt(), primary.get("score").getAsDouble(),
+                        number(primary.get("scoreError")), allocatedBytesPerOp(result)));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return rows;
+    }
+
+    private static String[] operationAndMode(String method) {
+        return switch (method) {
+            case "getNewArray" -> new String[] {"get", "new-array"};
+            case "getIntoArray" -> new String[] {"get", "into-array"};
+            case "getDirectBuffer" -> new String[] {"get", "direct-buffer"};
+            case "getPinned" -> new String[] {"get", "pinned"};
+            case "getAbsent" -> new String[] {"get-absent", "into-array"};
+            case "put" -> new String[] {"put", "array"};
+            case "delete" -> new String[] {"delete", "array"};
+            default -> throw new IllegalArgumentException("unknown benchmark method " + method);
+        };
+    }
+
+    private static double allocatedBytesPerOp(JsonObject result) {
+        JsonObject secondary = result.getAsJsonObject("secondaryMetrics");
+        if (secondary == null) {
+            return Double.NaN;
+        }
+        for (String name : new String[] {"gc.alloc.rate.norm", "\u00b7gc.alloc.rate.norm"}) {
+            if (secondary.has(name)) {
+                return secondary.getAsJsonObject(name).get("score").getAsDouble();
+            }
+        }
+        return Double.NaN;
+    }
+
+    private static double number(JsonElement element) {
+        return element == null || element.isJsonNull() || element.getAsString().equals("NaN")
+                ? Double.NaN : element.getAsDouble();
+    }
+
+    static List<Ratios> ratios(List<Row> rows) {
+        Map<Scenario, List<Row>> byScenario = rows.stream()
+                .collect(Collectors.groupingBy(Row::scenario, LinkedHashMap::new, Collectors.toList()));
+        List<Ratios> ratios = new ArrayList<>();
+        byScenario.forEach((scenario, scenarioRows) -> {
+            Map<String, Double> ffmOverRocksJava = new LinkedHashMap<>();
+            for (Row ffm : scenarioRows) {
+                if (ffm.binding().equals("pinrock-ffm")) {
+                    find(scenarioRows, "rocksjava", ffm.mode()).ifPresent(
+                            rj -> ffmOverRocksJava.put(ffm.mode(), ffm.opsPerSecond() / rj.opsPerSecond()));
+                }
+            }
+            ratios.add(new Ratios(scenario, best(scenarioRows, "pinrock-ffm"), best(scenarioRows, "pinrock-jni"),
+                    best(scenarioRows, "rocksjava"), best(scenarioRows, "native"), ffmOverRocksJava));
+        });
+        return ratios;
+    }
+
+    private static Optional<Row> find(List<Row> rows, String binding, String mode) {
+        return rows.stream().filter(r -> r.binding().equals(binding) && r.mode().equals(mode)).findFirst();
+    }
+
+    private static double best(List<Row> rows, String binding) {
+        return rows.stream().filter(r -> r.binding().equals(binding)).mapToDouble(Row::opsPerSecond).max()
+                .orElse(Double.NaN);
+    }
+
+    private static String plainTable(List<Ratios> ratios) {
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-58s %9s %9s %11s %12s%n",
+                "scenario (best mode of each binding)", "FFM/RJ", "FFM/JNI", "Java/native", "boundary ns"));
+        for (Ratios r : ratios) {
+            out.append(String.format(Locale.ROOT, "%-58s %9s %9s %11s %12s%n", r.scenario().label(),
+                    ratio(r.ffmOverRocksJava()), ratio(r.ffmOverJni()), ratio(r.javaOverNative()),
+                    format(r.boundaryNanos())));
+        }
+        return out.toString();
+    }
+
+    private static String markdown(List<Row> rows, List<Ratios> ratios, String command) {
+        StringBuilder md = new StringBuilder();
+        md.append("# pinrock benchmark results\n\n");
+        md.append("| | |\n|---|---|\n");
+        md.append("| command | `").append(command).append("` |\n");
+        md.append("| date | ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append(" |\n");
+        md.append("| machine | ").append(machine()).append(" |\n");
+        md.append("| JDK | ").append(System.getProperty("java.vm.vendor")).append(' ')
+                .append(Runtime.version()).append(" |\n");
+        md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
+                .append("; RocksJava org.rocksdb:rocksdbjni:").append(rocksJavaVersion()).append(" |\n");
+        md.append("| options | no compression, 1 GiB block cache (every dataset fits), 512 MiB memtable, ")
+                .append("paranoid checks, all files open; identical for every binding and the native floor |\n\n");
+        md.append("Throughput in one run on one machine; compare ratios, not absolute numbers (these 2-core ")
+                .append("machines are noisy). Every read consumes the value (a checksum over every byte). ")
+                .append("Datasets hold at most 256 MiB of values, so the key count shrinks for large values. ")
+                .append("`FFM/RJ` compares each binding's best access mode; `boundary ns` is Java time per ")
+                .append("operation minus native C++ time per operation (per thread).\n\n");
+        md.append("![relative throughput](chart.png)\n\n");
+        md.append("## Ratios\n\n");
+        md.append("| scenario | FFM/RocksJava | FFM/JNI | Java/native | boundary ns | FFM/RocksJava by mode |\n");
+        md.append("|---|---|---|---|---|---|\n");
+        for (Ratios r : ratios) {
+            String byMode = r.ffmOverRocksJavaByMode().entrySet().stream()
+                    .map(e -> e.getKey() + " " + ratio(e.getValue())).collect(Collectors.joining(", "));
+            md.append("| ").append(r.scenario().label()).append(" | ").append(ratio(r.ffmOverRocksJava()))
+                    .append(" | ").append(ratio(r.ffmOverJni())).append(" | ").append(ratio(r.javaOverNative()))
+                    .append(" | ").append(format(r.boundaryNanos())).append(" | ").append(byMode).append(" |\n");
+        }
+        md.append("\n## Throughput (ops/s) and allocation (bytes/op, GC profiler)\n\n");
+        md.append("| scenario | binding | mode | ops/s | ± error | bytes/op |\n|---|---|---|---|---|---|\n");
+        for (Row row : rows) {
+            md.append("| ").append(row.scenario().label()).append(" | ").append(row.binding()).append(" | ")
+                    .append(row.mode()).append(" | ").append(String.format(Locale.ROOT, "%,.0f", row.opsPerSecond()))
+                    .append(" | ").append(Double.isNaN(row.error()) ? "" : String.format(Locale.ROOT, "%,.0f", row.error()))
+                    .append(" | ").append(Double.isNaN(row.bytesPerOp()) ? "" : String.format(Locale.ROOT, "%.1f",
+                            row.bytesPerOp()))
+                    .append(" |\n");
+        }
+        md.append("\nAll figures: [results.csv](results.csv) (native floor alone: [floor.csv](floor.csv)).\n");
+        return md.toString();
+    }
+
+    private static String machine() {
+        String cpu = "unknown CPU";
+        try {
+            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst().orElse(cpu);
+        } catch (IOException e) {
+            // keep "unknown CPU"
+        }
+        return String.format(Locale.ROOT, "%s, %d cores, %s %s, %d GiB heap max", cpu,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
+                System.getProperty("os.version"), Runtime.getRuntime().maxMemory() >> 30);
+    }
+
+    private static String rocksJavaVersion() {
+        org.rocksdb.RocksDB.loadLibrary();
+        return org.rocksdb.RocksDB.rocksdbVersion().toString();
+    }
+
+    /** Bars of throughput relative to RocksJava's best call, for the core sweep. */
+    private static BufferedImage chart(List<Row> rows, List<Ratios> ratios) {
+        List<Ratios> sweep = ratios.stream().filter(r -> r.scenario().isCoreSweep()).toList();
+        String[] series = {"pinrock FFM, best mode", "pinrock FFM, pinned", "pinrock JNI, best mode",
+            "RocksJava, best call", "native C++"};
+        Color[] colors = {new Color(0x1f77b4), new Color(0x17becf), new Color(0xff7f0e), new Color(0x7f7f7f),
+            new Color(0x2ca02c)};
+        int width = 1100;
+        int height = 560;
+        int left = 80;
+        int right = 260;
+        int top = 60;
+        int bottom = 70;
+        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = image.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, width, height);
+        g.setColor(Color.BLACK);
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+        g.drawString("get throughput relative to RocksJava's best call (1.0), random keys from the block cache",
+                left, 30);
+        double[][] values = new double[sweep.size()][];
+        double max = 1.0;
+        for (int i = 0; i < sweep.size(); i++) {
+            Ratios r = sweep.get(i);
+            List<Row> scenarioRows = rows.stream().filter(row -> row.scenario().equals(r.scenario())).toList();
+            double pinned = find(scenarioRows, "pinrock-ffm", "pinned").map(Row::opsPerSecond).orElse(Double.NaN);
+            values[i] = new double[] {r.ffmBest(), pinned, r.jniBest(), r.rocksJavaBest(), r.nativeOps()};
+            for (int s = 0; s < values[i].length; s++) {
+                values[i][s] /= r.rocksJavaBest();
+                if (!Double.isNaN(values[i][s])) {
+                    max = Math.max(max, values[i][s]);
+                }
+            }
+        }
+        double scaleMax = Math.ceil(max * 4) / 4;
+        int plotWidth = width - left - right;
+        int plotHeight = height - top - bottom;
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        g.setStroke(new BasicStroke(1));
+        for (double tick = 0; tick <= scaleMax + 1e-9; tick += 0.25) {
+            int y = top + plotHeight - (int) (tick / scaleMax * plotHeight);
+            g.setColor(tick == 1.0 ? Color.DARK_GRAY : new Color(0xdddddd));
+            g.drawLine(left, y, left + plotWidth, y);
+            g.setColor(Color.BLACK);
+            g.drawString(String.format(Locale.ROOT, "%.2f", tick), left - 40, y + 4);
+        }
+        int groups = Math.max(1, sweep.size());
+        int groupWidth = plotWidth / groups;
+        int barWidth = Math.max(4, (groupWidth - 30) / series.length);
+        for (int i = 0; i < sweep.size(); i++) {
+            int x0 = left + i * groupWidth + 15;
+            for (int s = 0; s < series.length; s++) {
+                double v = values[i][s];
+                if (Double.isNaN(v)) {
+                    continue;
+                }
+                int barHeight = (int) (v / scaleMax * plotHeight);
+                g.setColor(colors[s]);
+                g.fillRect(x0 + s * barWidth, top + plotHeight - barHeight, barWidth - 2, barHeight);
+            }
+            g.setColor(Color.BLACK);
+            g.drawString(size(sweep.get(i).scenario().valueBytes()) + " values", x0, top + plotHeight + 20);
+            g.drawString(String.format(Locale.ROOT, "%,d keys", sweep.get(i).scenario().keys()), x0,
+                    top + plotHeight + 36);
+        }
+        for (int s = 0; s < series.length; s++) {
+            int y = top + 20 + s * 24;
+            g.setColor(colors[s]);
+            g.fillRect(width - right + 20, y - 12, 16, 16);
+            g.setColor(Color.BLACK);
+            g.drawString(series[s], width - right + 44, y + 1);
+        }
+        g.dispose();
+        return image;
+    }
+
+    static String size(int bytes) {
+        return bytes >= 1024 && bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
+    }
+
+    private static String ratio(double value) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    private static String format(double value) {
+        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    private static double parse(String field) {
+        return field.isEmpty() ? Double.NaN : Double.parseDouble(field);
+    }
+}

@@ -1,0 +1,190 @@
+package dev.pinrock.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.function.ToLongBiFunction;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Runs every benchmark operation of every binding outside JMH on a small
+ * dataset and checks they all read the same values for the same key
+ * sequence: the comparison measures identical work.
+ */
+class BenchmarksAgreeTest {
+    private static final int KEYS = 2000;
+    private static final int VALUE_BYTES = 100;
+    private static final int OPERATIONS = 500;
+
+    @TempDir
+    static Path data;
+
+    @BeforeAll
+    static void useTemporaryDatasets() {
+        System.setProperty("pinrock.bench.data", data.toString());
+    }
+
+    @AfterAll
+    static void restoreDatasets() {
+        System.clearProperty("pinrock.bench.data");
+    }
+
+    private static <G extends Grid> G grid(G grid, String location) {
+        grid.keyBytes = 16;
+        grid.valueBytes = VALUE_BYTES;
+        grid.keys = KEYS;
+        grid.order = "random";
+        grid.location = location;
+        return grid;
+    }
+
+    private static Picker picker(Grid grid) {
+        Picker picker = new Picker();
+        picker.prepare(grid, 0, 1);
+        return picker;
+    }
+
+    /** The checksums a correct read of the picker's key sequence gives. */
+    private static long[] expected(Grid grid) {
+        Picker picker = picker(grid);
+        byte[] value = new byte[VALUE_BYTES];
+        long[] sums = new long[OPERATIONS];
+        for (int i = 0; i < OPERATIONS; i++) {
+            Keys.fillValue(value, picker.nextIndex());
+            sums[i] = Keys.checksum(MemorySegment.ofArray(value), VALUE_BYTES);
+        }
+        return sums;
+    }
+
+    private static <S extends Grid> long[] run(S state, ToLongBiFunction<S, Picker> operation) {
+        Picker picker = picker(state);
+        long[] sums = new long[OPERATIONS];
+        for (int i = 0; i < OPERATIONS; i++) {
+            sums[i] = operation.applyAsLong(state, picker);
+        }
+        picker.tearDown();
+        return sums;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sst", "memtable"})
+    void pinrockBindingsReadTheExpectedValuesInEveryMode(String location) {
+        PinrockBenchmark bench = new PinrockBenchmark();
+        for (String binding : new String[] {"ffm", "jni"}) {
+            PinrockBenchmark.ReadDb db = grid(new PinrockBenchmark.ReadDb(), location);
+            db.binding = binding;
+            db.open();
+            try {
+                long[] expected = expected(db);
+                assertArrayEquals(expected, run(db, bench::getNewArray), binding + " new-array");
+                assertArrayEquals(expected, run(db, bench::getIntoArray), binding + " into-array");
+                assertArrayEquals(expected, run(db, bench::getDirectBuffer), binding + " direct-buffer");
+                assertArrayEquals(expected, run(db, bench::getPinned), binding + " pinned");
+                for (long absent : run(db, bench::getAbsent)) {
+                    assertEquals(-1, absent, binding + " absent");
+                }
+            } finally {
+                db.close();
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sst", "memtable"})
+    void rocksJavaReadsTheExpectedValuesInEveryMode(String location) throws Exception {
+        RocksJavaBenchmark bench = new RocksJavaBenchmark();
+        RocksJavaBenchmark.ReadDb db = grid(new RocksJavaBenchmark.ReadDb(), location);
+        db.open();
+        try {
+            long[] expected = expected(db);
+            assertArrayEquals(expected, run(db, unchecked(bench::getNewArray)), "new-array");
+            assertArrayEquals(expected, run(db, unchecked(bench::getIntoArray)), "into-array");
+            assertArrayEquals(expected, run(db, unchecked(bench::getDirectBuffer)), "direct-buffer");
+            for (long absent : run(db, unchecked(bench::getAbsent))) {
+                assertEquals(-1, absent, "absent");
+            }
+        } finally {
+            db.close();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jni"})
+    void pinrockWritesLandAndDeletesRemove(String binding) {
+        PinrockBenchmark bench = new PinrockBenchmark();
+        PinrockBenchmark.WriteDb db = grid(new PinrockBenchmark.WriteDb(), "memtable");
+        db.binding = binding;
+        db.open();
+        try {
+            Picker writes = picker(db);
+            for (int i = 0; i < OPERATIONS; i++) {
+                bench.put(db, writes);
+            }
+            Picker reads = picker(db);
+            byte[] value = new byte[VALUE_BYTES];
+            for (int i = 0; i < OPERATIONS; i++) {
+                int index = reads.nextKey();
+                Keys.fillValue(value, index);
+                assertArrayEquals(value, db.db.get(reads.key));
+            }
+            Picker deletes = picker(db);
+            for (int i = 0; i < OPERATIONS; i++) {
+                bench.delete(db, deletes);
+            }
+            Picker check = picker(db);
+            for (int i = 0; i < OPERATIONS; i++) {
+                check.nextKey();
+                assertEquals(null, db.db.get(check.key));
+            }
+        } finally {
+            db.close();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void rocksJavaWritesLand() throws Exception {
+        RocksJavaBenchmark bench = new RocksJavaBenchmark();
+        RocksJavaBenchmark.WriteDb db = grid(new RocksJavaBenchmark.WriteDb(), "memtable");
+        db.open();
+        try {
+            Picker writes = picker(db);
+            for (int i = 0; i < OPERATIONS; i++) {
+                bench.put(db, writes);
+            }
+            Picker reads = picker(db);
+            int index = reads.nextKey();
+            byte[] value = new byte[VALUE_BYTES];
+            Keys.fillValue(value, index);
+            assertNotNull(db.db.get(reads.key));
+            assertArrayEquals(value, db.db.get(reads.key));
+            bench.delete(db, picker(db));
+            assertEquals(null, db.db.get(reads.key));
+        } finally {
+            db.close();
+        }
+    }
+
+    /** A benchmark method that declares RocksDBException. */
+    @FunctionalInterface
+    interface RocksJavaOperation<S> {
+        long apply(S state, Picker picker) throws Exception;
+    }
+
+    private static <S> ToLongBiFunction<S, Picker> unchecked(RocksJavaOperation<S> operation) {
+        return (state, picker) -> {
+            try {
+                return operation.apply(state, picker);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+    }
+}

@@ -1,0 +1,100 @@
+package dev.pinrock.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import javax.imageio.ImageIO;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+    @TempDir
+    Path dir;
+
+    /** A JMH result in the JSON shape JMH 1.37 writes. */
+    private static String jmhResult(String benchmark, String binding, double score, double allocated) {
+        return """
+                {"benchmark": "%s", "mode": "thrpt", "threads": 1,
+                 "params": {%s"keyBytes": "16", "valueBytes": "100", "keys": "1000000",
+                            "order": "random", "location": "sst"},
+                 "primaryMetric": {"score": %s, "scoreError": 10.0, "scoreUnit": "ops/s"},
+                 "secondaryMetrics": {"gc.alloc.rate.norm": {"score": %s, "scoreUnit": "B/op"}}}
+                """.formatted(benchmark, binding == null ? "" : "\"binding\": \"" + binding + "\", ", score, allocated);
+    }
+
+    @Test
+    void ratiosCsvMarkdownAndChartComeFromTheResults() throws Exception {
+        Path pinrock = Files.writeString(dir.resolve("pinrock.json"), "[" + String.join(",",
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", 1200, 0),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getPinned", "ffm", 1500, 48),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "jni", 1000, 0)) + "]");
+        Path rocksJava = Files.writeString(dir.resolve("rocksjava.json"), "[" + String.join(",",
+                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getIntoArray", null, 1000, 16),
+                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getNewArray", null, 750, 136)) + "]");
+        Report.Row floor = new Report.Row("get", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1,
+                2000, Double.NaN, Double.NaN);
+
+        Report.Summary summary = Report.write(List.of(pinrock, rocksJava), List.of(floor), dir.resolve("out"),
+                "scripts/bench.sh");
+
+        assertEquals(1, summary.ratios().size());
+        Report.Ratios ratios = summary.ratios().get(0);
+        assertEquals(1.5, ratios.ffmOverRocksJava(), 1e-9);
+        assertEquals(1.5, ratios.ffmOverJni(), 1e-9);
+        assertEquals(0.75, ratios.javaOverNative(), 1e-9);
+        assertEquals(1e9 / 1500 - 1e9 / 2000, ratios.boundaryNanos(), 1e-6);
+        assertEquals(1.2, ratios.ffmOverRocksJavaByMode().get("into-array"), 1e-9);
+        assertTrue(summary.ratioTable().contains("1.50"), summary.ratioTable());
+
+        List<String> csv = Files.readAllLines(dir.resolve("out/results.csv"));
+        assertEquals(Report.CSV_HEADER, csv.get(0));
+        assertEquals("operation,binding,mode,value_bytes,key_bytes,keys,order,location,threads,ops_per_s,error,bytes_per_op",
+                csv.get(0));
+        assertEquals(1 + 6, csv.size());
+        assertTrue(csv.contains("get,pinrock-ffm,pinned,100,16,1000000,random,sst,1,1500.0,10.0,48.0"), csv.toString());
+        assertTrue(csv.contains("get,native,pinned,100,16,1000000,random,sst,1,2000.0,,"), csv.toString());
+
+        String markdown = Files.readString(dir.resolve("out/RESULTS.md"));
+        assertTrue(markdown.contains("`scripts/bench.sh`"), markdown);
+        assertTrue(markdown.contains("RocksJava org.rocksdb:rocksdbjni:9.10.0"), markdown);
+        assertTrue(markdown.contains("| get 100 B, 16 B keys, 1,000,000 keys, random, sst | 1.50 | 1.50 | 0.75 |"),
+                markdown);
+
+        assertNotNull(ImageIO.read(dir.resolve("out/chart.png").toFile()));
+
+        // The recorded CSV of the floor reads back into the same rows.
+        assertEquals(floor.csv(), Report.Row.parseCsv(Files.readAllLines(dir.resolve("out/floor.csv")).get(1)).csv());
+    }
+
+    @Test
+    void keyCountIsCappedForLargeValues() {
+        assertEquals(1_000_000, Grid.keyCount(1_000_000, 100));
+        assertEquals(4096, Grid.keyCount(1_000_000, 65536));
+        assertEquals(100_000, Grid.keyCount(100_000, 1024));
+    }
+
+    @Test
+    void keysSortLikeTheirIndexAndArePaddedToTheirSize() {
+        byte[] key = new byte[20];
+        Keys.fill(key, 1234);
+        assertEquals("key-000000001234xxxx", new String(key, java.nio.charset.StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void checksumReadsEveryByte() {
+        byte[] value = new byte[13];
+        long base = Keys.checksum(java.lang.foreign.MemorySegment.ofArray(value), value.length);
+        for (int i = 0; i < value.length; i++) {
+            value[i] = 1;
+            assertTrue(Keys.checksum(java.lang.foreign.MemorySegment.ofArray(value), value.length) != base,
+                    "byte " + i + " ignored");
+            value[i] = 0;
+        }
+    }
+}

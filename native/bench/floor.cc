@@ -1,0 +1,397 @@
+// The native floor: the operations of the Java benchmarks (jmh-benchmarks),
+// timed in C++ directly on the RocksDB C++ API, with the same data, options
+// and key order, so that a binding's boundary overhead is its time minus this
+// one. The data and key order must agree with Keys.java and Picker.java.
+// Prints one RESULT line on stdout; errors go to stderr with exit code 1
+// (2 for usage errors).
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kUsage =
+    "usage: pinrock_floor --db PATH --op get|get-absent|put|delete --location sst|memtable\n"
+    "                     --key-bytes N --value-bytes N --keys N --order random|sequential\n"
+    "                     [--threads N (1)] [--seconds S (3)]\n"
+    "                     [--block-cache-bytes B (1073741824)]\n"
+    "                     [--write-buffer-bytes B (536870912)]\n"
+    "get reads an existing database (sst) or one it fills first (memtable);\n"
+    "put, delete and memtable reads create --db, which must not exist.\n";
+
+constexpr size_t kMinKeyBytes = 16;  // "key-" and 12 digits
+constexpr int kBatch = 256;          // operations between clock checks
+
+enum class Op { kGet, kGetAbsent, kPut, kDelete };
+
+struct Config {
+  std::string db;
+  std::string op_name;
+  Op op;
+  bool memtable;
+  size_t key_bytes;
+  size_t value_bytes;
+  uint64_t keys;
+  bool random;
+  int threads;
+  double seconds;
+  uint64_t block_cache_bytes;
+  uint64_t write_buffer_bytes;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr, "pinrock_floor: %s\n%s", message.c_str(), kUsage);
+  std::exit(2);
+}
+
+[[noreturn]] void fail(const std::string& message) {
+  std::fprintf(stderr, "pinrock_floor: %s\n", message.c_str());
+  std::exit(1);
+}
+
+template <typename T>
+T parse_number(const std::string& name, const std::string& text) {
+  T value{};
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) usage_error("--" + name + ": not a number: '" + text + "'");
+  return value;
+}
+
+Config parse_args(int argc, char** argv) {
+  // Every option, with its default; nullopt marks a required one.
+  std::map<std::string, std::optional<std::string>> args = {
+      {"db", std::nullopt},          {"op", std::nullopt},
+      {"location", std::nullopt},    {"key-bytes", std::nullopt},
+      {"value-bytes", std::nullopt}, {"keys", std::nullopt},
+      {"order", std::nullopt},       {"threads", "1"},
+      {"seconds", "3"},              {"block-cache-bytes", "1073741824"},
+      {"write-buffer-bytes", "536870912"},
+  };
+  for (int i = 1; i < argc; i += 2) {
+    std::string flag = argv[i];
+    auto it = flag.rfind("--", 0) == 0 ? args.find(flag.substr(2)) : args.end();
+    if (it == args.end()) usage_error("unknown option '" + flag + "'");
+    if (i + 1 == argc) usage_error(flag + " needs a value");
+    it->second = argv[i + 1];
+  }
+  for (const auto& [name, value] : args) {
+    if (!value) usage_error("--" + name + " is required");
+  }
+  auto arg = [&](const std::string& name) { return *args.at(name); };
+
+  static const std::map<std::string, Op> kOps = {{"get", Op::kGet},
+                                                 {"get-absent", Op::kGetAbsent},
+                                                 {"put", Op::kPut},
+                                                 {"delete", Op::kDelete}};
+  Config config;
+  config.db = arg("db");
+  config.op_name = arg("op");
+  auto op = kOps.find(config.op_name);
+  if (op == kOps.end()) usage_error("--op must be get, get-absent, put or delete");
+  config.op = op->second;
+  if (arg("location") != "sst" && arg("location") != "memtable") {
+    usage_error("--location must be sst or memtable");
+  }
+  config.memtable = arg("location") == "memtable";
+  if (arg("order") != "random" && arg("order") != "sequential") {
+    usage_error("--order must be random or sequential");
+  }
+  config.random = arg("order") == "random";
+  config.key_bytes = parse_number<size_t>("key-bytes", arg("key-bytes"));
+  config.value_bytes = parse_number<size_t>("value-bytes", arg("value-bytes"));
+  config.keys = parse_number<uint64_t>("keys", arg("keys"));
+  config.threads = parse_number<int>("threads", arg("threads"));
+  config.seconds = parse_number<double>("seconds", arg("seconds"));
+  config.block_cache_bytes = parse_number<uint64_t>("block-cache-bytes", arg("block-cache-bytes"));
+  config.write_buffer_bytes =
+      parse_number<uint64_t>("write-buffer-bytes", arg("write-buffer-bytes"));
+  if (config.key_bytes < kMinKeyBytes) usage_error("--key-bytes must be at least 16");
+  // The Java side indexes keys and values with an int.
+  if (config.keys < 1 || config.keys > INT32_MAX) usage_error("--keys must be in [1, 2^31)");
+  if (config.threads < 1) usage_error("--threads must be at least 1");
+  if (!(config.seconds > 0) || !std::isfinite(config.seconds)) {
+    usage_error("--seconds must be positive");
+  }
+  if (config.write_buffer_bytes < 1) usage_error("--write-buffer-bytes must be positive");
+  return config;
+}
+
+// Key number index: "key-", index as 12 digits, then the 'x' padding that
+// init_key wrote.
+void fill_key(std::string* key, uint64_t index) {
+  for (size_t pos = kMinKeyBytes; pos-- > 4;) {
+    (*key)[pos] = static_cast<char>('0' + index % 10);
+    index /= 10;
+  }
+}
+
+std::string init_key(size_t key_bytes) {
+  std::string key(key_bytes, 'x');
+  std::memcpy(key.data(), "key-", 4);
+  return key;
+}
+
+// Value number index: byte j is (byte) (index * 31 + j % 10) in Java's
+// wrapping int arithmetic; unsigned 32-bit arithmetic gives the same low byte.
+void fill_value(std::string* value, uint64_t index) {
+  uint32_t base = static_cast<uint32_t>(index) * 31u;
+  for (size_t j = 0; j < value->size(); j++) {
+    (*value)[j] = static_cast<char>(static_cast<uint8_t>(base + static_cast<uint32_t>(j % 10)));
+  }
+}
+
+// Reads every byte of a value as Keys.checksum does: the xor of its 8-byte
+// words (little-endian on the platforms pinrock supports), folded with the
+// tail bytes.
+uint64_t checksum(const char* data, size_t length) {
+  uint64_t sum = 0;
+  size_t words = length & ~size_t{7};
+  for (size_t offset = 0; offset < words; offset += 8) {
+    uint64_t word;
+    std::memcpy(&word, data + offset, sizeof word);
+    sum ^= word;
+  }
+  for (size_t offset = words; offset < length; offset++) {
+    sum ^= uint64_t{static_cast<uint8_t>(data[offset])} << (8 * (offset - words));
+  }
+  return sum;
+}
+
+// The key order of one thread, as Picker.nextIndex: random with a xorshift64*
+// seeded per thread, or sequential from the thread's share of the key space.
+class Picker {
+ public:
+  Picker(int thread, int threads, uint64_t keys, bool random)
+      : state_(0x9E3779B97F4A7C15ULL * (static_cast<uint64_t>(thread) + 1)),
+        next_(static_cast<uint64_t>(thread) * keys / static_cast<uint64_t>(threads)),
+        keys_(keys),
+        random_(random) {}
+
+  uint64_t next() {
+    if (random_) {
+      state_ ^= state_ >> 12;
+      state_ ^= state_ << 25;
+      state_ ^= state_ >> 27;
+      return state_ * 0x2545F4914F6CDD1DULL % keys_;
+    }
+    uint64_t index = next_;
+    next_ = next_ + 1 == keys_ ? 0 : next_ + 1;
+    return index;
+  }
+
+ private:
+  uint64_t state_;
+  uint64_t next_;
+  uint64_t keys_;
+  bool random_;
+};
+
+struct ThreadResult {
+  Clock::time_point start;  // first clock check after the warm-up
+  Clock::time_point end;    // first clock check after the measurement
+  uint64_t operations = 0;  // between start and end
+  uint64_t failures = 0;    // over the whole run, warm-up included
+  std::string first_failure;
+  uint64_t checksum = 0;
+};
+
+struct Bench {
+  Config config;
+  rocksdb::DB* db;
+  rocksdb::ReadOptions read_options;
+  rocksdb::WriteOptions write_options;
+};
+
+// One operation of kind kOp; an unexpected outcome counts as a failure.
+template <Op kOp>
+void operate(const Bench& bench, Picker* picker, std::string* key, std::string* value,
+             ThreadResult* result) {
+  rocksdb::DB* db = bench.db;
+  rocksdb::Status s;
+  std::string failure;
+  if constexpr (kOp == Op::kGet || kOp == Op::kGetAbsent) {
+    uint64_t index = picker->next();
+    fill_key(key, kOp == Op::kGetAbsent ? index + bench.config.keys : index);
+    rocksdb::PinnableSlice found;
+    s = db->Get(bench.read_options, db->DefaultColumnFamily(), *key, &found);
+    if (s.ok()) result->checksum ^= checksum(found.data(), found.size());
+    if (kOp == Op::kGetAbsent ? s.IsNotFound()
+                              : s.ok() && found.size() == bench.config.value_bytes) {
+      return;
+    }
+    if (!s.ok()) {
+      failure = s.ToString();
+    } else {
+      failure = "found " + std::to_string(found.size()) + " bytes, expected " +
+                (kOp == Op::kGetAbsent ? "NotFound" : std::to_string(bench.config.value_bytes));
+    }
+  } else {
+    uint64_t index = picker->next();
+    fill_key(key, index);
+    if constexpr (kOp == Op::kPut) {
+      fill_value(value, index);
+      s = db->Put(bench.write_options, *key, *value);
+    } else {
+      s = db->Delete(bench.write_options, *key);
+    }
+    if (s.ok()) return;
+    failure = s.ToString();
+  }
+  if (result->failures++ == 0) result->first_failure = "key " + *key + ": " + failure;
+}
+
+// Runs operations in batches until warm_end, then counts those of the batches
+// until measure_end.
+template <Op kOp>
+void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
+                Clock::time_point measure_end, ThreadResult* result) {
+  const Config& config = bench.config;
+  Picker picker(thread, config.threads, config.keys, config.random);
+  std::string key = init_key(config.key_bytes);
+  std::string value(config.value_bytes, '\0');
+  ThreadResult local;  // not *result, which shares a cache line with its neighbours
+  auto batch = [&] {
+    for (int i = 0; i < kBatch; i++) operate<kOp>(bench, &picker, &key, &value, &local);
+  };
+  Clock::time_point now;
+  do {
+    batch();
+  } while ((now = Clock::now()) < warm_end);
+  local.start = now;
+  do {
+    batch();
+    local.operations += kBatch;
+  } while ((now = Clock::now()) < measure_end);
+  local.end = now;
+  *result = std::move(local);
+}
+
+void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
+                Clock::time_point measure_end, ThreadResult* result) {
+  switch (bench.config.op) {
+    case Op::kGet:
+      return run_thread<Op::kGet>(bench, thread, warm_end, measure_end, result);
+    case Op::kGetAbsent:
+      return run_thread<Op::kGetAbsent>(bench, thread, warm_end, measure_end, result);
+    case Op::kPut:
+      return run_thread<Op::kPut>(bench, thread, warm_end, measure_end, result);
+    case Op::kDelete:
+      return run_thread<Op::kDelete>(bench, thread, warm_end, measure_end, result);
+  }
+}
+
+// Puts keys 0..keys-1 in order and checks that all of them stayed in the
+// memtable.
+void fill_memtable(const Bench& bench) {
+  std::string key = init_key(bench.config.key_bytes);
+  std::string value(bench.config.value_bytes, '\0');
+  for (uint64_t i = 0; i < bench.config.keys; i++) {
+    fill_key(&key, i);
+    fill_value(&value, i);
+    rocksdb::Status s = bench.db->Put(bench.write_options, key, value);
+    if (!s.ok()) fail("put " + key + ": " + s.ToString());
+  }
+  uint64_t immutable = 0;
+  uint64_t sst_bytes = 0;
+  if (!bench.db->GetIntProperty(rocksdb::DB::Properties::kNumImmutableMemTable, &immutable) ||
+      !bench.db->GetIntProperty(rocksdb::DB::Properties::kTotalSstFilesSize, &sst_bytes)) {
+    fail("cannot read the memtable properties");
+  }
+  if (immutable != 0 || sst_bytes != 0) {
+    fail("the keys do not fit in one memtable: raise --write-buffer-bytes");
+  }
+}
+
+volatile uint64_t sink;  // keeps the value checksums computed
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Bench bench{parse_args(argc, argv), nullptr, {}, {}};
+  const Config& config = bench.config;
+  bool reads = config.op == Op::kGet || config.op == Op::kGetAbsent;
+  bool create = !reads || config.memtable;
+  std::error_code ec;
+  if (create && std::filesystem::exists(config.db, ec)) {
+    fail("--db " + config.db + " exists: " + config.op_name +
+         (reads ? " from the memtable" : "") + " creates a new database");
+  }
+
+  rocksdb::Options options;
+  options.create_if_missing = create;
+  options.paranoid_checks = true;
+  options.compression = rocksdb::kNoCompression;
+  options.bottommost_compression = rocksdb::kNoCompression;
+  options.max_open_files = -1;
+  options.write_buffer_size = config.write_buffer_bytes;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = rocksdb::NewLRUCache(config.block_cache_bytes);
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(options, config.db, &db);
+  if (!s.ok()) fail("open " + config.db + ": " + s.ToString());
+  std::unique_ptr<rocksdb::DB> owner(db);
+  bench.db = db;
+  if (reads && config.memtable) fill_memtable(bench);
+
+  auto seconds = [](double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  };
+  Clock::time_point warm_end = Clock::now() + seconds(config.seconds / 3);
+  Clock::time_point measure_end = warm_end + seconds(config.seconds);
+  std::vector<ThreadResult> results(config.threads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < config.threads; t++) {
+    threads.emplace_back([&, t] { run_thread(bench, t, warm_end, measure_end, &results[t]); });
+  }
+  for (std::thread& thread : threads) thread.join();
+
+  uint64_t operations = 0;
+  uint64_t failures = 0;
+  uint64_t sum = 0;
+  Clock::time_point start = results[0].start;
+  Clock::time_point end = results[0].end;
+  for (const ThreadResult& r : results) {
+    operations += r.operations;
+    if (failures == 0 && r.failures != 0) {
+      std::fprintf(stderr, "pinrock_floor: %s\n", r.first_failure.c_str());
+    }
+    failures += r.failures;
+    sum ^= r.checksum;
+    start = std::min(start, r.start);
+    end = std::max(end, r.end);
+  }
+  sink = sum;
+  if (failures != 0) {
+    fail(std::to_string(failures) + " " + config.op_name + " operations had an unexpected outcome");
+  }
+  double elapsed = std::chrono::duration<double>(end - start).count();
+  double ops_per_s = operations / elapsed;
+  std::printf("RESULT op=%s ops_per_s=%.1f ns_per_op=%.1f operations=%" PRIu64
+              " seconds=%.3f threads=%d\n",
+              config.op_name.c_str(), ops_per_s, config.threads * 1e9 / ops_per_s, operations,
+              elapsed, config.threads);
+  return 0;
+}
