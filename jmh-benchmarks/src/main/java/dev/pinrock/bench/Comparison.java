@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,18 +27,21 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -Dpinrock.floor=native/target/cmake/pinrock_floor \
- *      -cp ... dev.pinrock.bench.Comparison [--full] [--out DIR] [--report DIR] [--command TEXT]
+ *      -cp ... dev.pinrock.bench.Comparison [--full] [--report DIR] [--command TEXT]
  * </pre>
  *
  * The quick grid (the default, the README's main job) measures gets at 100 B
  * and 4 KiB plus absent-key gets and puts; {@code --full} measures the core
  * sweep over five value sizes, the one-axis variations around the 100-byte
- * point, and get-absent, put and delete.
+ * point, and get-absent, put and delete. The report goes to DIR (default
+ * jmh-benchmarks/target/comparison), the raw JMH JSON to DIR/jmh.
  */
 public final class Comparison {
     /** Reads: FFM in every access mode; the JNI variant and RocksJava in their copying modes. */
     private static final String FFM_GETS = "getNewArray|getIntoArray|getDirectBuffer|getPinned";
     private static final String COPY_GETS = "getNewArray|getIntoArray|getDirectBuffer";
+    /** Keys requested by the core sweep (capped for large values, see {@link Grid#keyCount()}). */
+    static final int CORE_KEYS = 1_000_000;
 
     /** One grid point: a set of benchmark methods at one parameter setting. */
     record Point(String name, String operation, Map<String, String> params, int threads) {
@@ -59,17 +63,15 @@ public final class Comparison {
 
     public static void main(String[] args) throws Exception {
         boolean full = false;
-        Path out = Path.of("jmh-benchmarks/target/comparison");
-        Path report = null;
+        Path report = Path.of("jmh-benchmarks/target/comparison");
         String command = "scripts/bench.sh";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--full" -> full = true;
-                case "--out" -> out = Path.of(args[++i]);
                 case "--report" -> report = Path.of(args[++i]);
                 case "--command" -> command = args[++i];
                 default -> {
-                    System.err.println("usage: Comparison [--full] [--out DIR] [--report DIR] [--command TEXT]");
+                    System.err.println("usage: Comparison [--full] [--report DIR] [--command TEXT]");
                     System.exit(2);
                 }
             }
@@ -78,8 +80,10 @@ public final class Comparison {
         if (!Files.isExecutable(floor)) {
             throw new IllegalStateException(floor + " is missing: build native/ first (scripts/bench.sh does)");
         }
+        Path out = report.resolve("jmh");
         Files.createDirectories(out);
         List<Point> points = full ? fullGrid() : quickGrid();
+        ZonedDateTime started = ZonedDateTime.now();
         List<Path> jmhResults = new ArrayList<>();
         List<Report.Row> floorRows = new ArrayList<>();
         for (Point point : points) {
@@ -90,20 +94,20 @@ public final class Comparison {
             jmhResults.addAll(runJmh(point, full, out));
             floorRows.add(runFloor(floor, point, full));
         }
-        Path reportDir = report != null ? report : out.resolve("report");
-        Report.Summary summary = Report.write(jmhResults, floorRows, reportDir, command + (full ? " --full" : ""));
+        Report.Summary summary = Report.write(jmhResults, floorRows, report, command + (full ? " --full" : ""),
+                started);
         System.out.println();
         System.out.println(summary.ratioTable());
-        System.out.println("report: " + reportDir.resolve("RESULTS.md"));
+        System.out.println("report: " + report.resolve("RESULTS.md"));
     }
 
     static List<Point> quickGrid() {
         List<Point> points = new ArrayList<>();
         for (int valueBytes : new int[] {100, 4096}) {
-            points.add(new Point("get " + valueBytes + " B", "get", params(16, valueBytes, 1_000_000, "random", "sst"), 1));
+            points.add(new Point("get " + valueBytes + " B", "get", params(16, valueBytes, CORE_KEYS, "random", "sst"), 1));
         }
-        points.add(new Point("get-absent", "get-absent", params(16, 100, 1_000_000, "random", "sst"), 1));
-        points.add(new Point("put", "put", params(16, 100, 1_000_000, "random", "memtable"), 1));
+        points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
+        points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         return points;
     }
 
@@ -111,16 +115,16 @@ public final class Comparison {
         List<Point> points = new ArrayList<>();
         for (int valueBytes : new int[] {16, 100, 1024, 4096, 65536}) {
             points.add(new Point("core get " + valueBytes + " B", "get",
-                    params(16, valueBytes, 1_000_000, "random", "sst"), 1));
+                    params(16, valueBytes, CORE_KEYS, "random", "sst"), 1));
         }
-        points.add(new Point("128 B keys", "get", params(128, 100, 1_000_000, "random", "sst"), 1));
+        points.add(new Point("128 B keys", "get", params(128, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("100k keys", "get", params(16, 100, 100_000, "random", "sst"), 1));
-        points.add(new Point("sequential", "get", params(16, 100, 1_000_000, "sequential", "sst"), 1));
-        points.add(new Point("memtable", "get", params(16, 100, 1_000_000, "random", "memtable"), 1));
-        points.add(new Point("2 threads", "get", params(16, 100, 1_000_000, "random", "sst"), 2));
-        points.add(new Point("get-absent", "get-absent", params(16, 100, 1_000_000, "random", "sst"), 1));
-        points.add(new Point("put", "put", params(16, 100, 1_000_000, "random", "memtable"), 1));
-        points.add(new Point("delete", "delete", params(16, 100, 1_000_000, "random", "memtable"), 1));
+        points.add(new Point("sequential", "get", params(16, 100, CORE_KEYS, "sequential", "sst"), 1));
+        points.add(new Point("memtable", "get", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
+        points.add(new Point("2 threads", "get", params(16, 100, CORE_KEYS, "random", "sst"), 2));
+        points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
+        points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
+        points.add(new Point("delete", "delete", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         return points;
     }
 

@@ -33,7 +33,7 @@ import dev.pinrock.RocksDb;
  * Turns JMH JSON results and the native floor's figures into
  * {@code RESULTS.md}, {@code results.csv} and {@code chart.png}. Ratios are
  * computed from one run only. Run on recorded files:
- * {@code java -cp ... dev.pinrock.bench.Report OUT_DIR FLOOR_CSV JMH_JSON...}.
+ * {@code java -cp ... dev.pinrock.bench.Report [--command TEXT] [--date ISO] OUT_DIR FLOOR_CSV JMH_JSON...}.
  */
 public final class Report {
     static final String CSV_HEADER =
@@ -70,7 +70,8 @@ public final class Report {
 
         boolean isCoreSweep() {
             return operation.equals("get") && keyBytes == Keys.MIN_KEY_BYTES && order.equals("random")
-                    && location.equals("sst") && threads == 1;
+                    && location.equals("sst") && threads == 1
+                    && keys == Grid.keyCount(Comparison.CORE_KEYS, valueBytes);
         }
     }
 
@@ -103,13 +104,24 @@ public final class Report {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length < 3) {
-            System.err.println("usage: Report OUT_DIR FLOOR_CSV JMH_JSON...");
+        String command = "(recomputed from recorded JMH JSON)";
+        ZonedDateTime date = ZonedDateTime.now();
+        int first = 0;
+        while (first < args.length && args[first].startsWith("--")) {
+            switch (args[first]) {
+                case "--command" -> command = args[first + 1];
+                case "--date" -> date = ZonedDateTime.parse(args[first + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[first]);
+            }
+            first += 2;
+        }
+        if (args.length - first < 3) {
+            System.err.println("usage: Report [--command TEXT] [--date ISO] OUT_DIR FLOOR_CSV JMH_JSON...");
             System.exit(2);
         }
-        List<Row> floor = Files.readAllLines(Path.of(args[1])).stream().skip(1).map(Row::parseCsv).toList();
-        List<Path> jmh = Stream.of(args).skip(2).map(Path::of).toList();
-        System.out.println(write(jmh, floor, Path.of(args[0]), "(recomputed from recorded JSON)").ratioTable());
+        List<Row> floor = Files.readAllLines(Path.of(args[first + 1])).stream().skip(1).map(Row::parseCsv).toList();
+        List<Path> jmh = Stream.of(args).skip(first + 2).map(Path::of).toList();
+        System.out.println(write(jmh, floor, Path.of(args[first]), command, date).ratioTable());
     }
 
     /**
@@ -119,9 +131,11 @@ public final class Report {
      * @param floorRows the native floor's figures
      * @param dir where RESULTS.md, results.csv, floor.csv and chart.png go
      * @param command the command that produced the figures
+     * @param measured when the figures were measured
      * @return the ratios, also as a plain-text table
      */
-    public static Summary write(List<Path> jmhResults, List<Row> floorRows, Path dir, String command) {
+    public static Summary write(List<Path> jmhResults, List<Row> floorRows, Path dir, String command,
+            ZonedDateTime measured) {
         List<Row> rows = new ArrayList<>();
         jmhResults.forEach(file -> rows.addAll(readJmh(file)));
         rows.addAll(floorRows);
@@ -132,7 +146,7 @@ public final class Report {
                     .toList());
             Files.write(dir.resolve("floor.csv"), Stream.concat(Stream.of(CSV_HEADER),
                     floorRows.stream().map(Row::csv)).toList());
-            Files.writeString(dir.resolve("RESULTS.md"), markdown(rows, ratios, command));
+            Files.writeString(dir.resolve("RESULTS.md"), markdown(rows, ratios, command, measured));
             ImageIO.write(chart(rows, ratios), "png", dir.resolve("chart.png").toFile());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -236,12 +250,12 @@ public final class Report {
         return out.toString();
     }
 
-    private static String markdown(List<Row> rows, List<Ratios> ratios, String command) {
+    private static String markdown(List<Row> rows, List<Ratios> ratios, String command, ZonedDateTime measured) {
         StringBuilder md = new StringBuilder();
         md.append("# pinrock benchmark results\n\n");
         md.append("| | |\n|---|---|\n");
         md.append("| command | `").append(command).append("` |\n");
-        md.append("| date | ").append(ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append(" |\n");
+        md.append("| date | ").append(measured.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append(" |\n");
         md.append("| machine | ").append(machine()).append(" |\n");
         md.append("| JDK | ").append(System.getProperty("java.vm.vendor")).append(' ')
                 .append(Runtime.version()).append(" |\n");
@@ -280,16 +294,22 @@ public final class Report {
     }
 
     private static String machine() {
-        String cpu = "unknown CPU";
+        String cpu = firstValue(Path.of("/proc/cpuinfo"), "model name").orElse("unknown CPU");
+        String memory = firstValue(Path.of("/proc/meminfo"), "MemTotal")
+                .map(kb -> Math.round(Long.parseLong(kb.replace("kB", "").strip()) / 1048576.0) + " GiB RAM")
+                .orElse("unknown RAM");
+        return String.format(Locale.ROOT, "%s, %d cores, %s, %s %s", cpu, Runtime.getRuntime().availableProcessors(),
+                memory, System.getProperty("os.name"), System.getProperty("os.version"));
+    }
+
+    /** The value of the first "name : value" line of a /proc file. */
+    private static Optional<String> firstValue(Path file, String name) {
         try {
-            cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-                    .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst().orElse(cpu);
+            return Files.readAllLines(file).stream().filter(l -> l.startsWith(name))
+                    .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst();
         } catch (IOException e) {
-            // keep "unknown CPU"
+            return Optional.empty();
         }
-        return String.format(Locale.ROOT, "%s, %d cores, %s %s, %d GiB heap max", cpu,
-                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
-                System.getProperty("os.version"), Runtime.getRuntime().maxMemory() >> 30);
     }
 
     private static String rocksJavaVersion() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZonedDateTime;
 import java.util.List;
 
 import javax.imageio.ImageIO;
@@ -41,7 +42,7 @@ class ReportTest {
                 2000, Double.NaN, Double.NaN);
 
         Report.Summary summary = Report.write(List.of(pinrock, rocksJava), List.of(floor), dir.resolve("out"),
-                "scripts/bench.sh");
+                "scripts/bench.sh", ZonedDateTime.parse("2026-11-22T08:00:00Z"));
 
         assertEquals(1, summary.ratios().size());
         Report.Ratios ratios = summary.ratios().get(0);
@@ -62,6 +63,7 @@ class ReportTest {
 
         String markdown = Files.readString(dir.resolve("out/RESULTS.md"));
         assertTrue(markdown.contains("`scripts/bench.sh`"), markdown);
+        assertTrue(markdown.contains("| date | 2026-11-22T08:00:00Z |"), markdown);
         assertTrue(markdown.contains("RocksJava org.rocksdb:rocksdbjni:9.10.0"), markdown);
         assertTrue(markdown.contains("| get 100 B, 16 B keys, 1,000,000 keys, random, sst | 1.50 | 1.50 | 0.75 |"),
                 markdown);
