@@ -8,7 +8,9 @@
  *     size_t and pointers appear, so one generated binding serves every
  *     64-bit Linux.
  *  3. Every create/open has a destroy/close. Memory the shim allocates is
- *     freed only by the shim. Destroy/close functions accept NULL.
+ *     freed only by the shim. Destroy/close functions accept NULL; every
+ *     other pointer argument must be valid unless its comment says it may
+ *     be NULL (a (ptr, len) pair with len 0 may pass NULL).
  *  4. Nothing throws across the boundary: a `catch (...)` guards every entry
  *     point. Every fallible call returns an int32_t status: PR_OK (0) on
  *     success, otherwise RocksDB's Status::Code in bits 0-7 and its SubCode
