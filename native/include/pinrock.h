@@ -127,6 +127,7 @@ PR_API int32_t pr_engine_version(void);
  *   write_buffer_bytes     64 MiB
  *   max_open_files         -1 (keep every table file open)
  *   paranoid_checks        1
+ *   merge_operator         none (a write with a merge fails)
  */
 typedef struct pr_options pr_options_t;
 
@@ -180,6 +181,14 @@ PR_API int32_t pr_options_set_write_buffer_bytes(pr_options_t* options, uint64_t
 PR_API int32_t pr_options_set_max_open_files(pr_options_t* options, int32_t count,
                                              char* err, size_t err_cap);
 
+/* Sets the merge operator by RocksDB's name for a built-in one: "uint64add"
+ * (little-endian 64-bit sums), "stringappend" (comma-joined), "max"
+ * (bytewise maximum), "put" (last value wins), "bytesxor", "sortlist".
+ * Returns PR_OK, or PR_CODE_INVALID_ARGUMENT for a name RocksDB does not
+ * know. name is not kept after the call. */
+PR_API int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,
+                                             size_t err_cap);
+
 /* ---- database -------------------------------------------------------------- */
 typedef struct pr_db pr_db_t;
 
@@ -209,6 +218,26 @@ PR_API int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const 
  * status. */
 PR_API int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, char* err,
                             size_t err_cap);
+
+/* Write flags (bitwise or): */
+/* wait until the write reaches stable storage (fsync of the WAL) */
+#define PR_WRITE_SYNC 1
+/* skip the write-ahead log: the write survives a crash only once flushed */
+#define PR_WRITE_DISABLE_WAL 2
+/* fail with PR_CODE_INCOMPLETE instead of waiting when writes are stalled */
+#define PR_WRITE_NO_SLOWDOWN 4
+
+/* Applies a write batch atomically: all of its operations or none.
+ * batch is RocksDB's WriteBatch representation (a 12-byte header of
+ * sequence number and count, then one record per operation), built by the
+ * caller; only default-column-family put, delete, single delete, delete
+ * range and merge records are accepted. The whole batch is parsed before
+ * anything is written: a malformed batch returns PR_CODE_CORRUPTION, a
+ * merge into a database without a merge operator (or a record for another
+ * column family) PR_CODE_INVALID_ARGUMENT, and nothing is applied.
+ * flags are PR_WRITE_* bits. The batch is copied; it is not kept. */
+PR_API int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_t flags,
+                           char* err, size_t err_cap);
 
 /* A pinned value: RocksDB memory kept alive until pr_pin_release. */
 typedef struct pr_pin pr_pin_t;

@@ -103,7 +103,7 @@ PR_JNI_EXPORT jint JNI_OnLoad(JavaVM* vm, void*) {
 PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_open(
     JNIEnv* env, jclass, jstring path, jboolean create_if_missing, jboolean error_if_exists,
     jboolean paranoid_checks, jint compression, jint bottommost_compression, jint zstd_level,
-    jlong block_cache_bytes, jlong write_buffer_bytes, jint max_open_files) {
+    jlong block_cache_bytes, jlong write_buffer_bytes, jint max_open_files, jstring merge_operator) {
   char err[kErrCap];
   std::unique_ptr<pr_options_t, void (*)(pr_options_t*)> options(pr_options_create(),
                                                                  pr_options_destroy);
@@ -132,6 +132,13 @@ PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_open(
       !ok(env, pr_options_set_max_open_files(options.get(), max_open_files, err, sizeof err),
           err)) {
     return 0;
+  }
+  if (merge_operator != nullptr) {
+    const char* name = env->GetStringUTFChars(merge_operator, nullptr);
+    if (name == nullptr) return 0;
+    int32_t status = pr_options_set_merge_operator(options.get(), name, err, sizeof err);
+    env->ReleaseStringUTFChars(merge_operator, name);
+    if (!ok(env, status, err)) return 0;
   }
   const char* native_path = env->GetStringUTFChars(path, nullptr);
   if (native_path == nullptr) return 0;
@@ -284,4 +291,14 @@ PR_JNI_EXPORT jstring JNICALL Java_dev_pinrock_internal_JniDb_property(JNIEnv* e
   // Properties are ASCII text; build the Java string from UTF-8 bytes.
   buf[length] = '\0';
   return env->NewStringUTF(buf.get());
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_write(JNIEnv* env, jclass, jlong db,
+                                                                  jlong batch, jlong batch_len,
+                                                                  jint flags) {
+  char err[kErrCap];
+  ok(env,
+     pr_db_write(db_of(db), address_of(batch), batch_len, static_cast<uint32_t>(flags), err,
+                 sizeof err),
+     err);
 }

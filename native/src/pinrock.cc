@@ -5,10 +5,13 @@
 #include "pinrock.h"
 
 #include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
+#include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <rocksdb/version.h>
+#include <rocksdb/write_batch.h>
 #include <zstd.h>
 
 #include <cstring>
@@ -27,6 +30,7 @@ struct pr_options {
   uint64_t block_cache_bytes = 32ull << 20;
   uint64_t write_buffer_bytes = 64ull << 20;
   int max_open_files = -1;
+  std::shared_ptr<rocksdb::MergeOperator> merge_operator;
 };
 
 struct pr_db {
@@ -36,6 +40,7 @@ struct pr_db {
   std::shared_ptr<rocksdb::Cache> block_cache;
   rocksdb::ReadOptions read_options;
   rocksdb::WriteOptions write_options;
+  bool has_merge_operator = false;
 };
 
 struct pr_pin {
@@ -117,6 +122,7 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
   options.bottommost_compression_opts.enabled = true;
   options.write_buffer_size = o.write_buffer_bytes;
   options.max_open_files = o.max_open_files;
+  options.merge_operator = o.merge_operator;
 
   rocksdb::BlockBasedTableOptions table;
   if (o.block_cache_bytes == 0) {
@@ -126,6 +132,51 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
     table.block_cache = *cache;
   }
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return options;
+}
+
+// Parses a whole write batch before it is applied, so that a batch that
+// RocksDB would reject part-way (a malformed record, a merge without a merge
+// operator, another column family) is refused before anything is written.
+class BatchCheck : public rocksdb::WriteBatch::Handler {
+ public:
+  explicit BatchCheck(bool merge_allowed) : merge_allowed_(merge_allowed) {}
+
+  rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice&, const rocksdb::Slice&) override {
+    return DefaultFamily(cf);
+  }
+  rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice&) override {
+    return DefaultFamily(cf);
+  }
+  rocksdb::Status SingleDeleteCF(uint32_t cf, const rocksdb::Slice&) override {
+    return DefaultFamily(cf);
+  }
+  rocksdb::Status DeleteRangeCF(uint32_t cf, const rocksdb::Slice&,
+                                const rocksdb::Slice&) override {
+    return DefaultFamily(cf);
+  }
+  rocksdb::Status MergeCF(uint32_t cf, const rocksdb::Slice&, const rocksdb::Slice&) override {
+    if (!merge_allowed_) {
+      return rocksdb::Status::InvalidArgument(
+          "the batch has a merge, but the database has no merge operator");
+    }
+    return DefaultFamily(cf);
+  }
+
+ private:
+  static rocksdb::Status DefaultFamily(uint32_t cf) {
+    if (cf == 0) return rocksdb::Status::OK();
+    return rocksdb::Status::InvalidArgument("the batch writes to column family " +
+                                            std::to_string(cf) + ", which is not open");
+  }
+  bool merge_allowed_;
+};
+
+rocksdb::WriteOptions write_options(const pr_db& db, uint32_t flags) {
+  rocksdb::WriteOptions options = db.write_options;
+  options.sync = (flags & PR_WRITE_SYNC) != 0;
+  options.disableWAL = (flags & PR_WRITE_DISABLE_WAL) != 0;
+  options.no_slowdown = (flags & PR_WRITE_NO_SLOWDOWN) != 0;
   return options;
 }
 
@@ -238,6 +289,20 @@ int32_t pr_options_set_max_open_files(pr_options_t* options, int32_t count, char
   });
 }
 
+int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,
+                                      size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    std::shared_ptr<rocksdb::MergeOperator> merge_operator;
+    rocksdb::Status s =
+        rocksdb::MergeOperator::CreateFromString(rocksdb::ConfigOptions(), name, &merge_operator);
+    if (!s.ok() || !merge_operator) {
+      return invalid_argument(std::string("unknown merge operator \"") + name + "\"", err, err_cap);
+    }
+    options->merge_operator = std::move(merge_operator);
+    return PR_OK;
+  });
+}
+
 int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out, char* err,
                    size_t err_cap) {
   *db_out = nullptr;
@@ -252,6 +317,7 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
       if (s.IsNotFound()) return fail(PR_CODE_INVALID_ARGUMENT, s.ToString(), err, err_cap);
       return to_status(s, err, err_cap);
     }
+    handle->has_merge_operator = options->merge_operator != nullptr;
     *db_out = handle.release();
     return PR_OK;
   });
@@ -275,6 +341,17 @@ int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, char* err,
                      size_t err_cap) {
   return guarded(err, err_cap, [&] {
     return to_status(db->db->Delete(db->write_options, slice(key, key_len)), err, err_cap);
+  });
+}
+
+int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_t flags, char* err,
+                    size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    rocksdb::WriteBatch write_batch(std::string(reinterpret_cast<const char*>(batch), batch_len));
+    BatchCheck check(db->has_merge_operator);
+    rocksdb::Status s = write_batch.Iterate(&check);
+    if (!s.ok()) return to_status(s, err, err_cap);
+    return to_status(db->db->Write(write_options(*db, flags), &write_batch), err, err_cap);
   });
 }
 

@@ -290,6 +290,152 @@ TEST_F(DbTest, UnknownPropertyIsNotFound) {
   EXPECT_EQ(0u, length);
 }
 
+// Builds RocksDB's WriteBatch representation by hand: what a caller of
+// pr_db_write encodes (the Java binding does the same in Java).
+class Batch {
+ public:
+  Batch() : rep_(12, '\0') {}
+  Batch& Put(const std::string& key, const std::string& value) {
+    return Record(0x1).Bytes(key).Bytes(value).Counted();
+  }
+  Batch& Delete(const std::string& key) { return Record(0x0).Bytes(key).Counted(); }
+  Batch& SingleDelete(const std::string& key) { return Record(0x7).Bytes(key).Counted(); }
+  Batch& DeleteRange(const std::string& begin, const std::string& end) {
+    return Record(0xF).Bytes(begin).Bytes(end).Counted();
+  }
+  Batch& Merge(const std::string& key, const std::string& value) {
+    return Record(0x2).Bytes(key).Bytes(value).Counted();
+  }
+  Batch& PutInFamily(uint32_t family, const std::string& key, const std::string& value) {
+    return Record(0x5).Varint(family).Bytes(key).Bytes(value).Counted();
+  }
+  // Overwrites the record count in the header.
+  Batch& SetCount(uint32_t count) {
+    for (int i = 0; i < 4; i++) rep_[8 + i] = static_cast<char>(count >> (8 * i));
+    return *this;
+  }
+  const uint8_t* data() const { return bytes(rep_); }
+  size_t size() const { return rep_.size(); }
+  std::string& rep() { return rep_; }
+
+ private:
+  Batch& Record(char tag) {
+    rep_.push_back(tag);
+    return *this;
+  }
+  Batch& Varint(uint32_t v) {
+    while (v >= 0x80) {
+      rep_.push_back(static_cast<char>(v | 0x80));
+      v >>= 7;
+    }
+    rep_.push_back(static_cast<char>(v));
+    return *this;
+  }
+  Batch& Bytes(const std::string& b) {
+    Varint(static_cast<uint32_t>(b.size()));
+    rep_ += b;
+    return *this;
+  }
+  Batch& Counted() { return SetCount(++count_); }
+  std::string rep_;
+  uint32_t count_ = 0;
+};
+
+TEST_F(DbTest, WriteAppliesEveryKindOfRecord) {
+  Put("gone", "x");
+  Put("single", "x");
+  Put("range-a", "x");
+  Put("range-b", "x");
+  Batch batch;
+  batch.Put("new", "value").Delete("gone").SingleDelete("single").DeleteRange("range-a", "range-z");
+  ASSERT_EQ(PR_OK, pr_db_write(db, batch.data(), batch.size(), 0, err, sizeof err)) << err;
+  pr_get_result_t result;
+  EXPECT_EQ(PR_OK, Get("new", 16, 0, &result));
+  EXPECT_EQ(5u, result.value_len);
+  for (const char* key : {"gone", "single", "range-a", "range-b"}) {
+    EXPECT_EQ(PR_NOT_FOUND, Get(key, 16, 0, &result)) << key;
+  }
+}
+
+TEST_F(DbTest, WriteFlagsAreAccepted) {
+  for (uint32_t flags : {0u, static_cast<uint32_t>(PR_WRITE_SYNC),
+                         static_cast<uint32_t>(PR_WRITE_DISABLE_WAL),
+                         static_cast<uint32_t>(PR_WRITE_NO_SLOWDOWN)}) {
+    Batch batch;
+    batch.Put("k" + std::to_string(flags), "v");
+    EXPECT_EQ(PR_OK, pr_db_write(db, batch.data(), batch.size(), flags, err, sizeof err)) << err;
+  }
+  Batch both;
+  both.Put("both", "v");
+  // RocksDB refuses sync without a WAL.
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            PR_STATUS_CODE(pr_db_write(db, both.data(), both.size(),
+                                       PR_WRITE_SYNC | PR_WRITE_DISABLE_WAL, err, sizeof err)));
+}
+
+TEST_F(DbTest, MalformedBatchesAreCorruptionAndApplyNothing) {
+  Batch wrong_count;
+  wrong_count.Put("a", "1").SetCount(2);
+  Batch truncated;
+  truncated.Put("b", "1");
+  truncated.rep().pop_back();
+  Batch too_small;
+  too_small.rep().resize(5);
+  for (Batch* batch : {&wrong_count, &truncated, &too_small}) {
+    EXPECT_EQ(PR_CODE_CORRUPTION,
+              PR_STATUS_CODE(pr_db_write(db, batch->data(), batch->size(), 0, err, sizeof err)));
+  }
+  pr_get_result_t result;
+  EXPECT_EQ(PR_NOT_FOUND, Get("a", 16, 0, &result));
+  EXPECT_EQ(PR_NOT_FOUND, Get("b", 16, 0, &result));
+}
+
+TEST_F(DbTest, MergeWithoutAMergeOperatorIsRefusedBeforeAnythingIsWritten) {
+  Batch batch;
+  batch.Put("first", "1").Merge("counter", std::string(8, '\1'));
+  int32_t status = pr_db_write(db, batch.data(), batch.size(), 0, err, sizeof err);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, PR_STATUS_CODE(status));
+  EXPECT_NE(nullptr, std::strstr(err, "no merge operator")) << err;
+  pr_get_result_t result;
+  EXPECT_EQ(PR_NOT_FOUND, Get("first", 16, 0, &result));
+}
+
+TEST_F(DbTest, OtherColumnFamiliesAreRefused) {
+  Batch batch;
+  batch.PutInFamily(3, "k", "v");
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            PR_STATUS_CODE(pr_db_write(db, batch.data(), batch.size(), 0, err, sizeof err)));
+  EXPECT_NE(nullptr, std::strstr(err, "column family 3")) << err;
+}
+
+TEST(MergeTest, Uint64AddSumsMergedValues) {
+  TempDir dir;
+  Options o;
+  char err[256] = {0};
+  pr_db_t* db = nullptr;
+  pr_options_set_create_if_missing(o.handle, 1);
+  ASSERT_EQ(PR_OK, pr_options_set_merge_operator(o.handle, "uint64add", err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_open(o.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  std::string one("\x01\0\0\0\0\0\0\0", 8);
+  Batch batch;
+  batch.Merge("counter", one).Merge("counter", one).Merge("counter", one);
+  ASSERT_EQ(PR_OK, pr_db_write(db, batch.data(), batch.size(), 0, err, sizeof err)) << err;
+  uint8_t buf[8];
+  pr_get_result_t result;
+  ASSERT_EQ(PR_OK, pr_db_get(db, bytes("counter"), 7, buf, sizeof buf, 0, &result, err, sizeof err));
+  EXPECT_EQ(8u, result.value_len);
+  EXPECT_EQ(3, buf[0]);
+  EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+}
+
+TEST(MergeTest, UnknownMergeOperatorIsInvalidArgument) {
+  Options o;
+  char err[256] = {0};
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_options_set_merge_operator(o.handle, "no-such-operator", err, sizeof err));
+  EXPECT_NE(nullptr, std::strstr(err, "no-such-operator")) << err;
+}
+
 TEST(CompressionTest, ZstdReachesTheTableFiles) {
   TempDir dir;
   Options o;

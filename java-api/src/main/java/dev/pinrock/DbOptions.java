@@ -20,8 +20,7 @@ public final class DbOptions {
     /** Keep every table file open. */
     public static final int UNLIMITED_OPEN_FILES = -1;
 
-    private static final DbOptions DEFAULTS = new DbOptions(false, false, true, Compression.LZ4,
-            Compression.ZSTD, 3, 32L << 20, 64L << 20, UNLIMITED_OPEN_FILES);
+    private static final DbOptions DEFAULTS = new DbOptions(new Values());
 
     private final boolean createIfMissing;
     private final boolean errorIfExists;
@@ -32,19 +31,48 @@ public final class DbOptions {
     private final long blockCacheBytes;
     private final long writeBufferBytes;
     private final int maxOpenFiles;
+    private final String mergeOperator;
 
-    private DbOptions(boolean createIfMissing, boolean errorIfExists, boolean paranoidChecks,
-            Compression compression, Compression bottommostCompression, int zstdLevel,
-            long blockCacheBytes, long writeBufferBytes, int maxOpenFiles) {
-        this.createIfMissing = createIfMissing;
-        this.errorIfExists = errorIfExists;
-        this.paranoidChecks = paranoidChecks;
-        this.compression = compression;
-        this.bottommostCompression = bottommostCompression;
-        this.zstdLevel = zstdLevel;
-        this.blockCacheBytes = blockCacheBytes;
-        this.writeBufferBytes = writeBufferBytes;
-        this.maxOpenFiles = maxOpenFiles;
+    /** The settings while a copy is being made; each wither changes one. */
+    private static final class Values {
+        boolean createIfMissing;
+        boolean errorIfExists;
+        boolean paranoidChecks = true;
+        Compression compression = Compression.LZ4;
+        Compression bottommostCompression = Compression.ZSTD;
+        int zstdLevel = 3;
+        long blockCacheBytes = 32L << 20;
+        long writeBufferBytes = 64L << 20;
+        int maxOpenFiles = UNLIMITED_OPEN_FILES;
+        String mergeOperator;
+    }
+
+    private DbOptions(Values v) {
+        this.createIfMissing = v.createIfMissing;
+        this.errorIfExists = v.errorIfExists;
+        this.paranoidChecks = v.paranoidChecks;
+        this.compression = v.compression;
+        this.bottommostCompression = v.bottommostCompression;
+        this.zstdLevel = v.zstdLevel;
+        this.blockCacheBytes = v.blockCacheBytes;
+        this.writeBufferBytes = v.writeBufferBytes;
+        this.maxOpenFiles = v.maxOpenFiles;
+        this.mergeOperator = v.mergeOperator;
+    }
+
+    private Values values() {
+        Values v = new Values();
+        v.createIfMissing = createIfMissing;
+        v.errorIfExists = errorIfExists;
+        v.paranoidChecks = paranoidChecks;
+        v.compression = compression;
+        v.bottommostCompression = bottommostCompression;
+        v.zstdLevel = zstdLevel;
+        v.blockCacheBytes = blockCacheBytes;
+        v.writeBufferBytes = writeBufferBytes;
+        v.maxOpenFiles = maxOpenFiles;
+        v.mergeOperator = mergeOperator;
+        return v;
     }
 
     /**
@@ -65,8 +93,9 @@ public final class DbOptions {
      * @return a copy with the setting changed
      */
     public DbOptions createIfMissing(boolean value) {
-        return new DbOptions(value, errorIfExists, paranoidChecks, compression,
-                bottommostCompression, zstdLevel, blockCacheBytes, writeBufferBytes, maxOpenFiles);
+        Values v = values();
+        v.createIfMissing = value;
+        return new DbOptions(v);
     }
 
     /**
@@ -76,8 +105,9 @@ public final class DbOptions {
      * @return a copy with the setting changed
      */
     public DbOptions errorIfExists(boolean value) {
-        return new DbOptions(createIfMissing, value, paranoidChecks, compression,
-                bottommostCompression, zstdLevel, blockCacheBytes, writeBufferBytes, maxOpenFiles);
+        Values v = values();
+        v.errorIfExists = value;
+        return new DbOptions(v);
     }
 
     /**
@@ -87,8 +117,9 @@ public final class DbOptions {
      * @return a copy with the setting changed
      */
     public DbOptions paranoidChecks(boolean value) {
-        return new DbOptions(createIfMissing, errorIfExists, value, compression,
-                bottommostCompression, zstdLevel, blockCacheBytes, writeBufferBytes, maxOpenFiles);
+        Values v = values();
+        v.paranoidChecks = value;
+        return new DbOptions(v);
     }
 
     /**
@@ -100,8 +131,10 @@ public final class DbOptions {
      */
     public DbOptions compression(Compression value) {
         Objects.requireNonNull(value, "compression");
-        return new DbOptions(createIfMissing, errorIfExists, paranoidChecks, value, value,
-                zstdLevel, blockCacheBytes, writeBufferBytes, maxOpenFiles);
+        Values v = values();
+        v.compression = value;
+        v.bottommostCompression = value;
+        return new DbOptions(v);
     }
 
     /**
@@ -114,8 +147,9 @@ public final class DbOptions {
      */
     public DbOptions bottommostCompression(Compression value) {
         Objects.requireNonNull(value, "bottommostCompression");
-        return new DbOptions(createIfMissing, errorIfExists, paranoidChecks, compression, value,
-                zstdLevel, blockCacheBytes, writeBufferBytes, maxOpenFiles);
+        Values v = values();
+        v.bottommostCompression = value;
+        return new DbOptions(v);
     }
 
     /**
@@ -125,8 +159,9 @@ public final class DbOptions {
      * @return a copy with the setting changed
      */
     public DbOptions zstdLevel(int value) {
-        return new DbOptions(createIfMissing, errorIfExists, paranoidChecks, compression,
-                bottommostCompression, value, blockCacheBytes, writeBufferBytes, maxOpenFiles);
+        Values v = values();
+        v.zstdLevel = value;
+        return new DbOptions(v);
     }
 
     /**
@@ -136,8 +171,9 @@ public final class DbOptions {
      * @return a copy with the setting changed
      */
     public DbOptions blockCacheBytes(long value) {
-        return new DbOptions(createIfMissing, errorIfExists, paranoidChecks, compression,
-                bottommostCompression, zstdLevel, value, writeBufferBytes, maxOpenFiles);
+        Values v = values();
+        v.blockCacheBytes = value;
+        return new DbOptions(v);
     }
 
     /**
@@ -147,8 +183,9 @@ public final class DbOptions {
      * @return a copy with the setting changed
      */
     public DbOptions writeBufferBytes(long value) {
-        return new DbOptions(createIfMissing, errorIfExists, paranoidChecks, compression,
-                bottommostCompression, zstdLevel, blockCacheBytes, value, maxOpenFiles);
+        Values v = values();
+        v.writeBufferBytes = value;
+        return new DbOptions(v);
     }
 
     /**
@@ -158,8 +195,25 @@ public final class DbOptions {
      * @return a copy with the setting changed
      */
     public DbOptions maxOpenFiles(int value) {
-        return new DbOptions(createIfMissing, errorIfExists, paranoidChecks, compression,
-                bottommostCompression, zstdLevel, blockCacheBytes, writeBufferBytes, value);
+        Values v = values();
+        v.maxOpenFiles = value;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy with a merge operator, which {@link WriteBatch#merge(byte[], byte[])}
+     * needs: one of RocksDB's built-in operators by name, "uint64add"
+     * (little-endian 64-bit sums), "stringappend" (comma-joined), "max"
+     * (bytewise maximum), "put" (last value wins), "bytesxor" or "sortlist".
+     * An unknown name makes {@code open} throw InvalidArgumentException.
+     *
+     * @param name the operator's name, or null for none (the default)
+     * @return a copy with the setting changed
+     */
+    public DbOptions mergeOperator(String name) {
+        Values v = values();
+        v.mergeOperator = name;
+        return new DbOptions(v);
     }
 
     /** @return whether a missing database is created */
@@ -207,12 +261,17 @@ public final class DbOptions {
         return maxOpenFiles;
     }
 
+    /** @return the merge operator's name, or null for none */
+    public String mergeOperator() {
+        return mergeOperator;
+    }
+
     @Override
     public String toString() {
         return "DbOptions[createIfMissing=" + createIfMissing + ", errorIfExists=" + errorIfExists
                 + ", paranoidChecks=" + paranoidChecks + ", compression=" + compression
                 + ", bottommostCompression=" + bottommostCompression + ", zstdLevel=" + zstdLevel
                 + ", blockCacheBytes=" + blockCacheBytes + ", writeBufferBytes=" + writeBufferBytes
-                + ", maxOpenFiles=" + maxOpenFiles + "]";
+                + ", maxOpenFiles=" + maxOpenFiles + ", mergeOperator=" + mergeOperator + "]";
     }
 }

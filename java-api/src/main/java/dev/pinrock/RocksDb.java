@@ -334,6 +334,41 @@ public final class RocksDb implements AutoCloseable {
     }
 
     /**
+     * Applies a batch atomically, with {@link WriteOptions#DEFAULT}.
+     *
+     * @param batch the operations; unchanged, reusable after the call
+     * @throws RocksDbException.InvalidArgumentException when the batch merges into a database
+     *     without a merge operator (nothing is applied)
+     * @throws RocksDbException when RocksDB fails the write (nothing is applied)
+     * @throws IllegalStateException when the database or the batch is closed
+     */
+    public void write(WriteBatch batch) {
+        write(batch, WriteOptions.DEFAULT);
+    }
+
+    /**
+     * Applies a batch atomically: every operation or none, also across a crash.
+     *
+     * @param batch the operations; unchanged, reusable after the call
+     * @param options durability of the write
+     * @throws RocksDbException.InvalidArgumentException when the batch merges into a database
+     *     without a merge operator, or sync is combined with disableWal (nothing is applied)
+     * @throws RocksDbException when RocksDB fails the write (nothing is applied)
+     * @throws IllegalStateException when the database or the batch is closed
+     */
+    public void write(WriteBatch batch, WriteOptions options) {
+        Objects.requireNonNull(batch, "batch");
+        Objects.requireNonNull(options, "options");
+        MemorySegment encoded = batch.encoded();
+        guard.acquire();
+        try {
+            db.write(encoded, options.flags());
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
      * Writes the memtables to table files and waits until that is done.
      *
      * @throws RocksDbException when the flush fails

@@ -50,6 +50,11 @@ abstract class ClosedDatabaseContract extends BindingContract {
             Map.entry("delete(ByteBuffer)", db -> db.delete(ByteBuffer.wrap(KEY))),
             Map.entry("delete(MemorySegment)", db -> db.delete(MemorySegment.ofArray(KEY))),
             Map.entry("flush()", RocksDb::flush),
+            Map.entry("write(WriteBatch)", db -> {
+                try (WriteBatch batch = new WriteBatch().put(KEY, KEY)) {
+                    db.write(batch);
+                }
+            }),
             Map.entry("property(String)", db -> db.property("rocksdb.stats")));
 
     @Test

@@ -23,6 +23,14 @@ class FfmContractTest {
     }
 
     @Nested
+    class WriteBatches extends WriteBatchContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

@@ -23,6 +23,14 @@ class JniContractTest {
     }
 
     @Nested
+    class WriteBatches extends WriteBatchContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

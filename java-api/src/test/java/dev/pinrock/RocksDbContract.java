@@ -13,41 +13,18 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class RocksDbContract extends BindingContract {
-    @TempDir
-    Path dir;
-
-    private RocksDb db;
-
-    @BeforeEach
-    void openDatabase() {
-        db = open(dir.resolve("db"), DbOptions.create().createIfMissing(true));
-    }
-
-    @AfterEach
-    void closeDatabase() {
-        db.close();
-    }
-
-    static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
+abstract class RocksDbContract extends OpenDatabaseContract {
     /** A value of the given size whose bytes depend on the seed, so mix-ups show. */
     static byte[] value(int size, int seed) {
         byte[] value = new byte[size];

@@ -40,10 +40,12 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle SET_BLOCK_CACHE_BYTES = PinrockNative.pr_options_set_block_cache_bytes$handle();
     private static final MethodHandle SET_WRITE_BUFFER_BYTES = PinrockNative.pr_options_set_write_buffer_bytes$handle();
     private static final MethodHandle SET_MAX_OPEN_FILES = PinrockNative.pr_options_set_max_open_files$handle();
+    private static final MethodHandle SET_MERGE_OPERATOR = PinrockNative.pr_options_set_merge_operator$handle();
     private static final MethodHandle OPEN = PinrockNative.pr_db_open$handle();
     private static final MethodHandle CLOSE = PinrockNative.pr_db_close$handle();
     private static final MethodHandle PUT = PinrockNative.pr_db_put$handle();
     private static final MethodHandle DELETE = PinrockNative.pr_db_delete$handle();
+    private static final MethodHandle WRITE = PinrockNative.pr_db_write$handle();
     private static final MethodHandle GET = PinrockNative.pr_db_get$handle();
     private static final MethodHandle FLUSH = PinrockNative.pr_db_flush$handle();
     private static final MethodHandle PROPERTY = PinrockNative.pr_db_property$handle();
@@ -109,6 +111,10 @@ public final class FfmDb implements NativeDb {
                         err, ERR_CAP), scratch);
                 check((int) SET_MAX_OPEN_FILES.invokeExact(nativeOptions, options.maxOpenFiles(), err,
                         ERR_CAP), scratch);
+                if (options.mergeOperator() != null) {
+                    check((int) SET_MERGE_OPERATOR.invokeExact(nativeOptions,
+                            arena.allocateFrom(options.mergeOperator(), StandardCharsets.UTF_8), err, ERR_CAP), scratch);
+                }
                 MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
                 MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
                 check((int) OPEN.invokeExact(nativeOptions, nativePath, dbOut, err, ERR_CAP), scratch);
@@ -157,6 +163,18 @@ public final class FfmDb implements NativeDb {
         int status;
         try {
             status = (int) DELETE.invokeExact(handle, key, keyLength, scratch.err, ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        check(status, scratch);
+    }
+
+    @Override
+    public void write(MemorySegment batch, int flags) {
+        Scratch scratch = Scratch.get();
+        int status;
+        try {
+            status = (int) WRITE.invokeExact(handle, batch, batch.byteSize(), flags, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }

@@ -40,7 +40,7 @@ public final class JniDb implements NativeDb {
         return new JniDb(open(path.toString(), options.createIfMissing(), options.errorIfExists(),
                 options.paranoidChecks(), options.compression().nativeCode(),
                 options.bottommostCompression().nativeCode(), options.zstdLevel(), options.blockCacheBytes(),
-                options.writeBufferBytes(), options.maxOpenFiles()));
+                options.writeBufferBytes(), options.maxOpenFiles(), options.mergeOperator()));
     }
 
     @Override
@@ -112,6 +112,13 @@ public final class JniDb implements NativeDb {
     }
 
     @Override
+    public void write(MemorySegment batch, int flags) {
+        requireUsable(batch);
+        write(handle, batch.address(), batch.byteSize(), flags);
+        Reference.reachabilityFence(batch);
+    }
+
+    @Override
     public void delete(byte[] key) {
         delete(handle, key);
     }
@@ -154,13 +161,15 @@ public final class JniDb implements NativeDb {
 
     private static native long open(String path, boolean createIfMissing, boolean errorIfExists,
             boolean paranoidChecks, int compression, int bottommostCompression, int zstdLevel,
-            long blockCacheBytes, long writeBufferBytes, int maxOpenFiles);
+            long blockCacheBytes, long writeBufferBytes, int maxOpenFiles, String mergeOperator);
 
     private static native void close(long db);
 
     private static native void put(long db, byte[] key, byte[] value);
 
     private static native void putAddress(long db, long key, long keyLength, long value, long valueLength);
+
+    private static native void write(long db, long batch, long batchLength, int flags);
 
     private static native void delete(long db, byte[] key);
 

@@ -32,6 +32,9 @@ public interface NativeDb {
 
     MemorySegment getPinned(Arena arena, MemorySegment key);
 
+    /** Applies an encoded write batch (RocksDB's WriteBatch format) with PR_WRITE_* flags. */
+    void write(MemorySegment batch, int flags);
+
     void flush();
 
     String property(String name);

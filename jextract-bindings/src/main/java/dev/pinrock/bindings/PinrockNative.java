@@ -86,6 +86,33 @@ public class PinrockNative {
     public static int PR_NOT_FOUND() {
         return PR_NOT_FOUND;
     }
+    private static final int PR_WRITE_SYNC = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_WRITE_SYNC 1
+     * }
+     */
+    public static int PR_WRITE_SYNC() {
+        return PR_WRITE_SYNC;
+    }
+    private static final int PR_WRITE_DISABLE_WAL = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_WRITE_DISABLE_WAL 2
+     * }
+     */
+    public static int PR_WRITE_DISABLE_WAL() {
+        return PR_WRITE_DISABLE_WAL;
+    }
+    private static final int PR_WRITE_NO_SLOWDOWN = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_WRITE_NO_SLOWDOWN 4
+     * }
+     */
+    public static int PR_WRITE_NO_SLOWDOWN() {
+        return PR_WRITE_NO_SLOWDOWN;
+    }
     private static final int PR_GET_PIN_IF_LARGER = (int)1L;
     /**
      * {@snippet lang=c :
@@ -1174,6 +1201,67 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_options_set_merge_operator {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_merge_operator");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_merge_operator$descriptor() {
+        return pr_options_set_merge_operator.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_merge_operator$handle() {
+        return pr_options_set_merge_operator.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_merge_operator$address() {
+        return pr_options_set_merge_operator.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_merge_operator(MemorySegment options, MemorySegment name, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_merge_operator.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_merge_operator", options, name, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, name, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_db_open {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
@@ -1417,6 +1505,69 @@ public class PinrockNative {
                 traceDowncall("pr_db_delete", db, key, key_len, err, err_cap);
             }
             return (int)mh$.invokeExact(db, key, key_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_write {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_write");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_write(pr_db_t *db, const uint8_t *batch, size_t batch_len, uint32_t flags, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_write$descriptor() {
+        return pr_db_write.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_write(pr_db_t *db, const uint8_t *batch, size_t batch_len, uint32_t flags, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_write$handle() {
+        return pr_db_write.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_write(pr_db_t *db, const uint8_t *batch, size_t batch_len, uint32_t flags, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_write$address() {
+        return pr_db_write.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_write(pr_db_t *db, const uint8_t *batch, size_t batch_len, uint32_t flags, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_write(MemorySegment db, MemorySegment batch, long batch_len, int flags, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_write.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_write", db, batch, batch_len, flags, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, batch, batch_len, flags, err, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

@@ -1,0 +1,248 @@
+package dev.pinrock;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Objects;
+
+/**
+ * Operations applied together by {@link RocksDb#write(WriteBatch)}: all of
+ * them or none. The batch is encoded as it grows, in native memory, in
+ * RocksDB's own WriteBatch format, so writing it is one native call with no
+ * per-operation crossing. Keys and values are copied in when added; the
+ * caller's arrays, buffers and segments can be reused at once.
+ *
+ * <p>Not thread-safe: one thread builds a batch at a time; it may then be
+ * handed to another thread to write. {@link #close()} frees its memory
+ * (idempotent); any later use throws {@link IllegalStateException}.
+ */
+public final class WriteBatch implements AutoCloseable {
+    /** Sequence number (8 bytes) and record count (4 bytes). */
+    private static final int HEADER_BYTES = 12;
+    private static final long COUNT_OFFSET = 8;
+    private static final ValueLayout.OfInt COUNT =
+            ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final byte DELETION = 0x0;
+    private static final byte VALUE = 0x1;
+    private static final byte MERGE = 0x2;
+    private static final byte SINGLE_DELETION = 0x7;
+    private static final byte RANGE_DELETION = 0xF;
+    /** A length is a varint32 of at most 5 bytes. */
+    private static final int MAX_VARINT_BYTES = 5;
+
+    private Arena arena;
+    private MemorySegment buffer;
+    private long size;
+    private int count;
+
+    /** Creates an empty batch. */
+    public WriteBatch() {
+        this(256);
+    }
+
+    /**
+     * Creates an empty batch with room for about {@code reservedBytes} of
+     * encoded operations before it grows.
+     *
+     * @param reservedBytes initial capacity in bytes
+     */
+    public WriteBatch(long reservedBytes) {
+        if (reservedBytes < 0) {
+            throw new IllegalArgumentException("reservedBytes is negative: " + reservedBytes);
+        }
+        arena = Arena.ofShared();
+        buffer = arena.allocate(HEADER_BYTES + reservedBytes);
+        size = HEADER_BYTES;
+    }
+
+    /**
+     * Adds a put of key to value.
+     *
+     * @param key the key
+     * @param value the value
+     * @return this batch
+     */
+    public WriteBatch put(byte[] key, byte[] value) {
+        return put(MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /**
+     * Adds a put of the bytes between each buffer's position and limit (unchanged).
+     *
+     * @param key the key, direct or heap
+     * @param value the value, direct or heap
+     * @return this batch
+     */
+    public WriteBatch put(ByteBuffer key, ByteBuffer value) {
+        return put(MemorySegment.ofBuffer(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofBuffer(Objects.requireNonNull(value, "value")));
+    }
+
+    /**
+     * Adds a put of key to value.
+     *
+     * @param key the key
+     * @param value the value
+     * @return this batch
+     */
+    public WriteBatch put(MemorySegment key, MemorySegment value) {
+        return record(VALUE, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    }
+
+    /**
+     * Adds a delete of key.
+     *
+     * @param key the key
+     * @return this batch
+     */
+    public WriteBatch delete(byte[] key) {
+        return delete(MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
+    }
+
+    /**
+     * Adds a delete of key.
+     *
+     * @param key the key
+     * @return this batch
+     */
+    public WriteBatch delete(MemorySegment key) {
+        return record(DELETION, Objects.requireNonNull(key, "key"), null);
+    }
+
+    /**
+     * Adds a single delete: cheaper than {@link #delete(byte[])}, and correct
+     * only for a key that was put once since its last delete and never merged.
+     *
+     * @param key the key
+     * @return this batch
+     */
+    public WriteBatch singleDelete(byte[] key) {
+        return record(SINGLE_DELETION, MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
+    }
+
+    /**
+     * Adds a delete of every key in [begin, end).
+     *
+     * @param begin the first key deleted
+     * @param end the first key kept after the range
+     * @return this batch
+     */
+    public WriteBatch deleteRange(byte[] begin, byte[] end) {
+        return record(RANGE_DELETION, MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
+                MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
+    }
+
+    /**
+     * Adds a merge of value into key, combined by the database's merge
+     * operator ({@link DbOptions#mergeOperator(String)}); writing the batch to
+     * a database without one fails with InvalidArgument and applies nothing.
+     *
+     * @param key the key
+     * @param value the operand
+     * @return this batch
+     */
+    public WriteBatch merge(byte[] key, byte[] value) {
+        return record(MERGE, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /** @return the number of operations in the batch */
+    public int count() {
+        requireOpen();
+        return count;
+    }
+
+    /** @return the encoded size in bytes, header included */
+    public long sizeBytes() {
+        requireOpen();
+        return size;
+    }
+
+    /** Removes every operation; the memory is kept for reuse. */
+    public void clear() {
+        requireOpen();
+        size = HEADER_BYTES;
+        count = 0;
+        buffer.set(COUNT, COUNT_OFFSET, 0);
+    }
+
+    /** Frees the batch's native memory; idempotent. */
+    @Override
+    public void close() {
+        if (arena != null) {
+            arena.close();
+            arena = null;
+            buffer = null;
+        }
+    }
+
+    /** The encoded batch, for the native write. */
+    MemorySegment encoded() {
+        requireOpen();
+        return buffer.asSlice(0, size);
+    }
+
+    /**
+     * Appends one record. The size and count move only once the whole record
+     * is in place, so a key from a closed arena (which throws) leaves the
+     * batch as it was.
+     */
+    private WriteBatch record(byte tag, MemorySegment first, MemorySegment second) {
+        requireOpen();
+        long needed = 1 + MAX_VARINT_BYTES + first.byteSize()
+                + (second == null ? 0 : MAX_VARINT_BYTES + second.byteSize());
+        ensureCapacity(size + needed);
+        long end = size;
+        buffer.set(ValueLayout.JAVA_BYTE, end++, tag);
+        end = append(first, end);
+        if (second != null) {
+            end = append(second, end);
+        }
+        size = end;
+        buffer.set(COUNT, COUNT_OFFSET, ++count);
+        return this;
+    }
+
+    /** Writes a varint32 length and the bytes at offset; returns the offset after them. */
+    private long append(MemorySegment bytes, long offset) {
+        long length = bytes.byteSize();
+        if (length > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("a key or value of " + length + " bytes exceeds RocksDB's 4 GiB limit");
+        }
+        long position = offset;
+        long v = length;
+        while (v >= 0x80) {
+            buffer.set(ValueLayout.JAVA_BYTE, position++, (byte) (v | 0x80));
+            v >>>= 7;
+        }
+        buffer.set(ValueLayout.JAVA_BYTE, position++, (byte) v);
+        MemorySegment.copy(bytes, 0, buffer, position, length);
+        return position + length;
+    }
+
+    private void ensureCapacity(long capacity) {
+        if (capacity <= buffer.byteSize()) {
+            return;
+        }
+        Arena grown = Arena.ofShared();
+        MemorySegment larger = grown.allocate(Math.max(capacity, buffer.byteSize() * 2));
+        MemorySegment.copy(buffer, 0, larger, 0, size);
+        arena.close();
+        arena = grown;
+        buffer = larger;
+    }
+
+    private void requireOpen() {
+        if (arena == null) {
+            throw new IllegalStateException("WriteBatch is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return arena == null ? "WriteBatch[closed]" : "WriteBatch[" + count + " operations, " + size + " bytes]";
+    }
+}

@@ -1,0 +1,69 @@
+package dev.pinrock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.junit.jupiter.api.Test;
+
+/** The encoding of WriteBatch, without a database. */
+class WriteBatchTest {
+    @Test
+    void recordsAreEncodedInRocksDbsFormat() {
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.put(new byte[] {'k'}, new byte[200]).delete(new byte[] {'d'});
+            MemorySegment encoded = batch.encoded();
+            // header: 8-byte sequence, 4-byte little-endian count
+            assertEquals(2, encoded.get(ValueLayout.JAVA_INT_UNALIGNED, 8));
+            // put: tag 1, varint 1, 'k', varint 200 (0xC8 0x01), 200 bytes
+            assertEquals(1, encoded.get(ValueLayout.JAVA_BYTE, 12));
+            assertEquals(1, encoded.get(ValueLayout.JAVA_BYTE, 13));
+            assertEquals('k', encoded.get(ValueLayout.JAVA_BYTE, 14));
+            assertEquals((byte) 0xC8, encoded.get(ValueLayout.JAVA_BYTE, 15));
+            assertEquals(1, encoded.get(ValueLayout.JAVA_BYTE, 16));
+            // delete: tag 0, varint 1, 'd'
+            long delete = 17 + 200;
+            assertEquals(0, encoded.get(ValueLayout.JAVA_BYTE, delete));
+            assertEquals(1, encoded.get(ValueLayout.JAVA_BYTE, delete + 1));
+            assertEquals('d', encoded.get(ValueLayout.JAVA_BYTE, delete + 2));
+            assertEquals(delete + 3, batch.sizeBytes());
+        }
+    }
+
+    @Test
+    void clearEmptiesTheBatchForReuse() {
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.put(new byte[] {1}, new byte[] {2});
+            batch.clear();
+            assertEquals(0, batch.count());
+            assertEquals(12, batch.sizeBytes());
+            assertEquals(0, batch.encoded().get(ValueLayout.JAVA_INT_UNALIGNED, 8));
+        }
+    }
+
+    @Test
+    void aKeyFromAClosedArenaLeavesTheBatchAsItWas() {
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.put(new byte[] {1}, new byte[] {2});
+            long size = batch.sizeBytes();
+            Arena arena = Arena.ofConfined();
+            MemorySegment key = arena.allocate(4);
+            arena.close();
+            assertThrows(IllegalStateException.class, () -> batch.put(key, MemorySegment.ofArray(new byte[1])));
+            assertEquals(1, batch.count());
+            assertEquals(size, batch.sizeBytes());
+        }
+    }
+
+    @Test
+    void negativeReservationAndNullsAreRejected() {
+        assertThrows(IllegalArgumentException.class, () -> new WriteBatch(-1));
+        try (WriteBatch batch = new WriteBatch()) {
+            assertThrows(NullPointerException.class, () -> batch.put((byte[]) null, new byte[0]));
+            assertThrows(NullPointerException.class, () -> batch.deleteRange(new byte[0], null));
+        }
+    }
+}
