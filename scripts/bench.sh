@@ -12,8 +12,9 @@ report=jmh-benchmarks/target/comparison
 for arg in "$@"; do
   [[ $arg == --full ]] && report=docs/benchmarks
 done
-mvn -B -ntp -q -DskipTests install
-mvn -B -ntp -q -pl jmh-benchmarks dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+# One reactor build: the class path points at this tree's jars, not at the
+# local Maven repository, which other builds may be rewriting.
+mvn -B -ntp -q -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 java --enable-native-access=ALL-UNNAMED -Dpinrock.floor=native/target/cmake/pinrock_floor \
   -cp "jmh-benchmarks/target/classes:$(cat jmh-benchmarks/target/classpath.txt)" \
   dev.pinrock.bench.Comparison --report "$report" --command "scripts/bench.sh" "$@"

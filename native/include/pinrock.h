@@ -280,6 +280,37 @@ PR_API void pr_pin_release(pr_pin_t* pin);
  * Returns PR_OK or a RocksDB status. */
 PR_API int32_t pr_db_flush(pr_db_t* db, char* err, size_t err_cap);
 
+/* Key-range bounds for pr_db_compact_range (bitwise or): without
+ * PR_RANGE_HAS_BEGIN the range starts before the first key, without
+ * PR_RANGE_HAS_END it ends after the last one (an empty key is a key). */
+#define PR_RANGE_HAS_BEGIN 1
+#define PR_RANGE_HAS_END 2
+
+/* Compacts the keys in [begin, end) (bounds per PR_RANGE_* flags) down the
+ * LSM tree and waits until that is done. Returns PR_OK or a RocksDB status. */
+PR_API int32_t pr_db_compact_range(pr_db_t* db, const uint8_t* begin, size_t begin_len,
+                                   const uint8_t* end, size_t end_len, uint32_t bounds, char* err,
+                                   size_t err_cap);
+
+/* Estimates the bytes that keys in [begin, end) occupy, in table files and
+ * in memtables, into *size. Returns PR_OK or a RocksDB status. */
+PR_API int32_t pr_db_approximate_size(pr_db_t* db, const uint8_t* begin, size_t begin_len,
+                                      const uint8_t* end, size_t end_len, uint64_t* size,
+                                      char* err, size_t err_cap);
+
+/* Writes a consistent, openable copy of the open database into the new
+ * directory path (its parent must exist; it must not). Table files are hard
+ * links when path is on the same file system, so a checkpoint is cheap.
+ * Returns PR_OK or a RocksDB status (PR_CODE_INVALID_ARGUMENT when path
+ * exists). path is not kept after the call. */
+PR_API int32_t pr_db_checkpoint(pr_db_t* db, const char* path, char* err, size_t err_cap);
+
+/* Reads an integer property such as "rocksdb.estimate-num-keys" into
+ * *value. Returns PR_NOT_FOUND when RocksDB knows no integer property of
+ * that name. */
+PR_API int32_t pr_db_property_int(pr_db_t* db, const char* name, uint64_t* value, char* err,
+                                  size_t err_cap);
+
 /* Reads a string property such as "rocksdb.stats" or
  * "rocksdb.estimate-num-keys". Returns PR_NOT_FOUND when RocksDB does not
  * know the name, otherwise PR_OK with *value_len set to the value's full

@@ -302,3 +302,57 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_write(JNIEnv* env, jc
                  sizeof err),
      err);
 }
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_compactRange(JNIEnv* env, jclass,
+                                                                         jlong db, jbyteArray begin,
+                                                                         jbyteArray end) {
+  std::unique_ptr<JavaBytes> first(begin != nullptr ? new JavaBytes(env, begin) : nullptr);
+  std::unique_ptr<JavaBytes> last(end != nullptr ? new JavaBytes(env, end) : nullptr);
+  if ((first && !first->valid()) || (last && !last->valid())) return;
+  uint32_t bounds = (first ? PR_RANGE_HAS_BEGIN : 0) | (last ? PR_RANGE_HAS_END : 0);
+  char err[kErrCap];
+  ok(env,
+     pr_db_compact_range(db_of(db), first ? first->data() : nullptr, first ? first->length() : 0,
+                         last ? last->data() : nullptr, last ? last->length() : 0, bounds, err,
+                         sizeof err),
+     err);
+}
+
+PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_approximateSize(
+    JNIEnv* env, jclass, jlong db, jbyteArray begin, jbyteArray end) {
+  JavaBytes first(env, begin);
+  if (!first.valid()) return 0;
+  JavaBytes last(env, end);
+  if (!last.valid()) return 0;
+  uint64_t size = 0;
+  char err[kErrCap];
+  ok(env,
+     pr_db_approximate_size(db_of(db), first.data(), first.length(), last.data(), last.length(),
+                            &size, err, sizeof err),
+     err);
+  return static_cast<jlong>(size);
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_checkpoint(JNIEnv* env, jclass,
+                                                                       jlong db, jstring path) {
+  const char* native_path = env->GetStringUTFChars(path, nullptr);
+  if (native_path == nullptr) return;
+  char err[kErrCap];
+  int32_t status = pr_db_checkpoint(db_of(db), native_path, err, sizeof err);
+  env->ReleaseStringUTFChars(path, native_path);
+  ok(env, status, err);
+}
+
+// Returns the property's value, or -1 when RocksDB knows no integer property
+// of that name (RocksDB's integer properties never reach 2^63).
+PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_propertyLong(JNIEnv* env, jclass,
+                                                                         jlong db, jstring name) {
+  const char* native_name = env->GetStringUTFChars(name, nullptr);
+  if (native_name == nullptr) return -1;
+  uint64_t value = 0;
+  char err[kErrCap];
+  int32_t status = pr_db_property_int(db_of(db), native_name, &value, err, sizeof err);
+  env->ReleaseStringUTFChars(name, native_name);
+  if (status == PR_NOT_FOUND || !ok(env, status, err)) return -1;
+  return static_cast<jlong>(value);
+}

@@ -10,6 +10,7 @@
 #include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
+#include <rocksdb/utilities/checkpoint.h>
 #include <rocksdb/version.h>
 #include <rocksdb/write_batch.h>
 #include <zstd.h>
@@ -386,6 +387,51 @@ int32_t pr_db_flush(pr_db_t* db, char* err, size_t err_cap) {
   });
 }
 
+int32_t pr_db_compact_range(pr_db_t* db, const uint8_t* begin, size_t begin_len,
+                            const uint8_t* end, size_t end_len, uint32_t bounds, char* err,
+                            size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    rocksdb::Slice begin_key = slice(begin, begin_len);
+    rocksdb::Slice end_key = slice(end, end_len);
+    rocksdb::CompactRangeOptions options;
+    return to_status(db->db->CompactRange(options, (bounds & PR_RANGE_HAS_BEGIN) ? &begin_key : nullptr,
+                                          (bounds & PR_RANGE_HAS_END) ? &end_key : nullptr),
+                     err, err_cap);
+  });
+}
+
+int32_t pr_db_approximate_size(pr_db_t* db, const uint8_t* begin, size_t begin_len,
+                               const uint8_t* end, size_t end_len, uint64_t* size, char* err,
+                               size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    rocksdb::Range range(slice(begin, begin_len), slice(end, end_len));
+    rocksdb::SizeApproximationOptions options;
+    options.include_files = true;
+    options.include_memtables = true;
+    return to_status(
+        db->db->GetApproximateSizes(options, db->db->DefaultColumnFamily(), &range, 1, size), err,
+        err_cap);
+  });
+}
+
+int32_t pr_db_checkpoint(pr_db_t* db, const char* path, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    rocksdb::Checkpoint* raw = nullptr;
+    rocksdb::Status s = rocksdb::Checkpoint::Create(db->db.get(), &raw);
+    std::unique_ptr<rocksdb::Checkpoint> checkpoint(raw);
+    if (s.ok()) s = checkpoint->CreateCheckpoint(path);
+    return to_status(s, err, err_cap);
+  });
+}
+
+int32_t pr_db_property_int(pr_db_t* db, const char* name, uint64_t* value, char* err,
+                           size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    *value = 0;
+    return db->db->GetIntProperty(name, value) ? PR_OK : PR_NOT_FOUND;
+  });
+}
+
 int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
                        uint64_t* value_len, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
@@ -393,7 +439,8 @@ int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
     std::string value;
     if (!db->db->GetProperty(name, &value)) return PR_NOT_FOUND;
     *value_len = value.size();
-    std::memcpy(buf, value.data(), value.size() < buf_cap ? value.size() : buf_cap);
+    size_t copied = value.size() < buf_cap ? value.size() : buf_cap;
+    if (copied > 0) std::memcpy(buf, value.data(), copied);
     return PR_OK;
   });
 }

@@ -408,6 +408,65 @@ TEST_F(DbTest, OtherColumnFamiliesAreRefused) {
   EXPECT_NE(nullptr, std::strstr(err, "column family 3")) << err;
 }
 
+TEST_F(DbTest, CompactRangeMergesTableFilesIntoOne) {
+  for (int round = 0; round < 3; round++) {
+    for (int i = 0; i < 100; i++) Put("key" + std::to_string(i), "round" + std::to_string(round));
+    ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  }
+  char files[16];
+  uint64_t length = 0;
+  ASSERT_EQ(PR_OK, pr_db_property(db, "rocksdb.num-files-at-level0", files, sizeof files, &length,
+                                  err, sizeof err));
+  EXPECT_EQ("3", std::string(files, length));
+  ASSERT_EQ(PR_OK, pr_db_compact_range(db, nullptr, 0, nullptr, 0, 0, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_property(db, "rocksdb.num-files-at-level0", files, sizeof files, &length,
+                                  err, sizeof err));
+  EXPECT_EQ("0", std::string(files, length));
+  // Bounded on both sides also works; the data is intact.
+  ASSERT_EQ(PR_OK, pr_db_compact_range(db, bytes("key1"), 4, bytes("key5"), 4,
+                                       PR_RANGE_HAS_BEGIN | PR_RANGE_HAS_END, err, sizeof err));
+  pr_get_result_t result;
+  ASSERT_EQ(PR_OK, Get("key42", 16, 0, &result));
+  EXPECT_EQ("round2", std::string(reinterpret_cast<const char*>(buffer.data()), result.value_len));
+}
+
+TEST_F(DbTest, ApproximateSizeGrowsWithTheData) {
+  uint64_t empty = 1;
+  ASSERT_EQ(PR_OK, pr_db_approximate_size(db, bytes("a"), 1, bytes("z"), 1, &empty, err, sizeof err));
+  EXPECT_EQ(0u, empty);
+  for (int i = 0; i < 1000; i++) Put("k" + std::to_string(i), std::string(1000, 'v'));
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  uint64_t size = 0;
+  ASSERT_EQ(PR_OK, pr_db_approximate_size(db, bytes("a"), 1, bytes("z"), 1, &size, err, sizeof err));
+  EXPECT_GT(size, 10u * 1000u);  // 1 MB of very compressible values, LZ4-compressed
+}
+
+TEST_F(DbTest, CheckpointIsAnOpenableCopy) {
+  Put("k", "v");
+  std::string copy = dir.path("checkpoint");
+  ASSERT_EQ(PR_OK, pr_db_checkpoint(db, copy.c_str(), err, sizeof err)) << err;
+  Put("after", "v");
+  EXPECT_NE(PR_OK, pr_db_checkpoint(db, copy.c_str(), err, sizeof err));  // exists
+  pr_db_t* copied = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, copy.c_str(), &copied, err, sizeof err)) << err;
+  uint8_t buf[8];
+  pr_get_result_t result;
+  EXPECT_EQ(PR_OK, pr_db_get(copied, bytes("k"), 1, buf, sizeof buf, 0, &result, err, sizeof err));
+  EXPECT_EQ(PR_NOT_FOUND,
+            pr_db_get(copied, bytes("after"), 5, buf, sizeof buf, 0, &result, err, sizeof err));
+  EXPECT_EQ(PR_OK, pr_db_close(copied, err, sizeof err));
+}
+
+TEST_F(DbTest, IntegerPropertiesAnswerAndOthersAreNotFound) {
+  Put("k", "v");
+  uint64_t value = 0;
+  ASSERT_EQ(PR_OK, pr_db_property_int(db, "rocksdb.num-entries-active-mem-table", &value, err,
+                                      sizeof err));
+  EXPECT_EQ(1u, value);
+  EXPECT_EQ(PR_NOT_FOUND, pr_db_property_int(db, "rocksdb.stats", &value, err, sizeof err));
+  EXPECT_EQ(PR_NOT_FOUND, pr_db_property_int(db, "rocksdb.nope", &value, err, sizeof err));
+}
+
 TEST(MergeTest, Uint64AddSumsMergedValues) {
   TempDir dir;
   Options o;

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 import dev.pinrock.internal.Binding;
 import dev.pinrock.internal.FfmDb;
@@ -378,6 +379,94 @@ public final class RocksDb implements AutoCloseable {
         guard.acquire();
         try {
             db.flush();
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Compacts every key down the LSM tree and waits until that is done.
+     *
+     * @throws RocksDbException when the compaction fails
+     * @throws IllegalStateException when the database is closed
+     */
+    public void compactRange() {
+        compactRange(null, null);
+    }
+
+    /**
+     * Compacts the keys in [begin, end) down the LSM tree and waits until
+     * that is done.
+     *
+     * @param begin the first key, or null to start before every key
+     * @param end the first key after the range, or null to end after every key
+     * @throws RocksDbException when the compaction fails
+     * @throws IllegalStateException when the database is closed
+     */
+    public void compactRange(byte[] begin, byte[] end) {
+        guard.acquire();
+        try {
+            db.compactRange(begin, end);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Estimates the bytes that the keys in [begin, end) occupy in table files
+     * and memtables (compressed size on disk for table files).
+     *
+     * @param begin the first key
+     * @param end the first key after the range
+     * @return the estimate in bytes
+     * @throws RocksDbException when RocksDB fails the estimate
+     * @throws IllegalStateException when the database is closed
+     */
+    public long approximateSize(byte[] begin, byte[] end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        guard.acquire();
+        try {
+            return db.approximateSize(begin, end);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Writes a consistent copy of the database, openable on its own, into a
+     * new directory. Table files are hard-linked when the directory is on
+     * the same file system, so a checkpoint costs little space or time.
+     *
+     * @param directory the directory to create; its parent must exist
+     * @throws RocksDbException.InvalidArgumentException when the directory exists
+     * @throws RocksDbException when RocksDB fails the checkpoint
+     * @throws IllegalStateException when the database is closed
+     */
+    public void checkpoint(Path directory) {
+        Objects.requireNonNull(directory, "directory");
+        guard.acquire();
+        try {
+            db.checkpoint(directory.toAbsolutePath());
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads an integer RocksDB property, e.g. {@code "rocksdb.estimate-num-keys"}
+     * or {@code "rocksdb.cur-size-all-mem-tables"}.
+     *
+     * @param name the property name
+     * @return its value, or empty when RocksDB knows no integer property of that name
+     * @throws IllegalStateException when the database is closed
+     */
+    public OptionalLong propertyLong(String name) {
+        Objects.requireNonNull(name, "name");
+        guard.acquire();
+        try {
+            long value = db.propertyLong(name);
+            return value < 0 ? OptionalLong.empty() : OptionalLong.of(value);
         } finally {
             guard.release();
         }

@@ -55,7 +55,10 @@ abstract class ClosedDatabaseContract extends BindingContract {
                     db.write(batch);
                 }
             }),
-            Map.entry("property(String)", db -> db.property("rocksdb.stats")));
+            Map.entry("property(String)", db -> db.property("rocksdb.stats")),
+            Map.entry("propertyLong(String)", db -> db.propertyLong("rocksdb.estimate-num-keys")),
+            Map.entry("compactRange()", RocksDb::compactRange),
+            Map.entry("approximateSize(byte[], byte[])", db -> db.approximateSize(KEY, KEY)));
 
     @Test
     void everyCallOnAClosedDatabaseThrowsAClearIllegalStateException() {
@@ -67,6 +70,8 @@ abstract class ClosedDatabaseContract extends BindingContract {
             assertEquals("RocksDb " + dir.resolve("db").toAbsolutePath() + " is closed", e.getMessage(),
                     operation.getKey());
         }
+        var e = assertThrows(IllegalStateException.class, () -> db.checkpoint(dir.resolve("checkpoint")));
+        assertTrue(e.getMessage().endsWith("is closed"), e.getMessage());
         // Reopening after close works: the lock was released.
         open(dir.resolve("db"), DbOptions.create()).close();
     }

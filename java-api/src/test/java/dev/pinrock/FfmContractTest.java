@@ -31,6 +31,14 @@ class FfmContractTest {
     }
 
     @Nested
+    class Maintenance extends MaintenanceContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

@@ -31,6 +31,14 @@ class JniContractTest {
     }
 
     @Nested
+    class Maintenance extends MaintenanceContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

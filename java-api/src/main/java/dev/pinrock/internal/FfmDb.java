@@ -3,6 +3,8 @@ package dev.pinrock.internal;
 import static dev.pinrock.bindings.PinrockNative.PR_GET_PIN_IF_LARGER;
 import static dev.pinrock.bindings.PinrockNative.PR_NOT_FOUND;
 import static dev.pinrock.bindings.PinrockNative.PR_OK;
+import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_BEGIN;
+import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_END;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
@@ -49,6 +51,10 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle GET = PinrockNative.pr_db_get$handle();
     private static final MethodHandle FLUSH = PinrockNative.pr_db_flush$handle();
     private static final MethodHandle PROPERTY = PinrockNative.pr_db_property$handle();
+    private static final MethodHandle PROPERTY_INT = PinrockNative.pr_db_property_int$handle();
+    private static final MethodHandle COMPACT_RANGE = PinrockNative.pr_db_compact_range$handle();
+    private static final MethodHandle APPROXIMATE_SIZE = PinrockNative.pr_db_approximate_size$handle();
+    private static final MethodHandle CHECKPOINT = PinrockNative.pr_db_checkpoint$handle();
     private static final MethodHandle ENGINE_VERSION = PinrockNative.pr_engine_version$handle();
     /**
      * Releasing a pin only drops a reference (no I/O, no callback), so it runs
@@ -293,6 +299,61 @@ public final class FfmDb implements NativeDb {
             throw unchecked(t);
         }
         check(status, scratch);
+    }
+
+    @Override
+    public void compactRange(byte[] begin, byte[] end) {
+        Scratch scratch = Scratch.get();
+        int bounds = (begin != null ? PR_RANGE_HAS_BEGIN() : 0) | (end != null ? PR_RANGE_HAS_END() : 0);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment first = begin != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, begin) : MemorySegment.NULL;
+            MemorySegment last = end != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, end) : MemorySegment.NULL;
+            check((int) COMPACT_RANGE.invokeExact(handle, first, first.byteSize(), last, last.byteSize(), bounds,
+                    scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public long approximateSize(byte[] begin, byte[] end) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment first = arena.allocateFrom(ValueLayout.JAVA_BYTE, begin);
+            MemorySegment last = arena.allocateFrom(ValueLayout.JAVA_BYTE, end);
+            check((int) APPROXIMATE_SIZE.invokeExact(handle, first, first.byteSize(), last, last.byteSize(),
+                    scratch.word, scratch.err, ERR_CAP), scratch);
+            return scratch.word.get(ValueLayout.JAVA_LONG, 0);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public void checkpoint(Path directory) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            check((int) CHECKPOINT.invokeExact(handle, arena.allocateFrom(directory.toString(), StandardCharsets.UTF_8),
+                    scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public long propertyLong(String name) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            int status = (int) PROPERTY_INT.invokeExact(handle, arena.allocateFrom(name, StandardCharsets.UTF_8),
+                    scratch.word, scratch.err, ERR_CAP);
+            if (status == PR_NOT_FOUND()) {
+                return -1;
+            }
+            check(status, scratch);
+            return scratch.word.get(ValueLayout.JAVA_LONG, 0);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
     }
 
     @Override

@@ -145,6 +145,26 @@ public final class JniDb implements NativeDb {
     }
 
     @Override
+    public void compactRange(byte[] begin, byte[] end) {
+        compactRange(handle, begin, end);
+    }
+
+    @Override
+    public long approximateSize(byte[] begin, byte[] end) {
+        return approximateSize(handle, begin, end);
+    }
+
+    @Override
+    public void checkpoint(Path directory) {
+        checkpoint(handle, directory.toString());
+    }
+
+    @Override
+    public long propertyLong(String name) {
+        return propertyLong(handle, name);
+    }
+
+    @Override
     public void close() {
         close(handle);
     }
@@ -189,4 +209,12 @@ public final class JniDb implements NativeDb {
     private static native void flush(long db);
 
     private static native String property(long db, String name);
+
+    private static native void compactRange(long db, byte[] begin, byte[] end);
+
+    private static native long approximateSize(long db, byte[] begin, byte[] end);
+
+    private static native void checkpoint(long db, String path);
+
+    private static native long propertyLong(long db, String name);
 }

@@ -2,6 +2,7 @@ package dev.pinrock.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 
 /**
  * One open database as a binding (FFM, or the JNI variant) reaches it. The
@@ -36,6 +37,16 @@ public interface NativeDb {
     void write(MemorySegment batch, int flags);
 
     void flush();
+
+    /** Compacts [begin, end); a null bound is open. */
+    void compactRange(byte[] begin, byte[] end);
+
+    long approximateSize(byte[] begin, byte[] end);
+
+    void checkpoint(Path directory);
+
+    /** Returns the integer property, or -1 when RocksDB knows no integer property of that name. */
+    long propertyLong(String name);
 
     String property(String name);
 

@@ -122,6 +122,24 @@ public class PinrockNative {
     public static int PR_GET_PIN_IF_LARGER() {
         return PR_GET_PIN_IF_LARGER;
     }
+    private static final int PR_RANGE_HAS_BEGIN = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_RANGE_HAS_BEGIN 1
+     * }
+     */
+    public static int PR_RANGE_HAS_BEGIN() {
+        return PR_RANGE_HAS_BEGIN;
+    }
+    private static final int PR_RANGE_HAS_END = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_RANGE_HAS_END 2
+     * }
+     */
+    public static int PR_RANGE_HAS_END() {
+        return PR_RANGE_HAS_END;
+    }
     private static final int PR_CODE_OK = (int)0L;
     /**
      * {@snippet lang=c :
@@ -1751,6 +1769,259 @@ public class PinrockNative {
                 traceDowncall("pr_db_flush", db, err, err_cap);
             }
             return (int)mh$.invokeExact(db, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_compact_range {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_compact_range");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_compact_range(pr_db_t *db, const uint8_t *begin, size_t begin_len, const uint8_t *end, size_t end_len, uint32_t bounds, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_compact_range$descriptor() {
+        return pr_db_compact_range.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_compact_range(pr_db_t *db, const uint8_t *begin, size_t begin_len, const uint8_t *end, size_t end_len, uint32_t bounds, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_compact_range$handle() {
+        return pr_db_compact_range.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_compact_range(pr_db_t *db, const uint8_t *begin, size_t begin_len, const uint8_t *end, size_t end_len, uint32_t bounds, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_compact_range$address() {
+        return pr_db_compact_range.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_compact_range(pr_db_t *db, const uint8_t *begin, size_t begin_len, const uint8_t *end, size_t end_len, uint32_t bounds, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_compact_range(MemorySegment db, MemorySegment begin, long begin_len, MemorySegment end, long end_len, int bounds, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_compact_range.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_compact_range", db, begin, begin_len, end, end_len, bounds, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, begin, begin_len, end, end_len, bounds, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_approximate_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_approximate_size");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_approximate_size(pr_db_t *db, const uint8_t *begin, size_t begin_len, const uint8_t *end, size_t end_len, uint64_t *size, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_approximate_size$descriptor() {
+        return pr_db_approximate_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_approximate_size(pr_db_t *db, const uint8_t *begin, size_t begin_len, const uint8_t *end, size_t end_len, uint64_t *size, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_approximate_size$handle() {
+        return pr_db_approximate_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_approximate_size(pr_db_t *db, const uint8_t *begin, size_t begin_len, const uint8_t *end, size_t end_len, uint64_t *size, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_approximate_size$address() {
+        return pr_db_approximate_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_approximate_size(pr_db_t *db, const uint8_t *begin, size_t begin_len, const uint8_t *end, size_t end_len, uint64_t *size, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_approximate_size(MemorySegment db, MemorySegment begin, long begin_len, MemorySegment end, long end_len, MemorySegment size, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_approximate_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_approximate_size", db, begin, begin_len, end, end_len, size, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, begin, begin_len, end, end_len, size, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_checkpoint {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_checkpoint");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_checkpoint(pr_db_t *db, const char *path, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_checkpoint$descriptor() {
+        return pr_db_checkpoint.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_checkpoint(pr_db_t *db, const char *path, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_checkpoint$handle() {
+        return pr_db_checkpoint.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_checkpoint(pr_db_t *db, const char *path, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_checkpoint$address() {
+        return pr_db_checkpoint.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_checkpoint(pr_db_t *db, const char *path, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_checkpoint(MemorySegment db, MemorySegment path, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_checkpoint.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_checkpoint", db, path, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, path, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_property_int {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_property_int");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_property_int(pr_db_t *db, const char *name, uint64_t *value, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_property_int$descriptor() {
+        return pr_db_property_int.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_property_int(pr_db_t *db, const char *name, uint64_t *value, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_property_int$handle() {
+        return pr_db_property_int.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_property_int(pr_db_t *db, const char *name, uint64_t *value, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_property_int$address() {
+        return pr_db_property_int.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_property_int(pr_db_t *db, const char *name, uint64_t *value, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_property_int(MemorySegment db, MemorySegment name, MemorySegment value, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_property_int.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_property_int", db, name, value, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, name, value, err, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
