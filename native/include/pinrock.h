@@ -272,6 +272,23 @@ PR_API int32_t pr_db_get(pr_db_t* db, const uint8_t* key, size_t key_len, uint8_
                          size_t buf_cap, uint32_t flags, pr_get_result_t* result, char* err,
                          size_t err_cap);
 
+/* pr_db_multi_get: value_offsets[i] for a value that did not fit in buf. */
+#define PR_MULTI_GET_NOT_COPIED UINT64_MAX
+
+/* Reads n keys in one call over RocksDB's batched MultiGet. Key i is
+ * (keys[i], key_lens[i]). For each i, statuses[i] is PR_OK, PR_NOT_FOUND or
+ * the RocksDB status of that key (no message). Found values are copied into
+ * buf one after another, in key order, while they fit: value_offsets[i] is
+ * where value i starts in buf and value_lens[i] its length; a found value
+ * that does not fit gets value_offsets[i] = PR_MULTI_GET_NOT_COPIED (and its
+ * length, so the caller can size buf and retry). Returns PR_OK when the
+ * call ran (even if some keys failed), otherwise a status for the whole
+ * call. The arrays are the caller's, each of n elements; none is kept. */
+PR_API int32_t pr_db_multi_get(pr_db_t* db, size_t n, const uint8_t* const* keys,
+                               const size_t* key_lens, uint8_t* buf, size_t buf_cap,
+                               uint64_t* value_offsets, uint64_t* value_lens, int32_t* statuses,
+                               char* err, size_t err_cap);
+
 /* Releases a pin from pr_db_get; its data must not be read afterwards.
  * NULL is accepted. Thread-safe with respect to other pins and databases. */
 PR_API void pr_pin_release(pr_pin_t* pin);

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include "pinrock.h"
 
@@ -355,4 +356,60 @@ PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_propertyLong(JNIEnv*
   env->ReleaseStringUTFChars(name, native_name);
   if (status == PR_NOT_FOUND || !ok(env, status, err)) return -1;
   return static_cast<jlong>(value);
+}
+
+// Fills statuses (one per key) and returns the values, null where a key has
+// no value; the Java side turns failed statuses into exceptions, as for FFM.
+PR_JNI_EXPORT jobjectArray JNICALL Java_dev_pinrock_internal_JniDb_multiGet(
+    JNIEnv* env, jclass, jlong db, jobjectArray keys, jintArray statuses) {
+  size_t n = static_cast<size_t>(env->GetArrayLength(keys));
+  std::vector<size_t> key_lens(n);
+  std::vector<uint8_t> key_bytes;
+  for (size_t i = 0; i < n; i++) {
+    auto key = static_cast<jbyteArray>(env->GetObjectArrayElement(keys, static_cast<jsize>(i)));
+    key_lens[i] = static_cast<size_t>(env->GetArrayLength(key));
+    size_t at = key_bytes.size();
+    key_bytes.resize(at + key_lens[i]);
+    env->GetByteArrayRegion(key, 0, static_cast<jsize>(key_lens[i]),
+                            reinterpret_cast<jbyte*>(key_bytes.data() + at));
+    env->DeleteLocalRef(key);
+  }
+  std::vector<const uint8_t*> key_ptrs(n);
+  for (size_t i = 0, at = 0; i < n; at += key_lens[i], i++) key_ptrs[i] = key_bytes.data() + at;
+  std::vector<uint64_t> offsets(n), value_lens(n);
+  std::vector<int32_t> key_statuses(n);
+  std::vector<uint8_t> buf(kValueCap);
+  char err[kErrCap];
+  while (true) {
+    if (!ok(env,
+            pr_db_multi_get(db_of(db), n, key_ptrs.data(), key_lens.data(), buf.data(),
+                            buf.size(), offsets.data(), value_lens.data(), key_statuses.data(),
+                            err, sizeof err),
+            err)) {
+      return nullptr;
+    }
+    size_t needed = 0;
+    bool all_copied = true;
+    for (size_t i = 0; i < n; i++) {
+      if (key_statuses[i] != PR_OK) continue;
+      needed += value_lens[i];
+      all_copied = all_copied && offsets[i] != PR_MULTI_GET_NOT_COPIED;
+    }
+    if (all_copied) break;
+    buf.resize(needed);  // values changed size meanwhile: the loop retries
+  }
+  env->SetIntArrayRegion(statuses, 0, static_cast<jsize>(n),
+                         reinterpret_cast<const jint*>(key_statuses.data()));
+  jobjectArray values = env->NewObjectArray(static_cast<jsize>(n), env->FindClass("[B"), nullptr);
+  if (values == nullptr) return nullptr;
+  for (size_t i = 0; i < n; i++) {
+    if (key_statuses[i] != PR_OK) continue;
+    jbyteArray value = env->NewByteArray(static_cast<jsize>(value_lens[i]));
+    if (value == nullptr) return nullptr;
+    env->SetByteArrayRegion(value, 0, static_cast<jsize>(value_lens[i]),
+                            reinterpret_cast<const jbyte*>(buf.data() + offsets[i]));
+    env->SetObjectArrayElement(values, static_cast<jsize>(i), value);
+    env->DeleteLocalRef(value);
+  }
+  return values;
 }

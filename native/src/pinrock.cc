@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 struct pr_options {
   bool create_if_missing = false;
@@ -372,6 +373,34 @@ int32_t pr_db_get(pr_db_t* db, const uint8_t* key, size_t key_len, uint8_t* buf,
       auto* pin = new pr_pin{std::move(value), db->block_cache};
       result->data = reinterpret_cast<const uint8_t*>(pin->slice.data());
       result->pin = pin;
+    }
+    return PR_OK;
+  });
+}
+
+int32_t pr_db_multi_get(pr_db_t* db, size_t n, const uint8_t* const* keys, const size_t* key_lens,
+                        uint8_t* buf, size_t buf_cap, uint64_t* value_offsets,
+                        uint64_t* value_lens, int32_t* statuses, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    std::vector<rocksdb::Slice> key_slices(n);
+    for (size_t i = 0; i < n; i++) key_slices[i] = slice(keys[i], key_lens[i]);
+    std::vector<rocksdb::PinnableSlice> values(n);
+    std::vector<rocksdb::Status> key_statuses(n);
+    db->db->MultiGet(db->read_options, db->db->DefaultColumnFamily(), n, key_slices.data(),
+                     values.data(), key_statuses.data());
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+      value_offsets[i] = PR_MULTI_GET_NOT_COPIED;
+      value_lens[i] = 0;
+      statuses[i] = to_status(key_statuses[i], nullptr, 0);
+      if (!key_statuses[i].ok()) continue;
+      size_t length = values[i].size();
+      value_lens[i] = length;
+      if (length <= buf_cap - used) {
+        if (length > 0) std::memcpy(buf + used, values[i].data(), length);
+        value_offsets[i] = used;
+        used += length;
+      }
     }
     return PR_OK;
   });

@@ -408,6 +408,35 @@ TEST_F(DbTest, OtherColumnFamiliesAreRefused) {
   EXPECT_NE(nullptr, std::strstr(err, "column family 3")) << err;
 }
 
+TEST_F(DbTest, MultiGetAnswersEveryKeyInOrder) {
+  Put("a", "1");
+  Put("c", std::string(100, 'c'));
+  Put("d", "");
+  std::vector<std::string> names = {"c", "a", "b", "d", "a"};
+  std::vector<const uint8_t*> keys;
+  std::vector<size_t> lens;
+  for (const auto& name : names) {
+    keys.push_back(bytes(name));
+    lens.push_back(name.size());
+  }
+  std::vector<uint64_t> offsets(names.size()), value_lens(names.size());
+  std::vector<int32_t> statuses(names.size());
+  uint8_t buf[64];  // too small for "c"
+  ASSERT_EQ(PR_OK, pr_db_multi_get(db, names.size(), keys.data(), lens.data(), buf, sizeof buf,
+                                   offsets.data(), value_lens.data(), statuses.data(), err,
+                                   sizeof err))
+      << err;
+  EXPECT_EQ(std::vector<int32_t>({PR_OK, PR_OK, PR_NOT_FOUND, PR_OK, PR_OK}), statuses);
+  EXPECT_EQ(100u, value_lens[0]);
+  EXPECT_EQ(PR_MULTI_GET_NOT_COPIED, offsets[0]);
+  EXPECT_EQ('1', buf[offsets[1]]);
+  EXPECT_EQ(0u, value_lens[3]);
+  EXPECT_NE(PR_MULTI_GET_NOT_COPIED, offsets[3]);
+  EXPECT_EQ('1', buf[offsets[4]]);
+  EXPECT_EQ(PR_OK, pr_db_multi_get(db, 0, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr,
+                                   err, sizeof err));
+}
+
 TEST_F(DbTest, CompactRangeMergesTableFilesIntoOne) {
   for (int round = 0; round < 3; round++) {
     for (int i = 0; i < 100; i++) Put("key" + std::to_string(i), "round" + std::to_string(round));

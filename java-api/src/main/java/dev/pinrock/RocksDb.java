@@ -5,6 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -286,6 +288,36 @@ public final class RocksDb implements AutoCloseable {
     public MemorySegment getPinned(Arena arena, byte[] key) {
         Objects.requireNonNull(key, "key");
         return getPinned(arena, MemorySegment.ofArray(key));
+    }
+
+    /**
+     * Reads many keys in one native call, over RocksDB's batched MultiGet.
+     *
+     * @param keys the keys, in any order, duplicates allowed
+     * @return the values in the order of the keys, {@code null} where a key is absent
+     * @throws RocksDbException for the first key whose read failed
+     * @throws IllegalStateException when the database is closed
+     */
+    public List<byte[]> multiGet(List<byte[]> keys) {
+        Objects.requireNonNull(keys, "keys");
+        byte[][] keyArray = keys.toArray(new byte[0][]);
+        for (byte[] key : keyArray) {
+            Objects.requireNonNull(key, "a key in keys");
+        }
+        int[] statuses = new int[keyArray.length];
+        byte[][] values;
+        guard.acquire();
+        try {
+            values = db.multiGet(keyArray, statuses);
+        } finally {
+            guard.release();
+        }
+        for (int i = 0; i < statuses.length; i++) {
+            if (statuses[i] != StatusCode.OK.nativeCode() && statuses[i] != StatusCode.NOT_FOUND.nativeCode()) {
+                throw RocksDbException.of(statuses[i], StatusCode.of(statuses[i] & 0xff) + ": multiGet failed for key #" + i);
+            }
+        }
+        return Arrays.asList(values);
     }
 
     /**

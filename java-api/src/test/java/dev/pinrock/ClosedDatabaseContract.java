@@ -46,6 +46,7 @@ abstract class ClosedDatabaseContract extends BindingContract {
                     db.getPinned(arena, MemorySegment.ofArray(KEY));
                 }
             }),
+            Map.entry("multiGet(List)", db -> db.multiGet(List.of(KEY, KEY))),
             Map.entry("delete(byte[])", db -> db.delete(KEY)),
             Map.entry("delete(ByteBuffer)", db -> db.delete(ByteBuffer.wrap(KEY))),
             Map.entry("delete(MemorySegment)", db -> db.delete(MemorySegment.ofArray(KEY))),

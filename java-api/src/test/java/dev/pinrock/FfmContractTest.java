@@ -39,6 +39,14 @@ class FfmContractTest {
     }
 
     @Nested
+    class MultiGet extends MultiGetContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

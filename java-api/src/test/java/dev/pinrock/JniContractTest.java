@@ -39,6 +39,14 @@ class JniContractTest {
     }
 
     @Nested
+    class MultiGet extends MultiGetContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

@@ -50,6 +50,7 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle WRITE = PinrockNative.pr_db_write$handle();
     private static final MethodHandle GET = PinrockNative.pr_db_get$handle();
     private static final MethodHandle FLUSH = PinrockNative.pr_db_flush$handle();
+    private static final MethodHandle MULTI_GET = PinrockNative.pr_db_multi_get$handle();
     private static final MethodHandle PROPERTY = PinrockNative.pr_db_property$handle();
     private static final MethodHandle PROPERTY_INT = PinrockNative.pr_db_property_int$handle();
     private static final MethodHandle COMPACT_RANGE = PinrockNative.pr_db_compact_range$handle();
@@ -286,6 +287,63 @@ public final class FfmDb implements NativeDb {
             // The arena is closed or belongs to another thread: do not leak the pin.
             releasePin(pin);
             throw e;
+        }
+    }
+
+    @Override
+    public byte[][] multiGet(byte[][] keys, int[] statuses) {
+        int n = keys.length;
+        byte[][] values = new byte[n][];
+        if (n == 0) {
+            return values;
+        }
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            long totalKeyBytes = 0;
+            for (byte[] key : keys) {
+                totalKeyBytes += key.length;
+            }
+            MemorySegment keyBytes = arena.allocate(Math.max(1, totalKeyBytes));
+            MemorySegment keyPointers = arena.allocate(ValueLayout.ADDRESS, n);
+            MemorySegment keyLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
+            long at = 0;
+            for (int i = 0; i < n; i++) {
+                MemorySegment.copy(keys[i], 0, keyBytes, ValueLayout.JAVA_BYTE, at, keys[i].length);
+                keyPointers.setAtIndex(ValueLayout.ADDRESS, i, keyBytes.asSlice(at));
+                keyLengths.setAtIndex(ValueLayout.JAVA_LONG, i, keys[i].length);
+                at += keys[i].length;
+            }
+            MemorySegment offsets = arena.allocate(ValueLayout.JAVA_LONG, n);
+            MemorySegment lengths = arena.allocate(ValueLayout.JAVA_LONG, n);
+            MemorySegment keyStatuses = arena.allocate(ValueLayout.JAVA_INT, n);
+            MemorySegment buf = scratch.value;
+            while (true) {
+                check((int) MULTI_GET.invokeExact(handle, (long) n, keyPointers, keyLengths, buf, buf.byteSize(),
+                        offsets, lengths, keyStatuses, scratch.err, ERR_CAP), scratch);
+                long needed = 0;
+                boolean allCopied = true;
+                for (int i = 0; i < n; i++) {
+                    if (keyStatuses.getAtIndex(ValueLayout.JAVA_INT, i) == PR_OK()) {
+                        needed += lengths.getAtIndex(ValueLayout.JAVA_LONG, i);
+                        allCopied &= offsets.getAtIndex(ValueLayout.JAVA_LONG, i) != -1L;
+                    }
+                }
+                if (allCopied) {
+                    break;
+                }
+                // Values changed size between calls: the loop retries.
+                buf = arena.allocate(needed);
+            }
+            for (int i = 0; i < n; i++) {
+                statuses[i] = keyStatuses.getAtIndex(ValueLayout.JAVA_INT, i);
+                if (statuses[i] == PR_OK()) {
+                    values[i] = buf.asSlice(offsets.getAtIndex(ValueLayout.JAVA_LONG, i),
+                            lengths.getAtIndex(ValueLayout.JAVA_LONG, i)).toArray(ValueLayout.JAVA_BYTE);
+                }
+            }
+            return values;
+        } catch (Throwable t) {
+            throw unchecked(t);
         }
     }
 

@@ -119,6 +119,11 @@ public final class JniDb implements NativeDb {
     }
 
     @Override
+    public byte[][] multiGet(byte[][] keys, int[] statuses) {
+        return multiGet(handle, keys, statuses);
+    }
+
+    @Override
     public void delete(byte[] key) {
         delete(handle, key);
     }
@@ -205,6 +210,8 @@ public final class JniDb implements NativeDb {
     private static native long getPinned(long db, byte[] key, long[] dataAndLength);
 
     private static native void releasePin(long pin);
+
+    private static native byte[][] multiGet(long db, byte[][] keys, int[] statuses);
 
     private static native void flush(long db);
 

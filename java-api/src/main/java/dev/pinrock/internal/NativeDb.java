@@ -33,6 +33,13 @@ public interface NativeDb {
 
     MemorySegment getPinned(Arena arena, MemorySegment key);
 
+    /**
+     * Reads many keys in one native call. Fills statuses[i] with PR_OK,
+     * PR_NOT_FOUND or the failure of key i, and returns the values (null
+     * where there is none).
+     */
+    byte[][] multiGet(byte[][] keys, int[] statuses);
+
     /** Applies an encoded write batch (RocksDB's WriteBatch format) with PR_WRITE_* flags. */
     void write(MemorySegment batch, int flags);
 

@@ -1657,6 +1657,74 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_db_multi_get {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_multi_get");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get(pr_db_t *db, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_multi_get$descriptor() {
+        return pr_db_multi_get.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get(pr_db_t *db, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_multi_get$handle() {
+        return pr_db_multi_get.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get(pr_db_t *db, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_multi_get$address() {
+        return pr_db_multi_get.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get(pr_db_t *db, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_multi_get(MemorySegment db, long n, MemorySegment keys, MemorySegment key_lens, MemorySegment buf, long buf_cap, MemorySegment value_offsets, MemorySegment value_lens, MemorySegment statuses, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_multi_get.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_multi_get", db, n, keys, key_lens, buf, buf_cap, value_offsets, value_lens, statuses, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, n, keys, key_lens, buf, buf_cap, value_offsets, value_lens, statuses, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_pin_release {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             PinrockNative.C_POINTER
@@ -2098,6 +2166,15 @@ public class PinrockNative {
      */
     public static int PR_COMPRESSION_INHERIT() {
         return PR_COMPRESSION_INHERIT;
+    }
+    private static final long PR_MULTI_GET_NOT_COPIED = -1L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_MULTI_GET_NOT_COPIED -1
+     * }
+     */
+    public static long PR_MULTI_GET_NOT_COPIED() {
+        return PR_MULTI_GET_NOT_COPIED;
     }
 }
 
