@@ -272,6 +272,36 @@ PR_API int32_t pr_db_get(pr_db_t* db, const uint8_t* key, size_t key_len, uint8_
                          size_t buf_cap, uint32_t flags, pr_get_result_t* result, char* err,
                          size_t err_cap);
 
+/* ---- snapshots and read options ------------------------------------------ */
+
+/* A consistent point-in-time view of a database. */
+typedef struct pr_snapshot pr_snapshot_t;
+
+/* Takes a snapshot of the database's current state into *snapshot_out.
+ * Returns PR_OK or a status. The caller releases it with
+ * pr_db_snapshot_release before closing the database (pr_db_close with a
+ * snapshot outstanding reports PR_CODE_ABORTED and leaks it). */
+PR_API int32_t pr_db_snapshot_create(pr_db_t* db, pr_snapshot_t** snapshot_out, char* err,
+                                     size_t err_cap);
+
+/* Releases a snapshot taken from the same database. It must not be in use
+ * by a read running on another thread. NULL is accepted. */
+PR_API void pr_db_snapshot_release(pr_db_t* db, pr_snapshot_t* snapshot);
+
+/* Read flags (bitwise or) for pr_db_get_at: */
+/* do not add the blocks read to the block cache (e.g. for scans) */
+#define PR_READ_SKIP_FILL_CACHE 1
+/* do not verify block checksums (RocksDB verifies by default) */
+#define PR_READ_SKIP_CHECKSUMS 2
+/* answer from memory only: PR_CODE_INCOMPLETE when a read would need I/O */
+#define PR_READ_MEMORY_ONLY 4
+
+/* pr_db_get with read options: reads as of snapshot (NULL: the latest
+ * state) with PR_READ_* read_flags; everything else as pr_db_get. */
+PR_API int32_t pr_db_get_at(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
+                            const uint8_t* key, size_t key_len, uint8_t* buf, size_t buf_cap,
+                            uint32_t flags, pr_get_result_t* result, char* err, size_t err_cap);
+
 /* pr_db_multi_get: value_offsets[i] for a value that did not fit in buf. */
 #define PR_MULTI_GET_NOT_COPIED UINT64_MAX
 

@@ -73,10 +73,17 @@ class JavaBytes {
 
 // Reads key; on success *result says where the value went (buf or a pin).
 // Returns PR_OK, PR_NOT_FOUND, or -1 with an exception pending.
-int32_t get(JNIEnv* env, jlong db, const uint8_t* key, size_t key_len, uint8_t* buf, size_t cap,
-            uint32_t flags, pr_get_result_t* result) {
+// Reads with default read options through pr_db_get, others through
+// pr_db_get_at (snapshot 0 is the latest state).
+int32_t get(JNIEnv* env, jlong db, jlong snapshot, jint read_flags, const uint8_t* key,
+            size_t key_len, uint8_t* buf, size_t cap, uint32_t flags, pr_get_result_t* result) {
   char err[kErrCap];
-  int32_t status = pr_db_get(db_of(db), key, key_len, buf, cap, flags, result, err, sizeof err);
+  int32_t status =
+      snapshot == 0 && read_flags == 0
+          ? pr_db_get(db_of(db), key, key_len, buf, cap, flags, result, err, sizeof err)
+          : pr_db_get_at(db_of(db), reinterpret_cast<const pr_snapshot_t*>(snapshot),
+                         static_cast<uint32_t>(read_flags), key, key_len, buf, cap, flags, result,
+                         err, sizeof err);
   if (status == PR_OK || status == PR_NOT_FOUND) return status;
   throw_status(env, status, err);
   return -1;
@@ -189,13 +196,15 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_deleteAddress(JNIEnv*
 }
 
 PR_JNI_EXPORT jbyteArray JNICALL Java_dev_pinrock_internal_JniDb_get(JNIEnv* env, jclass,
-                                                                     jlong db, jbyteArray key) {
+                                                                     jlong db, jlong snapshot,
+                                                                     jint read_flags,
+                                                                     jbyteArray key) {
   JavaBytes k(env, key);
   if (!k.valid()) return nullptr;
   uint8_t buf[kValueCap];
   pr_get_result_t result;
-  if (get(env, db, k.data(), k.length(), buf, sizeof buf, PR_GET_PIN_IF_LARGER, &result) !=
-      PR_OK) {
+  if (get(env, db, snapshot, read_flags, k.data(), k.length(), buf, sizeof buf,
+          PR_GET_PIN_IF_LARGER, &result) != PR_OK) {
     return nullptr;
   }
   std::unique_ptr<pr_pin_t, void (*)(pr_pin_t*)> pin(result.pin, pr_pin_release);
@@ -213,6 +222,8 @@ PR_JNI_EXPORT jbyteArray JNICALL Java_dev_pinrock_internal_JniDb_get(JNIEnv* env
 }
 
 PR_JNI_EXPORT jint JNICALL Java_dev_pinrock_internal_JniDb_getInto(JNIEnv* env, jclass, jlong db,
+                                                                    jlong snapshot,
+                                                                    jint read_flags,
                                                                     jbyteArray key,
                                                                     jbyteArray dst) {
   JavaBytes k(env, key);
@@ -222,7 +233,7 @@ PR_JNI_EXPORT jint JNICALL Java_dev_pinrock_internal_JniDb_getInto(JNIEnv* env, 
   size_t cap = capacity < sizeof buf ? capacity : sizeof buf;
   uint32_t flags = capacity > sizeof buf ? PR_GET_PIN_IF_LARGER : 0;
   pr_get_result_t result;
-  int32_t status = get(env, db, k.data(), k.length(), buf, cap, flags, &result);
+  int32_t status = get(env, db, snapshot, read_flags, k.data(), k.length(), buf, cap, flags, &result);
   if (status == PR_NOT_FOUND) return -1;
   if (status != PR_OK) return 0;
   std::unique_ptr<pr_pin_t, void (*)(pr_pin_t*)> pin(result.pin, pr_pin_release);
@@ -237,7 +248,7 @@ PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_getAddress(
     JNIEnv* env, jclass, jlong db, jlong key, jlong key_len, jlong dst, jlong dst_cap) {
   pr_get_result_t result;
   uint8_t* buf = const_cast<uint8_t*>(address_of(dst));
-  int32_t status = get(env, db, address_of(key), key_len, buf, dst_cap, 0, &result);
+  int32_t status = get(env, db, 0, 0, address_of(key), key_len, buf, dst_cap, 0, &result);
   if (status == PR_NOT_FOUND) return -1;
   if (status != PR_OK) return 0;
   return static_cast<jlong>(result.value_len);
@@ -249,7 +260,8 @@ PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_getPinned(JNIEnv* en
   JavaBytes k(env, key);
   if (!k.valid()) return 0;
   pr_get_result_t result;
-  int32_t status = get(env, db, k.data(), k.length(), nullptr, 0, PR_GET_PIN_IF_LARGER, &result);
+  int32_t status =
+      get(env, db, 0, 0, k.data(), k.length(), nullptr, 0, PR_GET_PIN_IF_LARGER, &result);
   if (status == PR_NOT_FOUND) return -1;
   if (status != PR_OK) return 0;
   jlong fields[2] = {static_cast<jlong>(reinterpret_cast<intptr_t>(result.data)),
@@ -412,4 +424,17 @@ PR_JNI_EXPORT jobjectArray JNICALL Java_dev_pinrock_internal_JniDb_multiGet(
     env->DeleteLocalRef(value);
   }
   return values;
+}
+
+PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_createSnapshot(JNIEnv* env, jclass,
+                                                                           jlong db) {
+  pr_snapshot_t* snapshot = nullptr;
+  char err[kErrCap];
+  if (!ok(env, pr_db_snapshot_create(db_of(db), &snapshot, err, sizeof err), err)) return 0;
+  return static_cast<jlong>(reinterpret_cast<intptr_t>(snapshot));
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_releaseSnapshot(JNIEnv*, jclass, jlong db,
+                                                                           jlong snapshot) {
+  pr_db_snapshot_release(db_of(db), reinterpret_cast<pr_snapshot_t*>(static_cast<intptr_t>(snapshot)));
 }

@@ -182,6 +182,27 @@ rocksdb::WriteOptions write_options(const pr_db& db, uint32_t flags) {
   return options;
 }
 
+// The one-call read behind pr_db_get and pr_db_get_at.
+int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t* key,
+            size_t key_len, uint8_t* buf, size_t buf_cap, uint32_t flags,
+            pr_get_result_t* result, char* err, size_t err_cap) {
+  *result = pr_get_result_t{0, nullptr, nullptr};
+  rocksdb::PinnableSlice value;
+  rocksdb::Status s =
+      db.db->Get(options, db.db->DefaultColumnFamily(), slice(key, key_len), &value);
+  if (!s.ok()) return to_status(s, err, err_cap);
+  result->value_len = value.size();
+  if (value.size() <= buf_cap) {
+    if (value.size() > 0) std::memcpy(buf, value.data(), value.size());
+    result->data = buf;
+  } else if ((flags & PR_GET_PIN_IF_LARGER) != 0) {
+    auto* pin = new pr_pin{std::move(value), db.block_cache};
+    result->data = reinterpret_cast<const uint8_t*>(pin->slice.data());
+    result->pin = pin;
+  }
+  return PR_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -360,22 +381,44 @@ int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_
 int32_t pr_db_get(pr_db_t* db, const uint8_t* key, size_t key_len, uint8_t* buf, size_t buf_cap,
                   uint32_t flags, pr_get_result_t* result, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    *result = pr_get_result_t{0, nullptr, nullptr};
-    rocksdb::PinnableSlice value;
-    rocksdb::Status s = db->db->Get(db->read_options, db->db->DefaultColumnFamily(),
-                                    slice(key, key_len), &value);
-    if (!s.ok()) return to_status(s, err, err_cap);
-    result->value_len = value.size();
-    if (value.size() <= buf_cap) {
-      if (value.size() > 0) std::memcpy(buf, value.data(), value.size());
-      result->data = buf;
-    } else if ((flags & PR_GET_PIN_IF_LARGER) != 0) {
-      auto* pin = new pr_pin{std::move(value), db->block_cache};
-      result->data = reinterpret_cast<const uint8_t*>(pin->slice.data());
-      result->pin = pin;
+    return get(*db, db->read_options, key, key_len, buf, buf_cap, flags, result, err, err_cap);
+  });
+}
+
+int32_t pr_db_get_at(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
+                     const uint8_t* key, size_t key_len, uint8_t* buf, size_t buf_cap,
+                     uint32_t flags, pr_get_result_t* result, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    rocksdb::ReadOptions options = db->read_options;
+    options.snapshot = reinterpret_cast<const rocksdb::Snapshot*>(snapshot);
+    options.fill_cache = (read_flags & PR_READ_SKIP_FILL_CACHE) == 0;
+    options.verify_checksums = (read_flags & PR_READ_SKIP_CHECKSUMS) == 0;
+    if ((read_flags & PR_READ_MEMORY_ONLY) != 0) options.read_tier = rocksdb::kBlockCacheTier;
+    return get(*db, options, key, key_len, buf, buf_cap, flags, result, err, err_cap);
+  });
+}
+
+int32_t pr_db_snapshot_create(pr_db_t* db, pr_snapshot_t** snapshot_out, char* err,
+                              size_t err_cap) {
+  *snapshot_out = nullptr;
+  return guarded(err, err_cap, [&] {
+    const rocksdb::Snapshot* snapshot = db->db->GetSnapshot();
+    if (snapshot == nullptr) {
+      return fail(PR_CODE_NOT_SUPPORTED, "Not implemented: snapshots are not supported", err,
+                  err_cap);
     }
+    *snapshot_out = reinterpret_cast<pr_snapshot_t*>(const_cast<rocksdb::Snapshot*>(snapshot));
     return PR_OK;
   });
+}
+
+void pr_db_snapshot_release(pr_db_t* db, pr_snapshot_t* snapshot) {
+  if (snapshot == nullptr) return;
+  try {
+    db->db->ReleaseSnapshot(reinterpret_cast<const rocksdb::Snapshot*>(snapshot));
+  } catch (...) {
+    // ReleaseSnapshot does not throw; nothing may cross the boundary anyway.
+  }
 }
 
 int32_t pr_db_multi_get(pr_db_t* db, size_t n, const uint8_t* const* keys, const size_t* key_lens,

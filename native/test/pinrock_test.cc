@@ -437,6 +437,42 @@ TEST_F(DbTest, MultiGetAnswersEveryKeyInOrder) {
                                    err, sizeof err));
 }
 
+TEST_F(DbTest, SnapshotReadsSeeThePastAndFlagsAreApplied) {
+  Put("k", "old");
+  pr_snapshot_t* snapshot = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_snapshot_create(db, &snapshot, err, sizeof err));
+  ASSERT_NE(nullptr, snapshot);
+  Put("k", "new");
+  Put("later", "x");
+  uint8_t buf[16];
+  pr_get_result_t result;
+  ASSERT_EQ(PR_OK, pr_db_get_at(db, snapshot, 0, bytes("k"), 1, buf, sizeof buf, 0, &result, err,
+                                sizeof err));
+  EXPECT_EQ("old", std::string(reinterpret_cast<const char*>(buf), result.value_len));
+  EXPECT_EQ(PR_NOT_FOUND, pr_db_get_at(db, snapshot, 0, bytes("later"), 5, buf, sizeof buf, 0,
+                                       &result, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_get_at(db, nullptr, PR_READ_SKIP_FILL_CACHE | PR_READ_SKIP_CHECKSUMS,
+                                bytes("k"), 1, buf, sizeof buf, 0, &result, err, sizeof err));
+  EXPECT_EQ("new", std::string(reinterpret_cast<const char*>(buf), result.value_len));
+  pr_db_snapshot_release(db, snapshot);
+  pr_db_snapshot_release(db, nullptr);
+}
+
+TEST_F(DbTest, MemoryOnlyReadOfAnUncachedTableFileIsIncomplete) {
+  Put("k", "v");
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err));
+  uint8_t buf[16];
+  pr_get_result_t result;
+  EXPECT_EQ(PR_CODE_INCOMPLETE,
+            PR_STATUS_CODE(pr_db_get_at(db, nullptr, PR_READ_MEMORY_ONLY, bytes("k"), 1, buf,
+                                        sizeof buf, 0, &result, err, sizeof err)));
+  ASSERT_EQ(PR_OK, Get("k", 16, 0, &result));  // a normal read fills the cache
+  EXPECT_EQ(PR_OK, pr_db_get_at(db, nullptr, PR_READ_MEMORY_ONLY, bytes("k"), 1, buf, sizeof buf,
+                                0, &result, err, sizeof err));
+}
+
 TEST_F(DbTest, CompactRangeMergesTableFilesIntoOne) {
   for (int round = 0; round < 3; round++) {
     for (int i = 0; i < 100; i++) Put("key" + std::to_string(i), "round" + std::to_string(round));

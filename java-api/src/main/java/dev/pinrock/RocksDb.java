@@ -9,6 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.pinrock.internal.Binding;
 import dev.pinrock.internal.FfmDb;
@@ -46,6 +48,8 @@ public final class RocksDb implements AutoCloseable {
     private final Path path;
     private final NativeDb db;
     private final ResourceGuard guard;
+    /** Snapshots not yet released; closing the database releases them. */
+    private final Set<Snapshot> snapshots = ConcurrentHashMap.newKeySet();
 
     private RocksDb(Path path, NativeDb db) {
         this.path = path;
@@ -164,6 +168,104 @@ public final class RocksDb implements AutoCloseable {
         } finally {
             guard.release();
         }
+    }
+
+    /**
+     * Reads a value into a new array, with read options (a snapshot,
+     * caching, checksums, memory only).
+     *
+     * @param options how to read
+     * @param key the key
+     * @return the value, or {@code null} when the key is absent
+     * @throws IllegalArgumentException when the snapshot belongs to another database
+     * @throws RocksDbException with {@link StatusCode#INCOMPLETE} when a memory-only read would need I/O
+     * @throws IllegalStateException when the database or the snapshot is closed
+     */
+    public byte[] get(ReadOptions options, byte[] key) {
+        Objects.requireNonNull(key, "key");
+        return read(options, (snapshot, flags) -> db.get(key, snapshot, flags));
+    }
+
+    /**
+     * Reads a value into a caller's array, from index 0, when it fits, with
+     * read options; see {@link #get(byte[], byte[])} and {@link #get(ReadOptions, byte[])}.
+     *
+     * @param options how to read
+     * @param key the key
+     * @param dst where the value is copied when it fits
+     * @return the value's length, or {@link #NOT_FOUND}
+     */
+    public int get(ReadOptions options, byte[] key, byte[] dst) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(dst, "dst");
+        return read(options, (snapshot, flags) -> db.get(key, dst, snapshot, flags));
+    }
+
+    /** A read given a snapshot handle (0: the latest state) and PR_READ_* flags. */
+    private interface Read<T> {
+        T run(long snapshot, int flags);
+    }
+
+    /** Runs a read with the guards of the database and of the snapshot held. */
+    private <T> T read(ReadOptions options, Read<T> read) {
+        Objects.requireNonNull(options, "options");
+        Snapshot snapshot = options.snapshot();
+        if (snapshot != null && snapshot.owner != this) {
+            throw new IllegalArgumentException("the snapshot belongs to " + snapshot.owner);
+        }
+        guard.acquire();
+        try {
+            if (snapshot == null) {
+                return read.run(0L, options.flags());
+            }
+            snapshot.guard.acquire();
+            try {
+                return read.run(snapshot.handle, options.flags());
+            } finally {
+                snapshot.guard.release();
+            }
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Takes a snapshot: a consistent view of the database as it is now, for
+     * reads through {@link ReadOptions#snapshot(Snapshot)}.
+     *
+     * @return the snapshot; the caller closes it (closing the database does too)
+     * @throws IllegalStateException when the database is closed
+     */
+    public Snapshot snapshot() {
+        guard.acquire();
+        try {
+            Snapshot snapshot = new Snapshot(this, db.createSnapshot());
+            snapshots.add(snapshot);
+            return snapshot;
+        } finally {
+            guard.release();
+        }
+    }
+
+    /** Releases a snapshot once; a no-op when the database already released it on close. */
+    void release(Snapshot snapshot) {
+        try {
+            guard.acquire();
+        } catch (IllegalStateException closed) {
+            return;
+        }
+        try {
+            releaseNative(snapshot);
+        } finally {
+            guard.release();
+        }
+    }
+
+    private void releaseNative(Snapshot snapshot) {
+        snapshot.guard.close(() -> {
+            snapshots.remove(snapshot);
+            db.releaseSnapshot(snapshot.handle);
+        });
     }
 
     /**
@@ -528,16 +630,22 @@ public final class RocksDb implements AutoCloseable {
     }
 
     /**
-     * Closes the database: waits for calls in flight to return, then releases
-     * its files and lock. Idempotent and thread-safe; pinned segments stay
-     * valid until their arenas close.
+     * Closes the database: waits for calls in flight to return, releases its
+     * snapshots, then releases its files and lock. Idempotent and
+     * thread-safe; pinned segments stay valid until their arenas close.
      *
      * @throws RocksDbException when RocksDB reports an error while closing (the
      *     database is closed all the same)
      */
     @Override
     public void close() {
-        guard.close(db::close);
+        guard.close(() -> {
+            // RocksDB refuses to close with snapshots outstanding.
+            for (Snapshot snapshot : List.copyOf(snapshots)) {
+                releaseNative(snapshot);
+            }
+            db.close();
+        });
     }
 
     @Override

@@ -47,6 +47,9 @@ abstract class ClosedDatabaseContract extends BindingContract {
                 }
             }),
             Map.entry("multiGet(List)", db -> db.multiGet(List.of(KEY, KEY))),
+            Map.entry("get(ReadOptions, byte[])", db -> db.get(ReadOptions.DEFAULT, KEY)),
+            Map.entry("get(ReadOptions, byte[], byte[])", db -> db.get(ReadOptions.DEFAULT, KEY, new byte[8])),
+            Map.entry("snapshot()", db -> db.snapshot().close()),
             Map.entry("delete(byte[])", db -> db.delete(KEY)),
             Map.entry("delete(ByteBuffer)", db -> db.delete(ByteBuffer.wrap(KEY))),
             Map.entry("delete(MemorySegment)", db -> db.delete(MemorySegment.ofArray(KEY))),

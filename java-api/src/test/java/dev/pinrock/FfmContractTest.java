@@ -47,6 +47,14 @@ class FfmContractTest {
     }
 
     @Nested
+    class Snapshots extends SnapshotContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

@@ -47,6 +47,14 @@ class JniContractTest {
     }
 
     @Nested
+    class Snapshots extends SnapshotContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

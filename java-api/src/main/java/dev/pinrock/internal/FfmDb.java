@@ -49,6 +49,9 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle DELETE = PinrockNative.pr_db_delete$handle();
     private static final MethodHandle WRITE = PinrockNative.pr_db_write$handle();
     private static final MethodHandle GET = PinrockNative.pr_db_get$handle();
+    private static final MethodHandle GET_AT = PinrockNative.pr_db_get_at$handle();
+    private static final MethodHandle SNAPSHOT_CREATE = PinrockNative.pr_db_snapshot_create$handle();
+    private static final MethodHandle SNAPSHOT_RELEASE = PinrockNative.pr_db_snapshot_release$handle();
     private static final MethodHandle FLUSH = PinrockNative.pr_db_flush$handle();
     private static final MethodHandle MULTI_GET = PinrockNative.pr_db_multi_get$handle();
     private static final MethodHandle PROPERTY = PinrockNative.pr_db_property$handle();
@@ -191,13 +194,18 @@ public final class FfmDb implements NativeDb {
     /**
      * One get downcall: the value lands in buf when it fits, else it is
      * pinned (with PR_GET_PIN_IF_LARGER) or only measured. Returns false when
-     * the key is absent; the outcome is then in scratch.result.
+     * the key is absent; the outcome is then in scratch.result. Reads with
+     * default read options take pr_db_get, others pr_db_get_at.
      */
-    private boolean get(Scratch scratch, MemorySegment key, long keyLength, MemorySegment buf, int flags) {
+    private boolean get(Scratch scratch, long snapshot, int readFlags, MemorySegment key, long keyLength,
+            MemorySegment buf, int flags) {
         int status;
         try {
-            status = (int) GET.invokeExact(handle, key, keyLength, buf, buf.byteSize(), flags, scratch.result,
-                    scratch.err, ERR_CAP);
+            status = snapshot == 0 && readFlags == 0
+                    ? (int) GET.invokeExact(handle, key, keyLength, buf, buf.byteSize(), flags, scratch.result,
+                            scratch.err, ERR_CAP)
+                    : (int) GET_AT.invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags, key, keyLength,
+                            buf, buf.byteSize(), flags, scratch.result, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -210,9 +218,14 @@ public final class FfmDb implements NativeDb {
 
     @Override
     public byte[] get(byte[] key) {
+        return get(key, 0L, 0);
+    }
+
+    @Override
+    public byte[] get(byte[] key, long snapshot, int readFlags) {
         Scratch scratch = Scratch.get();
-        if (!get(scratch, scratch.nativeKey(MemorySegment.ofArray(key)), key.length, scratch.value,
-                PR_GET_PIN_IF_LARGER())) {
+        if (!get(scratch, snapshot, readFlags, scratch.nativeKey(MemorySegment.ofArray(key)), key.length,
+                scratch.value, PR_GET_PIN_IF_LARGER())) {
             return null;
         }
         long length = pr_get_result.value_len(scratch.result);
@@ -227,16 +240,25 @@ public final class FfmDb implements NativeDb {
 
     @Override
     public int get(byte[] key, byte[] dst) {
-        long length = get(MemorySegment.ofArray(key), MemorySegment.ofArray(dst));
+        return get(key, dst, 0L, 0);
+    }
+
+    @Override
+    public int get(byte[] key, byte[] dst, long snapshot, int readFlags) {
+        long length = get(MemorySegment.ofArray(key), MemorySegment.ofArray(dst), snapshot, readFlags);
         return length == NOT_FOUND ? NOT_FOUND : clampToInt(length);
     }
 
     @Override
     public long get(MemorySegment key, MemorySegment dst) {
+        return get(key, dst, 0L, 0);
+    }
+
+    private long get(MemorySegment key, MemorySegment dst, long snapshot, int readFlags) {
         Scratch scratch = Scratch.get();
         MemorySegment nativeKey = scratch.nativeKey(key);
         if (dst.isNative()) {
-            return get(scratch, nativeKey, key.byteSize(), dst, 0)
+            return get(scratch, snapshot, readFlags, nativeKey, key.byteSize(), dst, 0)
                     ? pr_get_result.value_len(scratch.result)
                     : NOT_FOUND;
         }
@@ -244,7 +266,7 @@ public final class FfmDb implements NativeDb {
         // larger ones through a pin, in the same single downcall.
         MemorySegment buf = scratch.value.asSlice(0, Math.min(dst.byteSize(), Scratch.VALUE_CAP));
         int flags = dst.byteSize() > Scratch.VALUE_CAP ? PR_GET_PIN_IF_LARGER() : 0;
-        if (!get(scratch, nativeKey, key.byteSize(), buf, flags)) {
+        if (!get(scratch, snapshot, readFlags, nativeKey, key.byteSize(), buf, flags)) {
             return NOT_FOUND;
         }
         long length = pr_get_result.value_len(scratch.result);
@@ -272,7 +294,8 @@ public final class FfmDb implements NativeDb {
     @Override
     public MemorySegment getPinned(Arena arena, MemorySegment key) {
         Scratch scratch = Scratch.get();
-        if (!get(scratch, scratch.nativeKey(key), key.byteSize(), MemorySegment.NULL, PR_GET_PIN_IF_LARGER())) {
+        if (!get(scratch, 0L, 0, scratch.nativeKey(key), key.byteSize(), MemorySegment.NULL,
+                PR_GET_PIN_IF_LARGER())) {
             return null;
         }
         long length = pr_get_result.value_len(scratch.result);
@@ -287,6 +310,28 @@ public final class FfmDb implements NativeDb {
             // The arena is closed or belongs to another thread: do not leak the pin.
             releasePin(pin);
             throw e;
+        }
+    }
+
+    @Override
+    public long createSnapshot() {
+        Scratch scratch = Scratch.get();
+        int status;
+        try {
+            status = (int) SNAPSHOT_CREATE.invokeExact(handle, scratch.word, scratch.err, ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        check(status, scratch);
+        return scratch.word.get(ValueLayout.JAVA_LONG, 0);
+    }
+
+    @Override
+    public void releaseSnapshot(long snapshot) {
+        try {
+            SNAPSHOT_RELEASE.invokeExact(handle, MemorySegment.ofAddress(snapshot));
+        } catch (Throwable t) {
+            throw unchecked(t);
         }
     }
 

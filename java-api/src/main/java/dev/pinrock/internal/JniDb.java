@@ -63,12 +63,32 @@ public final class JniDb implements NativeDb {
 
     @Override
     public byte[] get(byte[] key) {
-        return get(handle, key);
+        return get(handle, 0L, 0, key);
     }
 
     @Override
     public int get(byte[] key, byte[] dst) {
-        return getInto(handle, key, dst);
+        return getInto(handle, 0L, 0, key, dst);
+    }
+
+    @Override
+    public byte[] get(byte[] key, long snapshot, int readFlags) {
+        return get(handle, snapshot, readFlags, key);
+    }
+
+    @Override
+    public int get(byte[] key, byte[] dst, long snapshot, int readFlags) {
+        return getInto(handle, snapshot, readFlags, key, dst);
+    }
+
+    @Override
+    public long createSnapshot() {
+        return createSnapshot(handle);
+    }
+
+    @Override
+    public void releaseSnapshot(long snapshot) {
+        releaseSnapshot(handle, snapshot);
     }
 
     @Override
@@ -81,7 +101,7 @@ public final class JniDb implements NativeDb {
             Reference.reachabilityFence(dst);
             return length;
         }
-        byte[] value = get(handle, key.toArray(ValueLayout.JAVA_BYTE));
+        byte[] value = get(handle, 0L, 0, key.toArray(ValueLayout.JAVA_BYTE));
         if (value == null) {
             return NOT_FOUND;
         }
@@ -200,9 +220,13 @@ public final class JniDb implements NativeDb {
 
     private static native void deleteAddress(long db, long key, long keyLength);
 
-    private static native byte[] get(long db, byte[] key);
+    private static native byte[] get(long db, long snapshot, int readFlags, byte[] key);
 
-    private static native int getInto(long db, byte[] key, byte[] dst);
+    private static native int getInto(long db, long snapshot, int readFlags, byte[] key, byte[] dst);
+
+    private static native long createSnapshot(long db);
+
+    private static native void releaseSnapshot(long db, long snapshot);
 
     private static native long getAddress(long db, long key, long keyLength, long dst, long dstCapacity);
 

@@ -23,6 +23,18 @@ public interface NativeDb {
 
     int get(byte[] key, byte[] dst);
 
+    /** get(key) as of a snapshot handle (0: the latest state) with PR_READ_* flags. */
+    byte[] get(byte[] key, long snapshot, int readFlags);
+
+    /** get(key, dst) as of a snapshot handle (0: the latest state) with PR_READ_* flags. */
+    int get(byte[] key, byte[] dst, long snapshot, int readFlags);
+
+    /** Takes a snapshot; returns its native handle. */
+    long createSnapshot();
+
+    /** Releases a snapshot handle; no read may be using it. */
+    void releaseSnapshot(long snapshot);
+
     void delete(byte[] key);
 
     void put(MemorySegment key, MemorySegment value);

@@ -122,6 +122,33 @@ public class PinrockNative {
     public static int PR_GET_PIN_IF_LARGER() {
         return PR_GET_PIN_IF_LARGER;
     }
+    private static final int PR_READ_SKIP_FILL_CACHE = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_READ_SKIP_FILL_CACHE 1
+     * }
+     */
+    public static int PR_READ_SKIP_FILL_CACHE() {
+        return PR_READ_SKIP_FILL_CACHE;
+    }
+    private static final int PR_READ_SKIP_CHECKSUMS = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_READ_SKIP_CHECKSUMS 2
+     * }
+     */
+    public static int PR_READ_SKIP_CHECKSUMS() {
+        return PR_READ_SKIP_CHECKSUMS;
+    }
+    private static final int PR_READ_MEMORY_ONLY = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_READ_MEMORY_ONLY 4
+     * }
+     */
+    public static int PR_READ_MEMORY_ONLY() {
+        return PR_READ_MEMORY_ONLY;
+    }
     private static final int PR_RANGE_HAS_BEGIN = (int)1L;
     /**
      * {@snippet lang=c :
@@ -1652,6 +1679,193 @@ public class PinrockNative {
                 traceDowncall("pr_db_get", db, key, key_len, buf, buf_cap, flags, result, err, err_cap);
             }
             return (int)mh$.invokeExact(db, key, key_len, buf, buf_cap, flags, result, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_snapshot_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_snapshot_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_snapshot_create(pr_db_t *db, pr_snapshot_t **snapshot_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_snapshot_create$descriptor() {
+        return pr_db_snapshot_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_snapshot_create(pr_db_t *db, pr_snapshot_t **snapshot_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_snapshot_create$handle() {
+        return pr_db_snapshot_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_snapshot_create(pr_db_t *db, pr_snapshot_t **snapshot_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_snapshot_create$address() {
+        return pr_db_snapshot_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_snapshot_create(pr_db_t *db, pr_snapshot_t **snapshot_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_snapshot_create(MemorySegment db, MemorySegment snapshot_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_snapshot_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_snapshot_create", db, snapshot_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, snapshot_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_snapshot_release {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_snapshot_release");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_db_snapshot_release(pr_db_t *db, pr_snapshot_t *snapshot)
+     * }
+     */
+    public static FunctionDescriptor pr_db_snapshot_release$descriptor() {
+        return pr_db_snapshot_release.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_db_snapshot_release(pr_db_t *db, pr_snapshot_t *snapshot)
+     * }
+     */
+    public static MethodHandle pr_db_snapshot_release$handle() {
+        return pr_db_snapshot_release.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_db_snapshot_release(pr_db_t *db, pr_snapshot_t *snapshot)
+     * }
+     */
+    public static MemorySegment pr_db_snapshot_release$address() {
+        return pr_db_snapshot_release.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_db_snapshot_release(pr_db_t *db, pr_snapshot_t *snapshot)
+     * }
+     */
+    public static void pr_db_snapshot_release(MemorySegment db, MemorySegment snapshot) {
+        var mh$ = pr_db_snapshot_release.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_snapshot_release", db, snapshot);
+            }
+            mh$.invokeExact(db, snapshot);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_get_at {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_get_at");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_get_at(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_get_at$descriptor() {
+        return pr_db_get_at.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_get_at(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_get_at$handle() {
+        return pr_db_get_at.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_get_at(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_get_at$address() {
+        return pr_db_get_at.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_get_at(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_get_at(MemorySegment db, MemorySegment snapshot, int read_flags, MemorySegment key, long key_len, MemorySegment buf, long buf_cap, int flags, MemorySegment result, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_get_at.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_get_at", db, snapshot, read_flags, key, key_len, buf, buf_cap, flags, result, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, snapshot, read_flags, key, key_len, buf, buf_cap, flags, result, err, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

@@ -1,0 +1,39 @@
+package dev.pinrock;
+
+import dev.pinrock.internal.ResourceGuard;
+
+/**
+ * A consistent point-in-time view of a database, from {@link RocksDb#snapshot()}:
+ * reads through {@link ReadOptions#snapshot(Snapshot)} see the database as it
+ * was when the snapshot was taken. A snapshot keeps the data it sees from
+ * being compacted away, so close it when done. Closing is idempotent and
+ * thread-safe and waits for reads using the snapshot to return; closing the
+ * database releases its snapshots. A read through a closed snapshot throws
+ * {@link IllegalStateException}.
+ */
+public final class Snapshot implements AutoCloseable {
+    final RocksDb owner;
+    final long handle;
+    final ResourceGuard guard = new ResourceGuard("Snapshot");
+
+    Snapshot(RocksDb owner, long handle) {
+        this.owner = owner;
+        this.handle = handle;
+    }
+
+    /** @return whether the snapshot can still be read through */
+    public boolean isOpen() {
+        return !guard.isClosed();
+    }
+
+    /** Releases the snapshot. */
+    @Override
+    public void close() {
+        owner.release(this);
+    }
+
+    @Override
+    public String toString() {
+        return "Snapshot[" + owner.path() + (isOpen() ? "" : ", closed") + "]";
+    }
+}
