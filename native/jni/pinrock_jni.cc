@@ -111,7 +111,8 @@ PR_JNI_EXPORT jint JNI_OnLoad(JavaVM* vm, void*) {
 PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_open(
     JNIEnv* env, jclass, jstring path, jboolean create_if_missing, jboolean error_if_exists,
     jboolean paranoid_checks, jint compression, jint bottommost_compression, jint zstd_level,
-    jlong block_cache_bytes, jlong write_buffer_bytes, jint max_open_files, jstring merge_operator) {
+    jlong block_cache_bytes, jlong write_buffer_bytes, jint max_open_files, jstring merge_operator,
+    jlong memory_budget) {
   char err[kErrCap];
   std::unique_ptr<pr_options_t, void (*)(pr_options_t*)> options(pr_options_create(),
                                                                  pr_options_destroy);
@@ -138,6 +139,15 @@ PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_open(
                                             sizeof err),
           err) ||
       !ok(env, pr_options_set_max_open_files(options.get(), max_open_files, err, sizeof err),
+          err)) {
+    return 0;
+  }
+  if (memory_budget != 0 &&
+      !ok(env,
+          pr_options_set_memory_budget(
+              options.get(),
+              reinterpret_cast<const pr_memory_budget_t*>(static_cast<intptr_t>(memory_budget)),
+              err, sizeof err),
           err)) {
     return 0;
   }

@@ -4,6 +4,7 @@
 // the helpers below; no logic is repeated per function.
 #include "pinrock.h"
 
+#include <rocksdb/advanced_cache.h>
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
@@ -12,6 +13,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/checkpoint.h>
 #include <rocksdb/version.h>
+#include <rocksdb/write_buffer_manager.h>
 #include <rocksdb/write_batch.h>
 #include <zstd.h>
 
@@ -21,6 +23,11 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+struct pr_memory_budget {
+  std::shared_ptr<rocksdb::Cache> cache;
+  std::shared_ptr<rocksdb::WriteBufferManager> write_buffer_manager;
+};
 
 struct pr_options {
   bool create_if_missing = false;
@@ -33,6 +40,7 @@ struct pr_options {
   uint64_t write_buffer_bytes = 64ull << 20;
   int max_open_files = -1;
   std::shared_ptr<rocksdb::MergeOperator> merge_operator;
+  std::shared_ptr<pr_memory_budget> memory_budget;
 };
 
 struct pr_db {
@@ -127,7 +135,11 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
   options.merge_operator = o.merge_operator;
 
   rocksdb::BlockBasedTableOptions table;
-  if (o.block_cache_bytes == 0) {
+  if (o.memory_budget) {
+    *cache = o.memory_budget->cache;
+    table.block_cache = *cache;
+    options.write_buffer_manager = o.memory_budget->write_buffer_manager;
+  } else if (o.block_cache_bytes == 0) {
     table.no_block_cache = true;
   } else {
     *cache = rocksdb::NewLRUCache(o.block_cache_bytes);
@@ -310,6 +322,39 @@ int32_t pr_options_set_max_open_files(pr_options_t* options, int32_t count, char
     options->max_open_files = count;
     return PR_OK;
   });
+}
+
+int32_t pr_memory_budget_create(uint64_t total_bytes, uint64_t memtable_bytes,
+                                pr_memory_budget_t** budget_out, char* err, size_t err_cap) {
+  *budget_out = nullptr;
+  return guarded(err, err_cap, [&] {
+    if (total_bytes == 0 || total_bytes > (1ull << 62) || memtable_bytes > total_bytes) {
+      return invalid_argument("a memory budget of " + std::to_string(total_bytes) +
+                                  " bytes with " + std::to_string(memtable_bytes) +
+                                  " for memtables breaks 0 < total <= 2^62, memtables <= total",
+                              err, err_cap);
+    }
+    auto budget = std::make_unique<pr_memory_budget>();
+    budget->cache = rocksdb::NewLRUCache(total_bytes);
+    budget->write_buffer_manager =
+        std::make_shared<rocksdb::WriteBufferManager>(memtable_bytes, budget->cache);
+    *budget_out = budget.release();
+    return PR_OK;
+  });
+}
+
+void pr_memory_budget_destroy(pr_memory_budget_t* budget) { delete budget; }
+
+int32_t pr_options_set_memory_budget(pr_options_t* options, const pr_memory_budget_t* budget,
+                                     char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    options->memory_budget = std::make_shared<pr_memory_budget>(*budget);
+    return PR_OK;
+  });
+}
+
+uint64_t pr_memory_budget_usage(const pr_memory_budget_t* budget) {
+  return budget->cache->GetUsage();
 }
 
 int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,

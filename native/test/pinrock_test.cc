@@ -532,6 +532,51 @@ TEST_F(DbTest, IntegerPropertiesAnswerAndOthersAreNotFound) {
   EXPECT_EQ(PR_NOT_FOUND, pr_db_property_int(db, "rocksdb.nope", &value, err, sizeof err));
 }
 
+TEST(MemoryBudgetTest, TwoDatabasesStayWithinOneCap) {
+  TempDir dir;
+  char err[256] = {0};
+  constexpr uint64_t kTotal = 8ull << 20;
+  constexpr uint64_t kMemtables = 4ull << 20;
+  pr_memory_budget_t* budget = nullptr;
+  ASSERT_EQ(PR_OK, pr_memory_budget_create(kTotal, kMemtables, &budget, err, sizeof err)) << err;
+  Options o;
+  pr_options_set_create_if_missing(o.handle, 1);
+  ASSERT_EQ(PR_OK, pr_options_set_memory_budget(o.handle, budget, err, sizeof err));
+  pr_memory_budget_destroy(budget);  // the options keep the budget alive
+  pr_db_t* dbs[2] = {nullptr, nullptr};
+  ASSERT_EQ(PR_OK, pr_db_open(o.handle, dir.path("a").c_str(), &dbs[0], err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_open(o.handle, dir.path("b").c_str(), &dbs[1], err, sizeof err)) << err;
+  // 2 x 32 MiB written, far beyond the cap, with no explicit flush.
+  std::string value(1024, 'v');
+  for (int i = 0; i < 32 * 1024; i++) {
+    std::string key = "key" + std::to_string(i);
+    for (pr_db_t* db : dbs) {
+      ASSERT_EQ(PR_OK, pr_db_put(db, bytes(key), key.size(), bytes(value), value.size(), err,
+                                 sizeof err));
+    }
+  }
+  uint64_t memtables = 0;
+  for (pr_db_t* db : dbs) {
+    uint64_t size = 0;
+    ASSERT_EQ(PR_OK, pr_db_property_int(db, "rocksdb.cur-size-all-mem-tables", &size, err,
+                                        sizeof err));
+    memtables += size;
+  }
+  // The write-buffer manager flushes once memtables pass the memtable share
+  // (a memtable being flushed may still count, hence the slack).
+  EXPECT_LE(memtables, kMemtables * 3 / 2);
+  for (pr_db_t* db : dbs) EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+}
+
+TEST(MemoryBudgetTest, InvalidBudgetsAreRejected) {
+  char err[256] = {0};
+  pr_memory_budget_t* budget = reinterpret_cast<pr_memory_budget_t*>(0x1);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_memory_budget_create(0, 0, &budget, err, sizeof err));
+  EXPECT_EQ(nullptr, budget);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_memory_budget_create(10, 11, &budget, err, sizeof err));
+  pr_memory_budget_destroy(nullptr);
+}
+
 TEST(MergeTest, Uint64AddSumsMergedValues) {
   TempDir dir;
   Options o;

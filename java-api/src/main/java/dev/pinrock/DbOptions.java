@@ -32,6 +32,7 @@ public final class DbOptions {
     private final long writeBufferBytes;
     private final int maxOpenFiles;
     private final String mergeOperator;
+    private final MemoryBudget memoryBudget;
 
     /** The settings while a copy is being made; each wither changes one. */
     private static final class Values {
@@ -45,6 +46,7 @@ public final class DbOptions {
         long writeBufferBytes = 64L << 20;
         int maxOpenFiles = UNLIMITED_OPEN_FILES;
         String mergeOperator;
+        MemoryBudget memoryBudget;
     }
 
     private DbOptions(Values v) {
@@ -58,6 +60,7 @@ public final class DbOptions {
         this.writeBufferBytes = v.writeBufferBytes;
         this.maxOpenFiles = v.maxOpenFiles;
         this.mergeOperator = v.mergeOperator;
+        this.memoryBudget = v.memoryBudget;
     }
 
     private Values values() {
@@ -72,6 +75,7 @@ public final class DbOptions {
         v.writeBufferBytes = writeBufferBytes;
         v.maxOpenFiles = maxOpenFiles;
         v.mergeOperator = mergeOperator;
+        v.memoryBudget = memoryBudget;
         return v;
     }
 
@@ -216,6 +220,25 @@ public final class DbOptions {
         return new DbOptions(v);
     }
 
+    /**
+     * Returns a copy whose databases share a memory budget: its block cache
+     * replaces {@link #blockCacheBytes(long)}, and their memtables are charged
+     * to it and flushed when they pass its memtable share.
+     *
+     * @param budget the budget, open when the database opens, or null for none (the default)
+     * @return a copy with the setting changed
+     */
+    public DbOptions memoryBudget(MemoryBudget budget) {
+        Values v = values();
+        v.memoryBudget = budget;
+        return new DbOptions(v);
+    }
+
+    /** @return the shared memory budget, or null for none */
+    public MemoryBudget memoryBudget() {
+        return memoryBudget;
+    }
+
     /** @return whether a missing database is created */
     public boolean createIfMissing() {
         return createIfMissing;
@@ -272,6 +295,6 @@ public final class DbOptions {
                 + ", paranoidChecks=" + paranoidChecks + ", compression=" + compression
                 + ", bottommostCompression=" + bottommostCompression + ", zstdLevel=" + zstdLevel
                 + ", blockCacheBytes=" + blockCacheBytes + ", writeBufferBytes=" + writeBufferBytes
-                + ", maxOpenFiles=" + maxOpenFiles + ", mergeOperator=" + mergeOperator + "]";
+                + ", maxOpenFiles=" + maxOpenFiles + ", mergeOperator=" + mergeOperator + ", memoryBudget=" + (memoryBudget != null) + "]";
     }
 }

@@ -79,7 +79,11 @@ public final class RocksDb implements AutoCloseable {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(options, "options");
         Path absolute = path.toAbsolutePath();
-        return new RocksDb(absolute, binding.open(absolute, options));
+        MemoryBudget budget = options.memoryBudget();
+        NativeDb db = budget == null
+                ? binding.open(absolute, options, 0L)
+                : budget.withHandle(handle -> binding.open(absolute, options, handle));
+        return new RocksDb(absolute, db);
     }
 
     /**

@@ -55,6 +55,14 @@ class FfmContractTest {
     }
 
     @Nested
+    class MemoryBudgets extends MemoryBudgetContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

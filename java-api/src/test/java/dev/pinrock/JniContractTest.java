@@ -55,6 +55,14 @@ class JniContractTest {
     }
 
     @Nested
+    class MemoryBudgets extends MemoryBudgetContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

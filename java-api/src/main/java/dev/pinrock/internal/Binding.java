@@ -9,15 +9,15 @@ public enum Binding {
     /** Downcalls through the Foreign Function and Memory API (jextract bindings). */
     FFM {
         @Override
-        public NativeDb open(Path path, DbOptions options) {
-            return FfmDb.open(path, options);
+        public NativeDb open(Path path, DbOptions options, long memoryBudget) {
+            return FfmDb.open(path, options, memoryBudget);
         }
     },
     /** JNI entry points in the same library, calling the same C functions. */
     JNI {
         @Override
-        public NativeDb open(Path path, DbOptions options) {
-            return JniDb.open(path, options);
+        public NativeDb open(Path path, DbOptions options, long memoryBudget) {
+            return JniDb.open(path, options, memoryBudget);
         }
     };
 
@@ -26,7 +26,9 @@ public enum Binding {
      *
      * @param path the absolute database directory
      * @param options the options
+     * @param memoryBudget the native handle of the options' memory budget, held valid by the
+     *     caller, or 0 for none
      * @return the open native database
      */
-    public abstract NativeDb open(Path path, DbOptions options);
+    public abstract NativeDb open(Path path, DbOptions options, long memoryBudget);
 }

@@ -43,6 +43,10 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle SET_WRITE_BUFFER_BYTES = PinrockNative.pr_options_set_write_buffer_bytes$handle();
     private static final MethodHandle SET_MAX_OPEN_FILES = PinrockNative.pr_options_set_max_open_files$handle();
     private static final MethodHandle SET_MERGE_OPERATOR = PinrockNative.pr_options_set_merge_operator$handle();
+    private static final MethodHandle SET_MEMORY_BUDGET = PinrockNative.pr_options_set_memory_budget$handle();
+    private static final MethodHandle BUDGET_CREATE = PinrockNative.pr_memory_budget_create$handle();
+    private static final MethodHandle BUDGET_DESTROY = PinrockNative.pr_memory_budget_destroy$handle();
+    private static final MethodHandle BUDGET_USAGE = PinrockNative.pr_memory_budget_usage$handle();
     private static final MethodHandle OPEN = PinrockNative.pr_db_open$handle();
     private static final MethodHandle CLOSE = PinrockNative.pr_db_close$handle();
     private static final MethodHandle PUT = PinrockNative.pr_db_put$handle();
@@ -95,9 +99,10 @@ public final class FfmDb implements NativeDb {
      *
      * @param path the database directory
      * @param options validated by the native layer
+     * @param memoryBudget a memory budget's native handle, or 0
      * @return the open database
      */
-    public static FfmDb open(Path path, DbOptions options) {
+    public static FfmDb open(Path path, DbOptions options, long memoryBudget) {
         Scratch scratch = Scratch.get();
         MemorySegment err = scratch.err;
         try (Arena arena = Arena.ofConfined()) {
@@ -121,6 +126,10 @@ public final class FfmDb implements NativeDb {
                         err, ERR_CAP), scratch);
                 check((int) SET_MAX_OPEN_FILES.invokeExact(nativeOptions, options.maxOpenFiles(), err,
                         ERR_CAP), scratch);
+                if (memoryBudget != 0) {
+                    check((int) SET_MEMORY_BUDGET.invokeExact(nativeOptions, MemorySegment.ofAddress(memoryBudget),
+                            err, ERR_CAP), scratch);
+                }
                 if (options.mergeOperator() != null) {
                     check((int) SET_MERGE_OPERATOR.invokeExact(nativeOptions,
                             arena.allocateFrom(options.mergeOperator(), StandardCharsets.UTF_8), err, ERR_CAP), scratch);
@@ -132,6 +141,41 @@ public final class FfmDb implements NativeDb {
             } finally {
                 OPTIONS_DESTROY.invokeExact(nativeOptions);
             }
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /**
+     * Creates a memory budget (pr_memory_budget_create).
+     *
+     * @return its native handle
+     */
+    public static long createMemoryBudget(long totalBytes, long memtableBytes) {
+        Scratch scratch = Scratch.get();
+        int status;
+        try {
+            status = (int) BUDGET_CREATE.invokeExact(totalBytes, memtableBytes, scratch.word, scratch.err, ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        check(status, scratch);
+        return scratch.word.get(ValueLayout.JAVA_LONG, 0);
+    }
+
+    /** Bytes in use in a memory budget's cache (pr_memory_budget_usage). */
+    public static long memoryBudgetUsage(long budget) {
+        try {
+            return (long) BUDGET_USAGE.invokeExact(MemorySegment.ofAddress(budget));
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** Drops a memory budget handle (pr_memory_budget_destroy). */
+    public static void destroyMemoryBudget(long budget) {
+        try {
+            BUDGET_DESTROY.invokeExact(MemorySegment.ofAddress(budget));
         } catch (Throwable t) {
             throw unchecked(t);
         }

@@ -34,13 +34,14 @@ public final class JniDb implements NativeDb {
      *
      * @param path the database directory
      * @param options validated by the native layer
+     * @param memoryBudget a memory budget's native handle, or 0
      * @return the open database
      */
-    public static JniDb open(Path path, DbOptions options) {
+    public static JniDb open(Path path, DbOptions options, long memoryBudget) {
         return new JniDb(open(path.toString(), options.createIfMissing(), options.errorIfExists(),
                 options.paranoidChecks(), options.compression().nativeCode(),
                 options.bottommostCompression().nativeCode(), options.zstdLevel(), options.blockCacheBytes(),
-                options.writeBufferBytes(), options.maxOpenFiles(), options.mergeOperator()));
+                options.writeBufferBytes(), options.maxOpenFiles(), options.mergeOperator(), memoryBudget));
     }
 
     @Override
@@ -206,7 +207,8 @@ public final class JniDb implements NativeDb {
 
     private static native long open(String path, boolean createIfMissing, boolean errorIfExists,
             boolean paranoidChecks, int compression, int bottommostCompression, int zstdLevel,
-            long blockCacheBytes, long writeBufferBytes, int maxOpenFiles, String mergeOperator);
+            long blockCacheBytes, long writeBufferBytes, int maxOpenFiles, String mergeOperator,
+            long memoryBudget);
 
     private static native void close(long db);
 

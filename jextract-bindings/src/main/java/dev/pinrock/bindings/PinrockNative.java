@@ -1246,6 +1246,244 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_memory_budget_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_memory_budget_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_memory_budget_create(uint64_t total_bytes, uint64_t memtable_bytes, pr_memory_budget_t **budget_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_memory_budget_create$descriptor() {
+        return pr_memory_budget_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_memory_budget_create(uint64_t total_bytes, uint64_t memtable_bytes, pr_memory_budget_t **budget_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_memory_budget_create$handle() {
+        return pr_memory_budget_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_memory_budget_create(uint64_t total_bytes, uint64_t memtable_bytes, pr_memory_budget_t **budget_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_memory_budget_create$address() {
+        return pr_memory_budget_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_memory_budget_create(uint64_t total_bytes, uint64_t memtable_bytes, pr_memory_budget_t **budget_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_memory_budget_create(long total_bytes, long memtable_bytes, MemorySegment budget_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_memory_budget_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_memory_budget_create", total_bytes, memtable_bytes, budget_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(total_bytes, memtable_bytes, budget_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_memory_budget_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_memory_budget_destroy");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_memory_budget_destroy(pr_memory_budget_t *budget)
+     * }
+     */
+    public static FunctionDescriptor pr_memory_budget_destroy$descriptor() {
+        return pr_memory_budget_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_memory_budget_destroy(pr_memory_budget_t *budget)
+     * }
+     */
+    public static MethodHandle pr_memory_budget_destroy$handle() {
+        return pr_memory_budget_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_memory_budget_destroy(pr_memory_budget_t *budget)
+     * }
+     */
+    public static MemorySegment pr_memory_budget_destroy$address() {
+        return pr_memory_budget_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_memory_budget_destroy(pr_memory_budget_t *budget)
+     * }
+     */
+    public static void pr_memory_budget_destroy(MemorySegment budget) {
+        var mh$ = pr_memory_budget_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_memory_budget_destroy", budget);
+            }
+            mh$.invokeExact(budget);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_memory_budget {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_memory_budget");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_memory_budget(pr_options_t *options, const pr_memory_budget_t *budget, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_memory_budget$descriptor() {
+        return pr_options_set_memory_budget.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_memory_budget(pr_options_t *options, const pr_memory_budget_t *budget, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_memory_budget$handle() {
+        return pr_options_set_memory_budget.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_memory_budget(pr_options_t *options, const pr_memory_budget_t *budget, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_memory_budget$address() {
+        return pr_options_set_memory_budget.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_memory_budget(pr_options_t *options, const pr_memory_budget_t *budget, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_memory_budget(MemorySegment options, MemorySegment budget, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_memory_budget.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_memory_budget", options, budget, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, budget, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_memory_budget_usage {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_memory_budget_usage");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * uint64_t pr_memory_budget_usage(const pr_memory_budget_t *budget)
+     * }
+     */
+    public static FunctionDescriptor pr_memory_budget_usage$descriptor() {
+        return pr_memory_budget_usage.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * uint64_t pr_memory_budget_usage(const pr_memory_budget_t *budget)
+     * }
+     */
+    public static MethodHandle pr_memory_budget_usage$handle() {
+        return pr_memory_budget_usage.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * uint64_t pr_memory_budget_usage(const pr_memory_budget_t *budget)
+     * }
+     */
+    public static MemorySegment pr_memory_budget_usage$address() {
+        return pr_memory_budget_usage.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * uint64_t pr_memory_budget_usage(const pr_memory_budget_t *budget)
+     * }
+     */
+    public static long pr_memory_budget_usage(MemorySegment budget) {
+        var mh$ = pr_memory_budget_usage.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_memory_budget_usage", budget);
+            }
+            return (long)mh$.invokeExact(budget);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_options_set_merge_operator {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,

@@ -1,0 +1,78 @@
+package dev.pinrock;
+
+import java.util.function.LongFunction;
+
+import dev.pinrock.internal.FfmDb;
+import dev.pinrock.internal.ResourceGuard;
+
+/**
+ * One memory cap for several databases: a block cache of the budget's size,
+ * with every memtable charged to that same cache (RocksDB's unified memory
+ * tracking), so an application sets one number for all its databases.
+ * Databases opened with {@link DbOptions#memoryBudget(MemoryBudget)} share
+ * it; when their memtables pass the memtable share, RocksDB flushes them.
+ *
+ * <p>Thread-safe. Closing the budget drops this handle's reference only:
+ * databases already open keep theirs, and new databases can no longer be
+ * opened with it.
+ */
+public final class MemoryBudget implements AutoCloseable {
+    private final long handle;
+    private final long totalBytes;
+    private final ResourceGuard guard = new ResourceGuard("MemoryBudget");
+
+    private MemoryBudget(long handle, long totalBytes) {
+        this.handle = handle;
+        this.totalBytes = totalBytes;
+    }
+
+    /**
+     * Creates a budget.
+     *
+     * @param totalBytes the cap for block cache and memtables together
+     * @param memtableBytes the memtables' share of it, at most totalBytes (0: memtables are
+     *     charged but not capped)
+     * @return the budget; the caller closes it
+     * @throws RocksDbException.InvalidArgumentException when totalBytes is not positive or
+     *     memtableBytes exceeds it
+     */
+    public static MemoryBudget create(long totalBytes, long memtableBytes) {
+        return new MemoryBudget(FfmDb.createMemoryBudget(totalBytes, memtableBytes), totalBytes);
+    }
+
+    /** @return the cap in bytes */
+    public long totalBytes() {
+        return totalBytes;
+    }
+
+    /**
+     * Returns what the shared cache holds now: cached blocks and memtable charges.
+     *
+     * @return bytes in use
+     * @throws IllegalStateException when the budget is closed
+     */
+    public long usageBytes() {
+        guard.acquire();
+        try {
+            return FfmDb.memoryBudgetUsage(handle);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /** Runs an open with the budget's native handle held valid. */
+    <T> T withHandle(LongFunction<T> open) {
+        guard.acquire();
+        try {
+            return open.apply(handle);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /** Drops this handle's reference; idempotent. */
+    @Override
+    public void close() {
+        guard.close(() -> FfmDb.destroyMemoryBudget(handle));
+    }
+}

@@ -1,0 +1,67 @@
+package dev.pinrock;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Part of the contract every binding must pass; see {@link BindingContract}. */
+abstract class MemoryBudgetContract extends BindingContract {
+    @TempDir
+    Path dir;
+
+    private static final long TOTAL = 8L << 20;
+    private static final long MEMTABLES = 4L << 20;
+
+    @Test
+    void databasesSharingABudgetStayWithinItsCap() {
+        byte[] value = new byte[1024];
+        Arrays.fill(value, (byte) 'v');
+        try (MemoryBudget budget = MemoryBudget.create(TOTAL, MEMTABLES);
+                RocksDb a = open(dir.resolve("a"), DbOptions.create().createIfMissing(true).memoryBudget(budget));
+                RocksDb b = open(dir.resolve("b"), DbOptions.create().createIfMissing(true).memoryBudget(budget))) {
+            // 2 x 32 MiB, far beyond the cap, and no explicit flush.
+            for (int i = 0; i < 32 * 1024; i++) {
+                byte[] key = ("key" + i).getBytes();
+                a.put(key, value);
+                b.put(key, value);
+            }
+            long memtables = a.propertyLong("rocksdb.cur-size-all-mem-tables").getAsLong()
+                    + b.propertyLong("rocksdb.cur-size-all-mem-tables").getAsLong();
+            assertTrue(memtables <= MEMTABLES * 3 / 2, "memtables hold " + memtables + " bytes");
+            for (int i = 0; i < 32 * 1024; i += 997) {
+                assertArrayEquals(value, a.get(("key" + i).getBytes()));
+            }
+            assertTrue(budget.usageBytes() <= TOTAL * 5 / 4, "budget holds " + budget.usageBytes() + " bytes");
+            assertEquals(TOTAL, budget.totalBytes());
+        }
+    }
+
+    @Test
+    void aClosedBudgetKeepsOpenDatabasesWorkingButOpensNoMore() {
+        MemoryBudget budget = MemoryBudget.create(TOTAL, MEMTABLES);
+        DbOptions options = DbOptions.create().createIfMissing(true).memoryBudget(budget);
+        try (RocksDb db = open(dir.resolve("a"), options)) {
+            budget.close();
+            budget.close();
+            db.put(new byte[] {1}, new byte[] {2});
+            assertArrayEquals(new byte[] {2}, db.get(new byte[] {1}));
+            var e = assertThrows(IllegalStateException.class, () -> open(dir.resolve("b"), options));
+            assertEquals("MemoryBudget is closed", e.getMessage());
+            assertThrows(IllegalStateException.class, budget::usageBytes);
+        }
+    }
+
+    @Test
+    void invalidBudgetsAreRejected() {
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> MemoryBudget.create(0, 0));
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> MemoryBudget.create(10, 11));
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> MemoryBudget.create(-1, 0));
+    }
+}
