@@ -165,6 +165,31 @@ PR_API int32_t pr_options_set_bottommost_compression(pr_options_t* options, int3
 PR_API int32_t pr_options_set_zstd_level(pr_options_t* options, int32_t level, char* err,
                                          size_t err_cap);
 
+/* Sets the compression of each level (enum pr_compression values; n at
+ * most 7, RocksDB's number of levels). types[0] is level 0; as RocksDB sizes
+ * levels dynamically, types[i] for i > 0 is the i-th level counted from the
+ * one level 0 compacts into, and levels past n use types[n - 1].
+ * It replaces pr_options_set_compression for those levels; the bottommost
+ * level still uses the bottommost compression unless that is
+ * PR_COMPRESSION_INHERIT. types is copied. Returns PR_OK or
+ * PR_CODE_INVALID_ARGUMENT. */
+PR_API int32_t pr_options_set_compression_per_level(pr_options_t* options, const int32_t* types,
+                                                    size_t n, char* err, size_t err_cap);
+
+/* zstd dictionary compression: each table file gets a dictionary of up to
+ * max_dict_bytes (0 disables), trained with zstd's trainer on up to
+ * train_bytes of sampled data (0: the samples are used as the dictionary).
+ * Applies to every level. Returns PR_OK or PR_CODE_INVALID_ARGUMENT when
+ * max_dict_bytes exceeds 1 GiB, train_bytes 2 GiB, or train_bytes is
+ * non-zero but below max_dict_bytes. */
+PR_API int32_t pr_options_set_zstd_dictionary(pr_options_t* options, uint32_t max_dict_bytes,
+                                              uint32_t train_bytes, char* err, size_t err_cap);
+
+/* Compresses each table file being written with this many threads (1..64,
+ * default 1). Returns PR_OK or PR_CODE_INVALID_ARGUMENT. */
+PR_API int32_t pr_options_set_compression_threads(pr_options_t* options, uint32_t threads,
+                                                  char* err, size_t err_cap);
+
 /* Sets the capacity of the database's LRU block cache in bytes; 0 disables
  * the block cache. Returns PR_OK or PR_CODE_INVALID_ARGUMENT when bytes
  * exceeds 2^62. */
@@ -364,7 +389,9 @@ PR_API int32_t pr_db_flush(pr_db_t* db, char* err, size_t err_cap);
 #define PR_RANGE_HAS_END 2
 
 /* Compacts the keys in [begin, end) (bounds per PR_RANGE_* flags) down the
- * LSM tree and waits until that is done. Returns PR_OK or a RocksDB status. */
+ * LSM tree, rewriting the files of the last level too (so the data is
+ * rewritten with the current options, not just moved), and waits until that
+ * is done. Returns PR_OK or a RocksDB status. */
 PR_API int32_t pr_db_compact_range(pr_db_t* db, const uint8_t* begin, size_t begin_len,
                                    const uint8_t* end, size_t end_len, uint32_t bounds, char* err,
                                    size_t err_cap);

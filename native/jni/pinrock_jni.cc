@@ -112,7 +112,8 @@ PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_open(
     JNIEnv* env, jclass, jstring path, jboolean create_if_missing, jboolean error_if_exists,
     jboolean paranoid_checks, jint compression, jint bottommost_compression, jint zstd_level,
     jlong block_cache_bytes, jlong write_buffer_bytes, jint max_open_files, jstring merge_operator,
-    jlong memory_budget) {
+    jlong memory_budget, jintArray compression_per_level, jint zstd_dictionary_bytes,
+    jint zstd_training_bytes, jint compression_threads) {
   char err[kErrCap];
   std::unique_ptr<pr_options_t, void (*)(pr_options_t*)> options(pr_options_create(),
                                                                  pr_options_destroy);
@@ -139,6 +140,25 @@ PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_open(
                                             sizeof err),
           err) ||
       !ok(env, pr_options_set_max_open_files(options.get(), max_open_files, err, sizeof err),
+          err)) {
+    return 0;
+  }
+  std::vector<int32_t> levels(static_cast<size_t>(env->GetArrayLength(compression_per_level)));
+  env->GetIntArrayRegion(compression_per_level, 0, static_cast<jsize>(levels.size()),
+                         reinterpret_cast<jint*>(levels.data()));
+  if (!ok(env,
+          pr_options_set_compression_per_level(options.get(), levels.data(), levels.size(), err,
+                                               sizeof err),
+          err) ||
+      !ok(env,
+          pr_options_set_zstd_dictionary(options.get(), static_cast<uint32_t>(zstd_dictionary_bytes),
+                                         static_cast<uint32_t>(zstd_training_bytes), err,
+                                         sizeof err),
+          err) ||
+      !ok(env,
+          pr_options_set_compression_threads(options.get(),
+                                             static_cast<uint32_t>(compression_threads), err,
+                                             sizeof err),
           err)) {
     return 0;
   }

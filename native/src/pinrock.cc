@@ -41,6 +41,10 @@ struct pr_options {
   int max_open_files = -1;
   std::shared_ptr<rocksdb::MergeOperator> merge_operator;
   std::shared_ptr<pr_memory_budget> memory_budget;
+  std::vector<rocksdb::CompressionType> compression_per_level;
+  uint32_t max_dict_bytes = 0;
+  uint32_t zstd_train_bytes = 0;
+  uint32_t compression_threads = 1;
 };
 
 struct pr_db {
@@ -127,8 +131,14 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
   options.paranoid_checks = o.paranoid_checks;
   options.compression = o.compression;
   options.bottommost_compression = o.bottommost_compression;
-  options.compression_opts.level = o.zstd_level;
-  options.bottommost_compression_opts.level = o.zstd_level;
+  options.compression_per_level = o.compression_per_level;
+  for (rocksdb::CompressionOptions* opts :
+       {&options.compression_opts, &options.bottommost_compression_opts}) {
+    opts->level = o.zstd_level;
+    opts->max_dict_bytes = o.max_dict_bytes;
+    opts->zstd_max_train_bytes = o.zstd_train_bytes;
+    opts->parallel_threads = o.compression_threads;
+  }
   options.bottommost_compression_opts.enabled = true;
   options.write_buffer_size = o.write_buffer_bytes;
   options.max_open_files = o.max_open_files;
@@ -282,6 +292,60 @@ int32_t pr_options_set_zstd_level(pr_options_t* options, int32_t level, char* er
                               err, err_cap);
     }
     options->zstd_level = level;
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_compression_per_level(pr_options_t* options, const int32_t* types,
+                                             size_t n, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (n > 7) {
+      return invalid_argument(std::to_string(n) + " levels of compression, at most 7", err,
+                              err_cap);
+    }
+    std::vector<rocksdb::CompressionType> levels;
+    for (size_t i = 0; i < n; i++) {
+      if (!known_compression(types[i])) {
+        return invalid_argument("unknown compression type " + std::to_string(types[i]) +
+                                    " for level " + std::to_string(i),
+                                err, err_cap);
+      }
+      levels.push_back(static_cast<rocksdb::CompressionType>(types[i]));
+    }
+    options->compression_per_level = std::move(levels);
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_zstd_dictionary(pr_options_t* options, uint32_t max_dict_bytes,
+                                       uint32_t train_bytes, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (max_dict_bytes > (1u << 30) || train_bytes > (1u << 31)) {
+      return invalid_argument("a zstd dictionary of " + std::to_string(max_dict_bytes) +
+                                  " bytes trained on " + std::to_string(train_bytes) +
+                                  " exceeds 1 GiB / 2 GiB",
+                              err, err_cap);
+    }
+    if (train_bytes != 0 && train_bytes < max_dict_bytes) {
+      return invalid_argument("zstd dictionary training on " + std::to_string(train_bytes) +
+                                  " bytes is less than the dictionary's " +
+                                  std::to_string(max_dict_bytes),
+                              err, err_cap);
+    }
+    options->max_dict_bytes = max_dict_bytes;
+    options->zstd_train_bytes = train_bytes;
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_compression_threads(pr_options_t* options, uint32_t threads, char* err,
+                                           size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (threads < 1 || threads > 64) {
+      return invalid_argument(std::to_string(threads) + " compression threads, not in 1..64",
+                              err, err_cap);
+    }
+    options->compression_threads = threads;
     return PR_OK;
   });
 }
@@ -511,6 +575,9 @@ int32_t pr_db_compact_range(pr_db_t* db, const uint8_t* begin, size_t begin_len,
     rocksdb::Slice begin_key = slice(begin, begin_len);
     rocksdb::Slice end_key = slice(end, end_len);
     rocksdb::CompactRangeOptions options;
+    // Rewrite the last level too, so the range really is recompacted (with
+    // the current compression) rather than trivially moved.
+    options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
     return to_status(db->db->CompactRange(options, (bounds & PR_RANGE_HAS_BEGIN) ? &begin_key : nullptr,
                                           (bounds & PR_RANGE_HAS_END) ? &end_key : nullptr),
                      err, err_cap);

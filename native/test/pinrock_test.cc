@@ -555,6 +555,19 @@ TEST(MemoryBudgetTest, TwoDatabasesStayWithinOneCap) {
                                  sizeof err));
     }
   }
+  // Flushes run in the background: wait for them, then measure.
+  for (int wait = 0; wait < 1000; wait++) {
+    uint64_t pending = 0;
+    for (pr_db_t* db : dbs) {
+      for (const char* name : {"rocksdb.mem-table-flush-pending", "rocksdb.num-running-flushes"}) {
+        uint64_t value = 0;
+        ASSERT_EQ(PR_OK, pr_db_property_int(db, name, &value, err, sizeof err));
+        pending += value;
+      }
+    }
+    if (pending == 0) break;
+    usleep(10000);
+  }
   uint64_t memtables = 0;
   for (pr_db_t* db : dbs) {
     uint64_t size = 0;
@@ -603,6 +616,77 @@ TEST(MergeTest, UnknownMergeOperatorIsInvalidArgument) {
   EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
             pr_options_set_merge_operator(o.handle, "no-such-operator", err, sizeof err));
   EXPECT_NE(nullptr, std::strstr(err, "no-such-operator")) << err;
+}
+
+// The content of every file in dir whose name ends with suffix.
+std::vector<std::string> files_ending(const std::string& dir, const std::string& suffix) {
+  std::vector<std::string> contents;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (name.size() < suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    contents.emplace_back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+  return contents;
+}
+
+TEST(CompressionTest, PerLevelDictionaryAndThreadsReachTheFiles) {
+  TempDir dir;
+  Options o;
+  char err[256] = {0};
+  pr_db_t* db = nullptr;
+  pr_options_set_create_if_missing(o.handle, 1);
+  // With RocksDB's dynamic level sizes, entry 0 is L0 and entry 1 the level
+  // L0 compacts into (here the last one).
+  int32_t levels[] = {PR_COMPRESSION_NONE, PR_COMPRESSION_ZSTD};
+  ASSERT_EQ(PR_OK, pr_options_set_compression_per_level(o.handle, levels, 2, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_options_set_bottommost_compression(o.handle, PR_COMPRESSION_INHERIT, err,
+                                                         sizeof err));
+  ASSERT_EQ(PR_OK, pr_options_set_zstd_dictionary(o.handle, 4096, 0, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_options_set_compression_threads(o.handle, 3, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_open(o.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  std::string value(1000, 'z');
+  for (int i = 0; i < 1000; i++) {
+    std::string key = "key" + std::to_string(i);
+    ASSERT_EQ(PR_OK, pr_db_put(db, bytes(key), key.size(), bytes(value), value.size(), err,
+                               sizeof err));
+  }
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  auto level0 = files_ending(dir.path(), ".sst");
+  ASSERT_EQ(1u, level0.size());
+  EXPECT_NE(std::string::npos, level0[0].find("NoCompression"));
+  // Compaction moves the data to the last level: zstd with a dictionary.
+  ASSERT_EQ(PR_OK, pr_db_compact_range(db, nullptr, 0, nullptr, 0, 0, err, sizeof err));
+  auto bottom = files_ending(dir.path(), ".sst");
+  ASSERT_EQ(1u, bottom.size());
+  EXPECT_NE(std::string::npos, bottom[0].find("ZSTD"));
+  EXPECT_NE(std::string::npos, bottom[0].find("max_dict_bytes=4096"));
+  EXPECT_NE(std::string::npos, bottom[0].find("rocksdb.compression_dict"));
+  // RocksDB records the thread count in the OPTIONS file, not in table files.
+  bool threads_recorded = false;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    if (entry.path().filename().string().rfind("OPTIONS-", 0) != 0) continue;
+    std::ifstream in(entry.path());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    threads_recorded = threads_recorded || text.find("parallel_threads=3") != std::string::npos;
+  }
+  EXPECT_TRUE(threads_recorded);
+  EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+}
+
+TEST(CompressionTest, InvalidCompressionOptionsAreRejected) {
+  Options o;
+  char err[256] = {0};
+  int32_t bad[] = {PR_COMPRESSION_NONE, 42};
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_options_set_compression_per_level(o.handle, bad, 2, err, sizeof err));
+  int32_t many[8] = {0};
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_options_set_compression_per_level(o.handle, many, 8, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_options_set_zstd_dictionary(o.handle, 4096, 100, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_compression_threads(o.handle, 0, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_compression_threads(o.handle, 65, err, sizeof err));
 }
 
 TEST(CompressionTest, ZstdReachesTheTableFiles) {

@@ -1,5 +1,6 @@
 package dev.pinrock;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -33,6 +34,10 @@ public final class DbOptions {
     private final int maxOpenFiles;
     private final String mergeOperator;
     private final MemoryBudget memoryBudget;
+    private final List<Compression> compressionPerLevel;
+    private final int zstdDictionaryBytes;
+    private final int zstdTrainingBytes;
+    private final int compressionThreads;
 
     /** The settings while a copy is being made; each wither changes one. */
     private static final class Values {
@@ -47,6 +52,10 @@ public final class DbOptions {
         int maxOpenFiles = UNLIMITED_OPEN_FILES;
         String mergeOperator;
         MemoryBudget memoryBudget;
+        List<Compression> compressionPerLevel = List.of();
+        int zstdDictionaryBytes;
+        int zstdTrainingBytes;
+        int compressionThreads = 1;
     }
 
     private DbOptions(Values v) {
@@ -61,6 +70,10 @@ public final class DbOptions {
         this.maxOpenFiles = v.maxOpenFiles;
         this.mergeOperator = v.mergeOperator;
         this.memoryBudget = v.memoryBudget;
+        this.compressionPerLevel = v.compressionPerLevel;
+        this.zstdDictionaryBytes = v.zstdDictionaryBytes;
+        this.zstdTrainingBytes = v.zstdTrainingBytes;
+        this.compressionThreads = v.compressionThreads;
     }
 
     private Values values() {
@@ -76,6 +89,10 @@ public final class DbOptions {
         v.maxOpenFiles = maxOpenFiles;
         v.mergeOperator = mergeOperator;
         v.memoryBudget = memoryBudget;
+        v.compressionPerLevel = compressionPerLevel;
+        v.zstdDictionaryBytes = zstdDictionaryBytes;
+        v.zstdTrainingBytes = zstdTrainingBytes;
+        v.compressionThreads = compressionThreads;
         return v;
     }
 
@@ -234,6 +251,71 @@ public final class DbOptions {
         return new DbOptions(v);
     }
 
+    /**
+     * Returns a copy with the compression of each level. The first entry is
+     * level 0; as RocksDB sizes levels dynamically, the next entries are the
+     * levels counted from the one level 0 compacts into, and the last entry
+     * covers every level after it. The bottommost level still uses
+     * {@link #bottommostCompression(Compression)}.
+     *
+     * @param levels up to 7 algorithms, none to use {@link #compression(Compression)} everywhere
+     * @return a copy with the setting changed
+     */
+    public DbOptions compressionPerLevel(Compression... levels) {
+        Values v = values();
+        v.compressionPerLevel = List.of(levels);
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy with zstd dictionary compression: every table file gets
+     * a dictionary, which helps most with many small, similar values.
+     *
+     * @param dictionaryBytes the dictionary size per file (0 disables, the default; 16 KiB is typical)
+     * @param trainingBytes how much sampled data zstd's trainer learns from (0: the samples are
+     *     the dictionary; otherwise at least dictionaryBytes, e.g. 100 times it)
+     * @return a copy with the setting changed
+     */
+    public DbOptions zstdDictionary(int dictionaryBytes, int trainingBytes) {
+        Values v = values();
+        v.zstdDictionaryBytes = dictionaryBytes;
+        v.zstdTrainingBytes = trainingBytes;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy that compresses each table file being written with
+     * several threads.
+     *
+     * @param threads 1 to 64 (default 1)
+     * @return a copy with the setting changed
+     */
+    public DbOptions compressionThreads(int threads) {
+        Values v = values();
+        v.compressionThreads = threads;
+        return new DbOptions(v);
+    }
+
+    /** @return the compression per level, empty when every level uses {@link #compression()} */
+    public List<Compression> compressionPerLevel() {
+        return compressionPerLevel;
+    }
+
+    /** @return the zstd dictionary size per table file, 0 when disabled */
+    public int zstdDictionaryBytes() {
+        return zstdDictionaryBytes;
+    }
+
+    /** @return the bytes zstd's dictionary trainer samples, 0 when not training */
+    public int zstdTrainingBytes() {
+        return zstdTrainingBytes;
+    }
+
+    /** @return the threads compressing each table file */
+    public int compressionThreads() {
+        return compressionThreads;
+    }
+
     /** @return the shared memory budget, or null for none */
     public MemoryBudget memoryBudget() {
         return memoryBudget;
@@ -295,6 +377,8 @@ public final class DbOptions {
                 + ", paranoidChecks=" + paranoidChecks + ", compression=" + compression
                 + ", bottommostCompression=" + bottommostCompression + ", zstdLevel=" + zstdLevel
                 + ", blockCacheBytes=" + blockCacheBytes + ", writeBufferBytes=" + writeBufferBytes
-                + ", maxOpenFiles=" + maxOpenFiles + ", mergeOperator=" + mergeOperator + ", memoryBudget=" + (memoryBudget != null) + "]";
+                + ", maxOpenFiles=" + maxOpenFiles + ", mergeOperator=" + mergeOperator + ", memoryBudget=" + (memoryBudget != null) + ", compressionPerLevel=" + compressionPerLevel
+                + ", zstdDictionaryBytes=" + zstdDictionaryBytes + ", zstdTrainingBytes=" + zstdTrainingBytes
+                + ", compressionThreads=" + compressionThreads + "]";
     }
 }

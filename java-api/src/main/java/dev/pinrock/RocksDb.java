@@ -533,8 +533,9 @@ public final class RocksDb implements AutoCloseable {
     }
 
     /**
-     * Compacts the keys in [begin, end) down the LSM tree and waits until
-     * that is done.
+     * Compacts the keys in [begin, end) down the LSM tree, rewriting the
+     * last level's files too (so they take the current compression), and
+     * waits until that is done.
      *
      * @param begin the first key, or null to start before every key
      * @param end the first key after the range, or null to end after every key

@@ -71,6 +71,37 @@ class CompressionTest {
     }
 
     @Test
+    void perLevelCompressionAndTheZstdDictionaryReachTheFiles() throws IOException {
+        Path path = dir.resolve("levels");
+        DbOptions options = DbOptions.create().createIfMissing(true)
+                .compressionPerLevel(Compression.NONE, Compression.ZSTD)
+                .zstdDictionary(4096, 0).compressionThreads(2);
+        try (RocksDb db = RocksDb.open(path, options)) {
+            for (int i = 0; i < 2000; i++) {
+                db.put(("key-" + i).getBytes(StandardCharsets.UTF_8), ("value-" + i).repeat(50).getBytes(StandardCharsets.UTF_8));
+            }
+            db.flush();
+            assertTrue(namesCompression(tables(path).get(0), "NoCompression"));
+            // A second, overlapping level-0 file: compaction must rewrite, not move, the data.
+            db.put("key-0".getBytes(StandardCharsets.UTF_8), "again".getBytes(StandardCharsets.UTF_8));
+            db.flush();
+            db.compactRange();
+            Path bottom = tables(path).get(0);
+            assertTrue(namesCompression(bottom, "ZSTD"));
+            assertTrue(namesCompression(bottom, "max_dict_bytes=4096"));
+            assertTrue(namesCompression(bottom, "rocksdb.compression_dict"));
+        }
+    }
+
+    private static List<Path> tables(Path db) throws IOException {
+        try (var files = Files.list(db)) {
+            List<Path> tables = files.filter(p -> p.toString().endsWith(".sst")).toList();
+            assertEquals(1, tables.size(), tables.toString());
+            return tables;
+        }
+    }
+
+    @Test
     void zstdLevelChangesTheOutput() throws IOException {
         long fast = totalSize(writeTables("fast", DbOptions.create().compression(Compression.ZSTD).zstdLevel(-50)));
         long strong = totalSize(writeTables("strong", DbOptions.create().compression(Compression.ZSTD).zstdLevel(19)));

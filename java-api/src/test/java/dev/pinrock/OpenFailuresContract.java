@@ -86,6 +86,11 @@ abstract class OpenFailuresContract extends BindingContract {
             CREATE.writeBufferBytes(1024),
             CREATE.maxOpenFiles(5),
             CREATE.blockCacheBytes(-1),
+            CREATE.compressionPerLevel(java.util.Collections.nCopies(8, Compression.NONE).toArray(new Compression[0])),
+            CREATE.zstdDictionary(-1, 0),
+            CREATE.zstdDictionary(4096, 100),
+            CREATE.compressionThreads(0),
+            CREATE.compressionThreads(65),
         };
         for (DbOptions options : invalid) {
             var e = assertThrows(RocksDbException.InvalidArgumentException.class,

@@ -43,6 +43,9 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle SET_WRITE_BUFFER_BYTES = PinrockNative.pr_options_set_write_buffer_bytes$handle();
     private static final MethodHandle SET_MAX_OPEN_FILES = PinrockNative.pr_options_set_max_open_files$handle();
     private static final MethodHandle SET_MERGE_OPERATOR = PinrockNative.pr_options_set_merge_operator$handle();
+    private static final MethodHandle SET_COMPRESSION_PER_LEVEL = PinrockNative.pr_options_set_compression_per_level$handle();
+    private static final MethodHandle SET_ZSTD_DICTIONARY = PinrockNative.pr_options_set_zstd_dictionary$handle();
+    private static final MethodHandle SET_COMPRESSION_THREADS = PinrockNative.pr_options_set_compression_threads$handle();
     private static final MethodHandle SET_MEMORY_BUDGET = PinrockNative.pr_options_set_memory_budget$handle();
     private static final MethodHandle BUDGET_CREATE = PinrockNative.pr_memory_budget_create$handle();
     private static final MethodHandle BUDGET_DESTROY = PinrockNative.pr_memory_budget_destroy$handle();
@@ -125,6 +128,13 @@ public final class FfmDb implements NativeDb {
                 check((int) SET_WRITE_BUFFER_BYTES.invokeExact(nativeOptions, options.writeBufferBytes(),
                         err, ERR_CAP), scratch);
                 check((int) SET_MAX_OPEN_FILES.invokeExact(nativeOptions, options.maxOpenFiles(), err,
+                        ERR_CAP), scratch);
+                int[] levels = options.compressionPerLevel().stream().mapToInt(c -> c.nativeCode()).toArray();
+                check((int) SET_COMPRESSION_PER_LEVEL.invokeExact(nativeOptions,
+                        arena.allocateFrom(ValueLayout.JAVA_INT, levels), (long) levels.length, err, ERR_CAP), scratch);
+                check((int) SET_ZSTD_DICTIONARY.invokeExact(nativeOptions, options.zstdDictionaryBytes(),
+                        options.zstdTrainingBytes(), err, ERR_CAP), scratch);
+                check((int) SET_COMPRESSION_THREADS.invokeExact(nativeOptions, options.compressionThreads(), err,
                         ERR_CAP), scratch);
                 if (memoryBudget != 0) {
                     check((int) SET_MEMORY_BUDGET.invokeExact(nativeOptions, MemorySegment.ofAddress(memoryBudget),

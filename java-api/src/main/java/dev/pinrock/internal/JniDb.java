@@ -41,7 +41,9 @@ public final class JniDb implements NativeDb {
         return new JniDb(open(path.toString(), options.createIfMissing(), options.errorIfExists(),
                 options.paranoidChecks(), options.compression().nativeCode(),
                 options.bottommostCompression().nativeCode(), options.zstdLevel(), options.blockCacheBytes(),
-                options.writeBufferBytes(), options.maxOpenFiles(), options.mergeOperator(), memoryBudget));
+                options.writeBufferBytes(), options.maxOpenFiles(), options.mergeOperator(), memoryBudget,
+                options.compressionPerLevel().stream().mapToInt(c -> c.nativeCode()).toArray(),
+                options.zstdDictionaryBytes(), options.zstdTrainingBytes(), options.compressionThreads()));
     }
 
     @Override
@@ -208,7 +210,8 @@ public final class JniDb implements NativeDb {
     private static native long open(String path, boolean createIfMissing, boolean errorIfExists,
             boolean paranoidChecks, int compression, int bottommostCompression, int zstdLevel,
             long blockCacheBytes, long writeBufferBytes, int maxOpenFiles, String mergeOperator,
-            long memoryBudget);
+            long memoryBudget, int[] compressionPerLevel, int zstdDictionaryBytes, int zstdTrainingBytes,
+            int compressionThreads);
 
     private static native void close(long db);
 

@@ -1063,6 +1063,191 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_options_set_compression_per_level {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_compression_per_level");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compression_per_level(pr_options_t *options, const int32_t *types, size_t n, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_compression_per_level$descriptor() {
+        return pr_options_set_compression_per_level.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compression_per_level(pr_options_t *options, const int32_t *types, size_t n, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_compression_per_level$handle() {
+        return pr_options_set_compression_per_level.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compression_per_level(pr_options_t *options, const int32_t *types, size_t n, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_compression_per_level$address() {
+        return pr_options_set_compression_per_level.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compression_per_level(pr_options_t *options, const int32_t *types, size_t n, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_compression_per_level(MemorySegment options, MemorySegment types, long n, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_compression_per_level.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_compression_per_level", options, types, n, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, types, n, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_zstd_dictionary {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_zstd_dictionary");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_zstd_dictionary(pr_options_t *options, uint32_t max_dict_bytes, uint32_t train_bytes, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_zstd_dictionary$descriptor() {
+        return pr_options_set_zstd_dictionary.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_zstd_dictionary(pr_options_t *options, uint32_t max_dict_bytes, uint32_t train_bytes, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_zstd_dictionary$handle() {
+        return pr_options_set_zstd_dictionary.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_zstd_dictionary(pr_options_t *options, uint32_t max_dict_bytes, uint32_t train_bytes, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_zstd_dictionary$address() {
+        return pr_options_set_zstd_dictionary.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_zstd_dictionary(pr_options_t *options, uint32_t max_dict_bytes, uint32_t train_bytes, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_zstd_dictionary(MemorySegment options, int max_dict_bytes, int train_bytes, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_zstd_dictionary.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_zstd_dictionary", options, max_dict_bytes, train_bytes, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, max_dict_bytes, train_bytes, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_compression_threads {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_compression_threads");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compression_threads(pr_options_t *options, uint32_t threads, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_compression_threads$descriptor() {
+        return pr_options_set_compression_threads.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compression_threads(pr_options_t *options, uint32_t threads, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_compression_threads$handle() {
+        return pr_options_set_compression_threads.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compression_threads(pr_options_t *options, uint32_t threads, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_compression_threads$address() {
+        return pr_options_set_compression_threads.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compression_threads(pr_options_t *options, uint32_t threads, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_compression_threads(MemorySegment options, int threads, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_compression_threads.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_compression_threads", options, threads, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, threads, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_options_set_block_cache_bytes {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
