@@ -327,6 +327,46 @@ PR_API int32_t pr_db_get(pr_db_t* db, const uint8_t* key, size_t key_len, uint8_
                          size_t buf_cap, uint32_t flags, pr_get_result_t* result, char* err,
                          size_t err_cap);
 
+/* ---- bulk load: table files built outside a database, then ingested ---- */
+
+/* A writer of one sorted table file (SST). Not thread-safe. */
+typedef struct pr_sst_writer pr_sst_writer_t;
+
+/* Opens a writer of a new table file at path, compressed as options say
+ * (options may be NULL for the defaults). Returns PR_OK with *writer_out
+ * set, or a status; the caller destroys the writer with
+ * pr_sst_writer_destroy. options and path are not kept. */
+PR_API int32_t pr_sst_writer_open(const pr_options_t* options, const char* path,
+                                  pr_sst_writer_t** writer_out, char* err, size_t err_cap);
+
+/* Adds key -> value. Keys must come in strictly ascending bytewise order:
+ * otherwise PR_CODE_INVALID_ARGUMENT and nothing is added. */
+PR_API int32_t pr_sst_writer_put(pr_sst_writer_t* writer, const uint8_t* key, size_t key_len,
+                                 const uint8_t* value, size_t value_len, char* err,
+                                 size_t err_cap);
+
+/* Adds a deletion of key, under the same ordering rule as pr_sst_writer_put. */
+PR_API int32_t pr_sst_writer_delete(pr_sst_writer_t* writer, const uint8_t* key, size_t key_len,
+                                    char* err, size_t err_cap);
+
+/* Completes the file and writes its size into *file_size. An empty writer
+ * cannot finish (PR_CODE_INVALID_ARGUMENT). Nothing may be added afterwards. */
+PR_API int32_t pr_sst_writer_finish(pr_sst_writer_t* writer, uint64_t* file_size, char* err,
+                                    size_t err_cap);
+
+/* Frees the writer; an unfinished file is left incomplete. NULL is accepted. */
+PR_API void pr_sst_writer_destroy(pr_sst_writer_t* writer);
+
+/* pr_db_ingest flag: move the files into the database (a hard link, then
+ * the original name is removed) instead of copying them. */
+#define PR_INGEST_MOVE 1
+
+/* Adds finished table files (paths[0..n-1]) to the database atomically.
+ * Returns PR_OK or a status (PR_CODE_INVALID_ARGUMENT when the files'
+ * key ranges overlap each other). The paths are not kept. */
+PR_API int32_t pr_db_ingest(pr_db_t* db, const char* const* paths, size_t n, uint32_t flags,
+                            char* err, size_t err_cap);
+
 /* ---- snapshots and read options ------------------------------------------ */
 
 /* A consistent point-in-time view of a database. */

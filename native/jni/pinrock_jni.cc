@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "pinrock.h"
@@ -467,4 +468,26 @@ PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_createSnapshot(JNIEn
 PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_releaseSnapshot(JNIEnv*, jclass, jlong db,
                                                                            jlong snapshot) {
   pr_db_snapshot_release(db_of(db), reinterpret_cast<pr_snapshot_t*>(static_cast<intptr_t>(snapshot)));
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_ingest(JNIEnv* env, jclass, jlong db,
+                                                                   jobjectArray files,
+                                                                   jboolean move) {
+  size_t n = static_cast<size_t>(env->GetArrayLength(files));
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < n; i++) {
+    auto file = static_cast<jstring>(env->GetObjectArrayElement(files, static_cast<jsize>(i)));
+    const char* chars = env->GetStringUTFChars(file, nullptr);
+    if (chars == nullptr) return;
+    paths.emplace_back(chars);
+    env->ReleaseStringUTFChars(file, chars);
+    env->DeleteLocalRef(file);
+  }
+  std::vector<const char*> pointers;
+  for (const auto& path : paths) pointers.push_back(path.c_str());
+  char err[kErrCap];
+  ok(env,
+     pr_db_ingest(db_of(db), pointers.data(), pointers.size(), move ? PR_INGEST_MOVE : 0, err,
+                  sizeof err),
+     err);
 }

@@ -593,6 +593,29 @@ public final class RocksDb implements AutoCloseable {
     }
 
     /**
+     * Adds finished table files (from {@link SstFileWriter}) to the database,
+     * atomically. With move, each file is hard-linked into the database and
+     * its original name removed, so nothing is copied (the files must be on
+     * the database's file system; otherwise RocksDB copies them).
+     *
+     * @param files the table files, whose key ranges must not overlap each other
+     * @param move whether to move the files instead of copying them
+     * @throws RocksDbException when a file is missing, damaged or overlaps another
+     * @throws IllegalStateException when the database is closed
+     */
+    public void ingest(List<Path> files, boolean move) {
+        Objects.requireNonNull(files, "files");
+        String[] paths = files.stream().map(p -> Objects.requireNonNull(p, "a file in files").toAbsolutePath().toString())
+                .toArray(String[]::new);
+        guard.acquire();
+        try {
+            db.ingest(paths, move);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
      * Reads an integer RocksDB property, e.g. {@code "rocksdb.estimate-num-keys"}
      * or {@code "rocksdb.cur-size-all-mem-tables"}.
      *

@@ -74,6 +74,7 @@ abstract class ClosedDatabaseContract extends BindingContract {
             assertEquals("RocksDb " + dir.resolve("db").toAbsolutePath() + " is closed", e.getMessage(),
                     operation.getKey());
         }
+        assertThrows(IllegalStateException.class, () -> db.ingest(List.of(dir.resolve("none.sst")), true));
         var e = assertThrows(IllegalStateException.class, () -> db.checkpoint(dir.resolve("checkpoint")));
         assertTrue(e.getMessage().endsWith("is closed"), e.getMessage());
         // Reopening after close works: the lock was released.

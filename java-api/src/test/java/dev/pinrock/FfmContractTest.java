@@ -63,6 +63,14 @@ class FfmContractTest {
     }
 
     @Nested
+    class Ingest extends IngestContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

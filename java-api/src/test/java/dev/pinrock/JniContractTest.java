@@ -63,6 +63,14 @@ class JniContractTest {
     }
 
     @Nested
+    class Ingest extends IngestContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
     class ClosedDatabase extends ClosedDatabaseContract {
         @Override
         protected Binding binding() {

@@ -1,6 +1,7 @@
 package dev.pinrock.internal;
 
 import static dev.pinrock.bindings.PinrockNative.PR_GET_PIN_IF_LARGER;
+import static dev.pinrock.bindings.PinrockNative.PR_INGEST_MOVE;
 import static dev.pinrock.bindings.PinrockNative.PR_NOT_FOUND;
 import static dev.pinrock.bindings.PinrockNative.PR_OK;
 import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_BEGIN;
@@ -66,6 +67,7 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle COMPACT_RANGE = PinrockNative.pr_db_compact_range$handle();
     private static final MethodHandle APPROXIMATE_SIZE = PinrockNative.pr_db_approximate_size$handle();
     private static final MethodHandle CHECKPOINT = PinrockNative.pr_db_checkpoint$handle();
+    private static final MethodHandle INGEST = PinrockNative.pr_db_ingest$handle();
     private static final MethodHandle ENGINE_VERSION = PinrockNative.pr_engine_version$handle();
     /**
      * Releasing a pin only drops a reference (no I/O, no callback), so it runs
@@ -107,6 +109,28 @@ public final class FfmDb implements NativeDb {
      */
     public static FfmDb open(Path path, DbOptions options, long memoryBudget) {
         Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
+            MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
+            withNativeOptions(options, memoryBudget, nativeOptions -> check(
+                    (int) OPEN.invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
+            return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0));
+        }
+    }
+
+    /** A call given a native pr_options_t. */
+    interface OptionsUse {
+        void accept(MemorySegment nativeOptions) throws Throwable;
+    }
+
+    /**
+     * Builds the native pr_options_t for options (validated by the native
+     * setters), runs use with it, and destroys it.
+     *
+     * @param memoryBudget a memory budget's native handle, or 0
+     */
+    static void withNativeOptions(DbOptions options, long memoryBudget, OptionsUse use) {
+        Scratch scratch = Scratch.get();
         MemorySegment err = scratch.err;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativeOptions = (MemorySegment) OPTIONS_CREATE.invokeExact();
@@ -144,10 +168,7 @@ public final class FfmDb implements NativeDb {
                     check((int) SET_MERGE_OPERATOR.invokeExact(nativeOptions,
                             arena.allocateFrom(options.mergeOperator(), StandardCharsets.UTF_8), err, ERR_CAP), scratch);
                 }
-                MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
-                MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
-                check((int) OPEN.invokeExact(nativeOptions, nativePath, dbOut, err, ERR_CAP), scratch);
-                return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0));
+                use.accept(nativeOptions);
             } finally {
                 OPTIONS_DESTROY.invokeExact(nativeOptions);
             }
@@ -498,6 +519,21 @@ public final class FfmDb implements NativeDb {
     }
 
     @Override
+    public void ingest(String[] files, boolean move) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment paths = arena.allocate(ValueLayout.ADDRESS, Math.max(1, files.length));
+            for (int i = 0; i < files.length; i++) {
+                paths.setAtIndex(ValueLayout.ADDRESS, i, arena.allocateFrom(files[i], StandardCharsets.UTF_8));
+            }
+            check((int) INGEST.invokeExact(handle, paths, (long) files.length, move ? PR_INGEST_MOVE() : 0,
+                    scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
     public long propertyLong(String name) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
@@ -560,7 +596,7 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    private static void check(int status, Scratch scratch) {
+    static void check(int status, Scratch scratch) {
         if (status != PR_OK()) {
             throw RocksDbException.of(status, scratch.message());
         }

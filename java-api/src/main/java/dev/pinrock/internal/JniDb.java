@@ -193,6 +193,11 @@ public final class JniDb implements NativeDb {
     }
 
     @Override
+    public void ingest(String[] files, boolean move) {
+        ingest(handle, files, move);
+    }
+
+    @Override
     public void close() {
         close(handle);
     }
@@ -253,4 +258,6 @@ public final class JniDb implements NativeDb {
     private static native void checkpoint(long db, String path);
 
     private static native long propertyLong(long db, String name);
+
+    private static native void ingest(long db, String[] files, boolean move);
 }

@@ -64,6 +64,9 @@ public interface NativeDb {
 
     void checkpoint(Path directory);
 
+    /** Adds finished table files to the database atomically, moving them when move is set. */
+    void ingest(String[] files, boolean move);
+
     /** Returns the integer property, or -1 when RocksDB knows no integer property of that name. */
     long propertyLong(String name);
 

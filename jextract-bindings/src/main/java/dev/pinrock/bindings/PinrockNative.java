@@ -122,6 +122,15 @@ public class PinrockNative {
     public static int PR_GET_PIN_IF_LARGER() {
         return PR_GET_PIN_IF_LARGER;
     }
+    private static final int PR_INGEST_MOVE = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_INGEST_MOVE 1
+     * }
+     */
+    public static int PR_INGEST_MOVE() {
+        return PR_INGEST_MOVE;
+    }
     private static final int PR_READ_SKIP_FILL_CACHE = (int)1L;
     /**
      * {@snippet lang=c :
@@ -2102,6 +2111,375 @@ public class PinrockNative {
                 traceDowncall("pr_db_get", db, key, key_len, buf, buf_cap, flags, result, err, err_cap);
             }
             return (int)mh$.invokeExact(db, key, key_len, buf, buf_cap, flags, result, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_sst_writer_open {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_sst_writer_open");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_open(const pr_options_t *options, const char *path, pr_sst_writer_t **writer_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_sst_writer_open$descriptor() {
+        return pr_sst_writer_open.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_open(const pr_options_t *options, const char *path, pr_sst_writer_t **writer_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_sst_writer_open$handle() {
+        return pr_sst_writer_open.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_open(const pr_options_t *options, const char *path, pr_sst_writer_t **writer_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_sst_writer_open$address() {
+        return pr_sst_writer_open.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_open(const pr_options_t *options, const char *path, pr_sst_writer_t **writer_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_sst_writer_open(MemorySegment options, MemorySegment path, MemorySegment writer_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_sst_writer_open.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_sst_writer_open", options, path, writer_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, path, writer_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_sst_writer_put {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_sst_writer_put");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_put(pr_sst_writer_t *writer, const uint8_t *key, size_t key_len, const uint8_t *value, size_t value_len, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_sst_writer_put$descriptor() {
+        return pr_sst_writer_put.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_put(pr_sst_writer_t *writer, const uint8_t *key, size_t key_len, const uint8_t *value, size_t value_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_sst_writer_put$handle() {
+        return pr_sst_writer_put.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_put(pr_sst_writer_t *writer, const uint8_t *key, size_t key_len, const uint8_t *value, size_t value_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_sst_writer_put$address() {
+        return pr_sst_writer_put.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_put(pr_sst_writer_t *writer, const uint8_t *key, size_t key_len, const uint8_t *value, size_t value_len, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_sst_writer_put(MemorySegment writer, MemorySegment key, long key_len, MemorySegment value, long value_len, MemorySegment err, long err_cap) {
+        var mh$ = pr_sst_writer_put.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_sst_writer_put", writer, key, key_len, value, value_len, err, err_cap);
+            }
+            return (int)mh$.invokeExact(writer, key, key_len, value, value_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_sst_writer_delete {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_sst_writer_delete");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_delete(pr_sst_writer_t *writer, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_sst_writer_delete$descriptor() {
+        return pr_sst_writer_delete.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_delete(pr_sst_writer_t *writer, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_sst_writer_delete$handle() {
+        return pr_sst_writer_delete.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_delete(pr_sst_writer_t *writer, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_sst_writer_delete$address() {
+        return pr_sst_writer_delete.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_delete(pr_sst_writer_t *writer, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_sst_writer_delete(MemorySegment writer, MemorySegment key, long key_len, MemorySegment err, long err_cap) {
+        var mh$ = pr_sst_writer_delete.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_sst_writer_delete", writer, key, key_len, err, err_cap);
+            }
+            return (int)mh$.invokeExact(writer, key, key_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_sst_writer_finish {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_sst_writer_finish");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_finish(pr_sst_writer_t *writer, uint64_t *file_size, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_sst_writer_finish$descriptor() {
+        return pr_sst_writer_finish.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_finish(pr_sst_writer_t *writer, uint64_t *file_size, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_sst_writer_finish$handle() {
+        return pr_sst_writer_finish.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_finish(pr_sst_writer_t *writer, uint64_t *file_size, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_sst_writer_finish$address() {
+        return pr_sst_writer_finish.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_sst_writer_finish(pr_sst_writer_t *writer, uint64_t *file_size, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_sst_writer_finish(MemorySegment writer, MemorySegment file_size, MemorySegment err, long err_cap) {
+        var mh$ = pr_sst_writer_finish.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_sst_writer_finish", writer, file_size, err, err_cap);
+            }
+            return (int)mh$.invokeExact(writer, file_size, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_sst_writer_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_sst_writer_destroy");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_sst_writer_destroy(pr_sst_writer_t *writer)
+     * }
+     */
+    public static FunctionDescriptor pr_sst_writer_destroy$descriptor() {
+        return pr_sst_writer_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_sst_writer_destroy(pr_sst_writer_t *writer)
+     * }
+     */
+    public static MethodHandle pr_sst_writer_destroy$handle() {
+        return pr_sst_writer_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_sst_writer_destroy(pr_sst_writer_t *writer)
+     * }
+     */
+    public static MemorySegment pr_sst_writer_destroy$address() {
+        return pr_sst_writer_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_sst_writer_destroy(pr_sst_writer_t *writer)
+     * }
+     */
+    public static void pr_sst_writer_destroy(MemorySegment writer) {
+        var mh$ = pr_sst_writer_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_sst_writer_destroy", writer);
+            }
+            mh$.invokeExact(writer);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_ingest {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_ingest");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_ingest(pr_db_t *db, const char *const *paths, size_t n, uint32_t flags, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_ingest$descriptor() {
+        return pr_db_ingest.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_ingest(pr_db_t *db, const char *const *paths, size_t n, uint32_t flags, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_ingest$handle() {
+        return pr_db_ingest.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_ingest(pr_db_t *db, const char *const *paths, size_t n, uint32_t flags, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_ingest$address() {
+        return pr_db_ingest.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_ingest(pr_db_t *db, const char *const *paths, size_t n, uint32_t flags, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_ingest(MemorySegment db, MemorySegment paths, long n, int flags, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_ingest.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_ingest", db, paths, n, flags, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, paths, n, flags, err, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

@@ -1,0 +1,89 @@
+package dev.pinrock.internal;
+
+import static dev.pinrock.internal.FfmDb.check;
+import static dev.pinrock.internal.FfmDb.unchecked;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import dev.pinrock.DbOptions;
+import dev.pinrock.bindings.PinrockNative;
+
+/** The table-file writer of pinrock.h (pr_sst_writer_*) through FFM, for {@code dev.pinrock.SstFileWriter}. */
+public final class FfmSstWriter {
+    static {
+        NativeLibrary.load();
+    }
+
+    private static final MethodHandle OPEN = PinrockNative.pr_sst_writer_open$handle();
+    private static final MethodHandle PUT = PinrockNative.pr_sst_writer_put$handle();
+    private static final MethodHandle DELETE = PinrockNative.pr_sst_writer_delete$handle();
+    private static final MethodHandle FINISH = PinrockNative.pr_sst_writer_finish$handle();
+    private static final MethodHandle DESTROY = PinrockNative.pr_sst_writer_destroy$handle();
+
+    private final MemorySegment handle;
+
+    private FfmSstWriter(MemorySegment handle) {
+        this.handle = handle;
+    }
+
+    /** Opens a writer of a new table file compressed as options say. */
+    public static FfmSstWriter open(Path path, DbOptions options) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
+            MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
+            FfmDb.withNativeOptions(options, 0L, nativeOptions -> check(
+                    (int) OPEN.invokeExact(nativeOptions, nativePath, out, scratch.err, Scratch.ERR_CAP), scratch));
+            return new FfmSstWriter(out.get(ValueLayout.ADDRESS, 0));
+        }
+    }
+
+    /** Adds key -> value; keys strictly ascending. */
+    public void put(MemorySegment key, MemorySegment value) {
+        Scratch scratch = Scratch.get();
+        MemorySegment nativeKey = scratch.nativeKey(key);
+        MemorySegment nativeValue = scratch.nativeInput(value);
+        try {
+            check((int) PUT.invokeExact(handle, nativeKey, key.byteSize(), nativeValue, value.byteSize(), scratch.err,
+                    Scratch.ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** Adds a deletion of key; keys strictly ascending. */
+    public void delete(MemorySegment key) {
+        Scratch scratch = Scratch.get();
+        MemorySegment nativeKey = scratch.nativeKey(key);
+        try {
+            check((int) DELETE.invokeExact(handle, nativeKey, key.byteSize(), scratch.err, Scratch.ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** Completes the file; returns its size. */
+    public long finish() {
+        Scratch scratch = Scratch.get();
+        try {
+            check((int) FINISH.invokeExact(handle, scratch.word, scratch.err, Scratch.ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        return scratch.word.get(ValueLayout.JAVA_LONG, 0);
+    }
+
+    /** Frees the writer; called once. */
+    public void destroy() {
+        try {
+            DESTROY.invokeExact(handle);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+}
