@@ -664,16 +664,33 @@ TEST(MergeTest, UnknownMergeOperatorIsInvalidArgument) {
   EXPECT_NE(nullptr, std::strstr(err, "no-such-operator")) << err;
 }
 
-// The content of every file in dir whose name ends with suffix.
-std::vector<std::string> files_ending(const std::string& dir, const std::string& suffix) {
+// The content of every file in dir whose name starts with prefix and ends
+// with suffix.
+std::vector<std::string> files_named(const std::string& dir, const std::string& prefix,
+                                     const std::string& suffix) {
   std::vector<std::string> contents;
   for (const auto& entry : fs::directory_iterator(dir)) {
     std::string name = entry.path().filename().string();
-    if (name.size() < suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    if (name.size() < prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+      continue;
+    }
     std::ifstream in(entry.path(), std::ios::binary);
     contents.emplace_back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
   return contents;
+}
+
+// Writes 1000 highly compressible 1000-byte values and flushes them.
+void write_compressible(pr_db_t* db) {
+  char err[256] = {0};
+  std::string value(1000, 'z');
+  for (int i = 0; i < 1000; i++) {
+    std::string key = "key" + std::to_string(i);
+    ASSERT_EQ(PR_OK, pr_db_put(db, bytes(key), key.size(), bytes(value), value.size(), err,
+                               sizeof err));
+  }
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
 }
 
 TEST(CompressionTest, PerLevelDictionaryAndThreadsReachTheFiles) {
@@ -691,29 +708,20 @@ TEST(CompressionTest, PerLevelDictionaryAndThreadsReachTheFiles) {
   ASSERT_EQ(PR_OK, pr_options_set_zstd_dictionary(o.handle, 4096, 0, err, sizeof err));
   ASSERT_EQ(PR_OK, pr_options_set_compression_threads(o.handle, 3, err, sizeof err));
   ASSERT_EQ(PR_OK, pr_db_open(o.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
-  std::string value(1000, 'z');
-  for (int i = 0; i < 1000; i++) {
-    std::string key = "key" + std::to_string(i);
-    ASSERT_EQ(PR_OK, pr_db_put(db, bytes(key), key.size(), bytes(value), value.size(), err,
-                               sizeof err));
-  }
-  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
-  auto level0 = files_ending(dir.path(), ".sst");
+  write_compressible(db);
+  auto level0 = files_named(dir.path(), "", ".sst");
   ASSERT_EQ(1u, level0.size());
   EXPECT_NE(std::string::npos, level0[0].find("NoCompression"));
   // Compaction moves the data to the last level: zstd with a dictionary.
   ASSERT_EQ(PR_OK, pr_db_compact_range(db, nullptr, 0, nullptr, 0, 0, err, sizeof err));
-  auto bottom = files_ending(dir.path(), ".sst");
+  auto bottom = files_named(dir.path(), "", ".sst");
   ASSERT_EQ(1u, bottom.size());
   EXPECT_NE(std::string::npos, bottom[0].find("ZSTD"));
   EXPECT_NE(std::string::npos, bottom[0].find("max_dict_bytes=4096"));
   EXPECT_NE(std::string::npos, bottom[0].find("rocksdb.compression_dict"));
   // RocksDB records the thread count in the OPTIONS file, not in table files.
   bool threads_recorded = false;
-  for (const auto& entry : fs::directory_iterator(dir.path())) {
-    if (entry.path().filename().string().rfind("OPTIONS-", 0) != 0) continue;
-    std::ifstream in(entry.path());
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& text : files_named(dir.path(), "OPTIONS-", "")) {
     threads_recorded = threads_recorded || text.find("parallel_threads=3") != std::string::npos;
   }
   EXPECT_TRUE(threads_recorded);
@@ -743,25 +751,13 @@ TEST(CompressionTest, ZstdReachesTheTableFiles) {
   pr_options_set_create_if_missing(o.handle, 1);
   ASSERT_EQ(PR_OK, pr_options_set_compression(o.handle, PR_COMPRESSION_ZSTD, err, sizeof err));
   ASSERT_EQ(PR_OK, pr_db_open(o.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
-  std::string value(1000, 'z');
-  for (int i = 0; i < 1000; i++) {
-    std::string key = "key" + std::to_string(i);
-    ASSERT_EQ(PR_OK, pr_db_put(db, bytes(key), key.size(), bytes(value), value.size(), err,
-                               sizeof err));
-  }
-  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  write_compressible(db);
   // A table file records its compression, uncompressed, in its properties
   // block; and 1000 highly compressible 1000-byte values must shrink.
-  int tables = 0;
-  for (const auto& entry : fs::directory_iterator(dir.path())) {
-    if (entry.path().extension() != ".sst") continue;
-    tables++;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_NE(std::string::npos, content.find("ZSTD")) << entry.path();
-    EXPECT_LT(content.size(), 1000u * 1000u / 10u) << entry.path();
-  }
-  EXPECT_EQ(1, tables);
+  auto tables = files_named(dir.path(), "", ".sst");
+  ASSERT_EQ(1u, tables.size());
+  EXPECT_NE(std::string::npos, tables[0].find("ZSTD"));
+  EXPECT_LT(tables[0].size(), 1000u * 1000u / 10u);
   EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
 }
 

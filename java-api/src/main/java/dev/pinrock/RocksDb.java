@@ -253,9 +253,7 @@ public final class RocksDb implements AutoCloseable {
 
     /** Releases a snapshot once; a no-op when the database already released it on close. */
     void release(Snapshot snapshot) {
-        try {
-            guard.acquire();
-        } catch (IllegalStateException closed) {
+        if (!guard.tryAcquire()) {
             return;
         }
         try {

@@ -44,13 +44,26 @@ public final class ResourceGuard {
      * @throws IllegalStateException when the resource is closed or closing
      */
     public void acquire() {
+        if (!tryAcquire()) {
+            throw new IllegalStateException(name + " is closed");
+        }
+    }
+
+    /**
+     * Marks one call in flight unless the resource is closed or closing;
+     * pair a true result with {@link #release()} in a finally block.
+     *
+     * @return whether the call may go on
+     */
+    public boolean tryAcquire() {
         int current;
         do {
             current = state;
             if ((current & CLOSING) != 0) {
-                throw new IllegalStateException(name + " is closed");
+                return false;
             }
         } while (!STATE.weakCompareAndSet(this, current, current + 1));
+        return true;
     }
 
     /** Ends a call started by {@link #acquire()}. */
