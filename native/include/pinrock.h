@@ -262,7 +262,9 @@ PR_API int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t
  * The handle is freed even when the returned status is an error (the error
  * reports what RocksDB could not finish cleanly). NULL returns PR_OK.
  * Pins obtained from this database stay valid after close: each holds its
- * own reference to the memory it points into. */
+ * own reference to the memory it points into.
+ * The one exception to freeing: with cursors still open, pr_db_close
+ * returns PR_CODE_ABORTED and does nothing, the handle stays valid. */
 PR_API int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap);
 
 /* Writes key -> value. Returns PR_OK or a RocksDB status. */
@@ -383,13 +385,16 @@ PR_API int32_t pr_db_snapshot_create(pr_db_t* db, pr_snapshot_t** snapshot_out, 
  * by a read running on another thread. NULL is accepted. */
 PR_API void pr_db_snapshot_release(pr_db_t* db, pr_snapshot_t* snapshot);
 
-/* Read flags (bitwise or) for pr_db_get_at: */
+/* Read flags (bitwise or) for pr_db_get_at and pr_cursor_open: */
 /* do not add the blocks read to the block cache (e.g. for scans) */
 #define PR_READ_SKIP_FILL_CACHE 1
 /* do not verify block checksums (RocksDB verifies by default) */
 #define PR_READ_SKIP_CHECKSUMS 2
 /* answer from memory only: PR_CODE_INCOMPLETE when a read would need I/O */
 #define PR_READ_MEMORY_ONLY 4
+/* cursors only: prefetch the next blocks asynchronously while the caller
+ * consumes the current ones (RocksDB's async_io) */
+#define PR_READ_ASYNC_IO 8
 
 /* pr_db_get with read options: reads as of snapshot (NULL: the latest
  * state) with PR_READ_* read_flags; everything else as pr_db_get. */
@@ -462,6 +467,79 @@ PR_API int32_t pr_db_property_int(pr_db_t* db, const char* name, uint64_t* value
  * NUL-terminated), so a caller whose buffer was too small can retry. */
 PR_API int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
                               uint64_t* value_len, char* err, size_t err_cap);
+
+/* ---- cursors ---------------------------------------------------------------
+ * A cursor walks the database's keys in bytewise order, in both directions,
+ * over a consistent view taken when it is opened. It is not thread-safe: one
+ * thread at a time moves it. Every cursor must be closed before its
+ * database: pr_db_close refuses to close a database with cursors open. */
+typedef struct pr_cursor pr_cursor_t;
+
+/* Opens a cursor over the state as of snapshot (NULL: the latest state),
+ * read with PR_READ_* read_flags. It sees only keys in [lower, upper)
+ * (bounds per PR_RANGE_HAS_BEGIN / PR_RANGE_HAS_END; the bound keys are
+ * copied). readahead_bytes is the read-ahead size for table files (0:
+ * RocksDB's automatic read-ahead). The cursor starts unpositioned; the
+ * snapshot may be released while it is open. Returns PR_OK with
+ * *cursor_out set, or a status with *cursor_out NULL; the caller closes it
+ * with pr_cursor_close before closing the database. */
+PR_API int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
+                              uint64_t readahead_bytes, const uint8_t* lower, size_t lower_len,
+                              const uint8_t* upper, size_t upper_len, uint32_t bounds,
+                              pr_cursor_t** cursor_out, char* err, size_t err_cap);
+
+/* Closes a cursor; the memory of its entries must not be read afterwards.
+ * NULL is accepted. */
+PR_API void pr_cursor_close(pr_cursor_t* cursor);
+
+/* The entry a cursor is on: views of RocksDB's memory, valid until the
+ * cursor next moves or closes. All zero when the cursor is on no entry. */
+typedef struct pr_cursor_entry {
+  const uint8_t* key;
+  uint64_t key_len;
+  const uint8_t* value;
+  uint64_t value_len;
+} pr_cursor_entry_t;
+
+/* Moves for pr_cursor_move. */
+enum pr_cursor_op {
+  PR_CURSOR_FIRST = 0,         /* the first key */
+  PR_CURSOR_LAST = 1,          /* the last key */
+  PR_CURSOR_SEEK = 2,          /* the first key >= key */
+  PR_CURSOR_SEEK_FOR_PREV = 3, /* the last key <= key */
+  PR_CURSOR_NEXT = 4,          /* the key after the current one */
+  PR_CURSOR_PREV = 5           /* the key before the current one */
+};
+
+/* Moves the cursor (key is used by the seeks only; it is not kept) and
+ * writes the entry it lands on into *entry. Returns PR_OK when the cursor
+ * is on an entry, PR_NOT_FOUND when it moved past either end (entry all
+ * zero), PR_CODE_INVALID_ARGUMENT for an unknown op or for NEXT/PREV on a
+ * cursor that is on no entry, or the RocksDB status of a failed read. */
+PR_API int32_t pr_cursor_move(pr_cursor_t* cursor, int32_t op, const uint8_t* key,
+                              size_t key_len, pr_cursor_entry_t* entry, char* err,
+                              size_t err_cap);
+
+/* pr_cursor_scan flag: walk towards smaller keys. */
+#define PR_SCAN_REVERSE 1
+
+/* Copies many entries in one call, starting with the one the cursor is on
+ * and moving forward (backward with PR_SCAN_REVERSE) past each entry
+ * copied. Entries are laid out one after another in buf: a uint32_t key
+ * length and a uint32_t value length (native byte order, unaligned), then
+ * the key bytes, then the value bytes. Stops after max_entries entries, at
+ * the first entry that does not fit in what is left of buf, or when the
+ * cursor runs out. *entries_out receives the number of entries copied and
+ * *bytes_out the bytes used; when not even the first entry fits,
+ * *entries_out is 0 and *bytes_out the bytes that entry needs. *entry
+ * receives the entry the cursor is on afterwards, as pr_cursor_move does.
+ * Returns PR_OK when the cursor is still on an entry, PR_NOT_FOUND when it
+ * has run out (a cursor on no entry copies nothing), or the RocksDB status
+ * of a failed read. */
+PR_API int32_t pr_cursor_scan(pr_cursor_t* cursor, uint32_t flags, size_t max_entries,
+                              uint8_t* buf, size_t buf_cap, uint64_t* entries_out,
+                              uint64_t* bytes_out, pr_cursor_entry_t* entry, char* err,
+                              size_t err_cap);
 
 #ifdef __cplusplus
 }

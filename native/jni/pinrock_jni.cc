@@ -362,6 +362,72 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_compactRange(JNIEnv* 
      err);
 }
 
+PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_openCursor(
+    JNIEnv* env, jclass, jlong db, jlong snapshot, jint read_flags, jlong readahead_bytes,
+    jbyteArray lower, jbyteArray upper) {
+  std::unique_ptr<JavaBytes> first(lower != nullptr ? new JavaBytes(env, lower) : nullptr);
+  std::unique_ptr<JavaBytes> last(upper != nullptr ? new JavaBytes(env, upper) : nullptr);
+  if ((first && !first->valid()) || (last && !last->valid())) return 0;
+  uint32_t bounds = (first ? PR_RANGE_HAS_BEGIN : 0) | (last ? PR_RANGE_HAS_END : 0);
+  pr_cursor_t* cursor = nullptr;
+  char err[kErrCap];
+  ok(env,
+     pr_cursor_open(db_of(db), reinterpret_cast<const pr_snapshot_t*>(snapshot),
+                    static_cast<uint32_t>(read_flags), static_cast<uint64_t>(readahead_bytes),
+                    first ? first->data() : nullptr, first ? first->length() : 0,
+                    last ? last->data() : nullptr, last ? last->length() : 0, bounds, &cursor, err,
+                    sizeof err),
+     err);
+  return reinterpret_cast<jlong>(cursor);
+}
+
+namespace {
+
+pr_cursor_t* cursor_of(jlong handle) {
+  return reinterpret_cast<pr_cursor_t*>(static_cast<intptr_t>(handle));
+}
+
+// Returns PR_OK or PR_NOT_FOUND; any other status becomes a pending exception.
+jint position(JNIEnv* env, int32_t status, const char* err) {
+  if (status == PR_NOT_FOUND) return status;
+  ok(env, status, err);
+  return status;
+}
+
+}  // namespace
+
+PR_JNI_EXPORT jint JNICALL Java_dev_pinrock_internal_JniCursor_move(JNIEnv* env, jclass,
+                                                                   jlong cursor, jint op, jlong key,
+                                                                   jlong key_len, jlong entry) {
+  char err[kErrCap];
+  return position(env,
+                  pr_cursor_move(cursor_of(cursor), op, address_of(key),
+                                 static_cast<size_t>(key_len),
+                                 reinterpret_cast<pr_cursor_entry_t*>(entry), err, sizeof err),
+                  err);
+}
+
+PR_JNI_EXPORT jint JNICALL Java_dev_pinrock_internal_JniCursor_scan(JNIEnv* env, jclass,
+                                                                   jlong cursor, jint flags,
+                                                                   jlong max_entries, jlong buf,
+                                                                   jlong buf_cap, jlong counts,
+                                                                   jlong entry) {
+  char err[kErrCap];
+  auto* outputs = reinterpret_cast<uint64_t*>(counts);
+  return position(
+      env,
+      pr_cursor_scan(cursor_of(cursor), static_cast<uint32_t>(flags),
+                     static_cast<size_t>(max_entries), reinterpret_cast<uint8_t*>(buf),
+                     static_cast<size_t>(buf_cap), &outputs[0], &outputs[1],
+                     reinterpret_cast<pr_cursor_entry_t*>(entry), err, sizeof err),
+      err);
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniCursor_close(JNIEnv*, jclass,
+                                                                   jlong cursor) {
+  pr_cursor_close(cursor_of(cursor));
+}
+
 PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_approximateSize(
     JNIEnv* env, jclass, jlong db, jbyteArray begin, jbyteArray end) {
   JavaBytes first(env, begin);

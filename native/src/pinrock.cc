@@ -18,6 +18,7 @@
 #include <rocksdb/write_batch.h>
 #include <zstd.h>
 
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -56,6 +57,18 @@ struct pr_db {
   rocksdb::ReadOptions read_options;
   rocksdb::WriteOptions write_options;
   bool has_merge_operator = false;
+  // Cursors not yet closed: RocksDB's iterators must die before the DB.
+  std::atomic<int64_t> open_cursors{0};
+};
+
+struct pr_cursor {
+  pr_db* db;
+  // The bounds live here: RocksDB keeps pointers to them in read_options.
+  std::string lower;
+  std::string upper;
+  rocksdb::Slice lower_slice;
+  rocksdb::Slice upper_slice;
+  std::unique_ptr<rocksdb::Iterator> iterator;
 };
 
 struct pr_sst_writer {
@@ -207,6 +220,34 @@ rocksdb::WriteOptions write_options(const pr_db& db, uint32_t flags) {
   options.disableWAL = (flags & PR_WRITE_DISABLE_WAL) != 0;
   options.no_slowdown = (flags & PR_WRITE_NO_SLOWDOWN) != 0;
   return options;
+}
+
+// The database's read options with a snapshot and PR_READ_* flags applied.
+rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot,
+                                  uint32_t read_flags) {
+  rocksdb::ReadOptions options = db.read_options;
+  options.snapshot = reinterpret_cast<const rocksdb::Snapshot*>(snapshot);
+  options.fill_cache = (read_flags & PR_READ_SKIP_FILL_CACHE) == 0;
+  options.verify_checksums = (read_flags & PR_READ_SKIP_CHECKSUMS) == 0;
+  if ((read_flags & PR_READ_MEMORY_ONLY) != 0) options.read_tier = rocksdb::kBlockCacheTier;
+  options.async_io = (read_flags & PR_READ_ASYNC_IO) != 0;
+  return options;
+}
+
+// Reports where a cursor is: PR_OK with *entry set when it is on an entry,
+// PR_NOT_FOUND when it has run out, or the status of a failed read.
+int32_t cursor_position(const rocksdb::Iterator& iterator, pr_cursor_entry_t* entry, char* err,
+                        size_t err_cap) {
+  *entry = pr_cursor_entry_t{nullptr, 0, nullptr, 0};
+  if (!iterator.Valid()) {
+    rocksdb::Status s = iterator.status();
+    return s.ok() ? PR_NOT_FOUND : to_status(s, err, err_cap);
+  }
+  rocksdb::Slice key = iterator.key();
+  rocksdb::Slice value = iterator.value();
+  *entry = pr_cursor_entry_t{reinterpret_cast<const uint8_t*>(key.data()), key.size(),
+                             reinterpret_cast<const uint8_t*>(value.data()), value.size()};
+  return PR_OK;
 }
 
 // The one-call read behind pr_db_get and pr_db_get_at.
@@ -462,6 +503,10 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
 
 int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap) {
   if (db == nullptr) return PR_OK;
+  if (db->open_cursors.load() > 0) {
+    return fail(PR_CODE_ABORTED, "Operation aborted: close the database's cursors first", err,
+                err_cap);
+  }
   std::unique_ptr<pr_db> owned(db);
   return guarded(err, err_cap, [&] { return to_status(owned->db->Close(), err, err_cap); });
 }
@@ -503,12 +548,8 @@ int32_t pr_db_get_at(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_f
                      const uint8_t* key, size_t key_len, uint8_t* buf, size_t buf_cap,
                      uint32_t flags, pr_get_result_t* result, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    rocksdb::ReadOptions options = db->read_options;
-    options.snapshot = reinterpret_cast<const rocksdb::Snapshot*>(snapshot);
-    options.fill_cache = (read_flags & PR_READ_SKIP_FILL_CACHE) == 0;
-    options.verify_checksums = (read_flags & PR_READ_SKIP_CHECKSUMS) == 0;
-    if ((read_flags & PR_READ_MEMORY_ONLY) != 0) options.read_tier = rocksdb::kBlockCacheTier;
-    return get(*db, options, key, key_len, buf, buf_cap, flags, result, err, err_cap);
+    return get(*db, read_options(*db, snapshot, read_flags), key, key_len, buf, buf_cap, flags,
+               result, err, err_cap);
   });
 }
 
@@ -692,6 +733,102 @@ int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
     size_t copied = value.size() < buf_cap ? value.size() : buf_cap;
     if (copied > 0) std::memcpy(buf, value.data(), copied);
     return PR_OK;
+  });
+}
+
+int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
+                       uint64_t readahead_bytes, const uint8_t* lower, size_t lower_len,
+                       const uint8_t* upper, size_t upper_len, uint32_t bounds,
+                       pr_cursor_t** cursor_out, char* err, size_t err_cap) {
+  *cursor_out = nullptr;
+  return guarded(err, err_cap, [&] {
+    auto cursor = std::make_unique<pr_cursor>();
+    cursor->db = db;
+    rocksdb::ReadOptions options = read_options(*db, snapshot, read_flags);
+    options.readahead_size = readahead_bytes;
+    if ((bounds & PR_RANGE_HAS_BEGIN) != 0) {
+      cursor->lower.assign(reinterpret_cast<const char*>(lower), lower_len);
+      cursor->lower_slice = cursor->lower;
+      options.iterate_lower_bound = &cursor->lower_slice;
+    }
+    if ((bounds & PR_RANGE_HAS_END) != 0) {
+      cursor->upper.assign(reinterpret_cast<const char*>(upper), upper_len);
+      cursor->upper_slice = cursor->upper;
+      options.iterate_upper_bound = &cursor->upper_slice;
+    }
+    cursor->iterator.reset(db->db->NewIterator(options));
+    db->open_cursors++;
+    *cursor_out = cursor.release();
+    return PR_OK;
+  });
+}
+
+void pr_cursor_close(pr_cursor_t* cursor) {
+  if (cursor == nullptr) return;
+  pr_db* db = cursor->db;
+  try {
+    delete cursor;
+  } catch (...) {
+    // Iterator cleanup does not throw; nothing may cross the boundary anyway.
+  }
+  db->open_cursors--;
+}
+
+int32_t pr_cursor_move(pr_cursor_t* cursor, int32_t op, const uint8_t* key, size_t key_len,
+                       pr_cursor_entry_t* entry, char* err, size_t err_cap) {
+  *entry = pr_cursor_entry_t{nullptr, 0, nullptr, 0};
+  return guarded(err, err_cap, [&] {
+    rocksdb::Iterator& iterator = *cursor->iterator;
+    if ((op == PR_CURSOR_NEXT || op == PR_CURSOR_PREV) && !iterator.Valid()) {
+      return invalid_argument("the cursor is on no entry; seek first", err, err_cap);
+    }
+    switch (op) {
+      case PR_CURSOR_FIRST: iterator.SeekToFirst(); break;
+      case PR_CURSOR_LAST: iterator.SeekToLast(); break;
+      case PR_CURSOR_SEEK: iterator.Seek(slice(key, key_len)); break;
+      case PR_CURSOR_SEEK_FOR_PREV: iterator.SeekForPrev(slice(key, key_len)); break;
+      case PR_CURSOR_NEXT: iterator.Next(); break;
+      case PR_CURSOR_PREV: iterator.Prev(); break;
+      default: return invalid_argument("unknown cursor move " + std::to_string(op), err, err_cap);
+    }
+    return cursor_position(iterator, entry, err, err_cap);
+  });
+}
+
+int32_t pr_cursor_scan(pr_cursor_t* cursor, uint32_t flags, size_t max_entries, uint8_t* buf,
+                       size_t buf_cap, uint64_t* entries_out, uint64_t* bytes_out,
+                       pr_cursor_entry_t* entry, char* err, size_t err_cap) {
+  *entries_out = 0;
+  *bytes_out = 0;
+  return guarded(err, err_cap, [&] {
+    rocksdb::Iterator& iterator = *cursor->iterator;
+    bool reverse = (flags & PR_SCAN_REVERSE) != 0;
+    size_t used = 0;
+    uint64_t copied = 0;
+    for (; copied < max_entries && iterator.Valid(); copied++) {
+      rocksdb::Slice key = iterator.key();
+      rocksdb::Slice value = iterator.value();
+      size_t size = 2 * sizeof(uint32_t) + key.size() + value.size();
+      if (size > buf_cap - used) {
+        if (copied == 0) *bytes_out = size;
+        break;
+      }
+      uint32_t lengths[2] = {static_cast<uint32_t>(key.size()), static_cast<uint32_t>(value.size())};
+      std::memcpy(buf + used, lengths, sizeof lengths);
+      if (key.size() > 0) std::memcpy(buf + used + sizeof lengths, key.data(), key.size());
+      if (value.size() > 0) {
+        std::memcpy(buf + used + sizeof lengths + key.size(), value.data(), value.size());
+      }
+      used += size;
+      if (reverse) {
+        iterator.Prev();
+      } else {
+        iterator.Next();
+      }
+    }
+    *entries_out = copied;
+    if (copied > 0) *bytes_out = used;
+    return cursor_position(iterator, entry, err, err_cap);
   });
 }
 

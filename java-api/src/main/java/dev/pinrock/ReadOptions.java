@@ -1,5 +1,7 @@
 package dev.pinrock;
 
+import java.util.Arrays;
+
 /**
  * How a read is made. Immutable and thread-safe; each method returns a copy
  * with one setting changed.
@@ -9,25 +11,44 @@ package dev.pinrock;
  *     byte[] old = db.get(ReadOptions.DEFAULT.snapshot(snapshot), key);
  * }
  * }</pre>
+ *
+ * <p>The key range ({@link #lowerBound(byte[])}, {@link #upperBound(byte[])},
+ * {@link #prefix(byte[])}) and the read-ahead settings apply to cursors; point
+ * reads ignore them.
  */
 public final class ReadOptions {
-    /** RocksDB's defaults: the latest state, blocks cached, checksums verified, I/O allowed. */
-    public static final ReadOptions DEFAULT = new ReadOptions(null, true, true, false);
+    /** RocksDB's defaults: the latest state, blocks cached, checksums verified, I/O allowed, every key. */
+    public static final ReadOptions DEFAULT = new ReadOptions(new Values());
 
     private static final int SKIP_FILL_CACHE = 1;
     private static final int SKIP_CHECKSUMS = 2;
     private static final int MEMORY_ONLY = 4;
+    private static final int ASYNC_IO = 8;
 
-    private final Snapshot snapshot;
-    private final boolean fillCache;
-    private final boolean verifyChecksums;
-    private final boolean memoryOnly;
+    /** The settings; a copy is changed before it is published, never after. */
+    private static final class Values implements Cloneable {
+        Snapshot snapshot;
+        boolean fillCache = true;
+        boolean verifyChecksums = true;
+        boolean memoryOnly;
+        byte[] lowerBound;
+        byte[] upperBound;
+        long readaheadBytes;
+        boolean asyncIo;
 
-    private ReadOptions(Snapshot snapshot, boolean fillCache, boolean verifyChecksums, boolean memoryOnly) {
-        this.snapshot = snapshot;
-        this.fillCache = fillCache;
-        this.verifyChecksums = verifyChecksums;
-        this.memoryOnly = memoryOnly;
+        Values copy() {
+            try {
+                return (Values) clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    private final Values values;
+
+    private ReadOptions(Values values) {
+        this.values = values;
     }
 
     /**
@@ -37,18 +58,23 @@ public final class ReadOptions {
      * @return a copy with the setting changed
      */
     public ReadOptions snapshot(Snapshot value) {
-        return new ReadOptions(value, fillCache, verifyChecksums, memoryOnly);
+        Values v = values.copy();
+        v.snapshot = value;
+        return new ReadOptions(v);
     }
 
     /**
      * Returns a copy that does or does not add the blocks it reads to the
-     * block cache (turn it off for one-off reads that should not evict hot data).
+     * block cache (turn it off for one-off reads and scans that should not
+     * evict hot data).
      *
      * @param value whether to cache the blocks read (default true)
      * @return a copy with the setting changed
      */
     public ReadOptions fillCache(boolean value) {
-        return new ReadOptions(snapshot, value, verifyChecksums, memoryOnly);
+        Values v = values.copy();
+        v.fillCache = value;
+        return new ReadOptions(v);
     }
 
     /**
@@ -58,7 +84,9 @@ public final class ReadOptions {
      * @return a copy with the setting changed
      */
     public ReadOptions verifyChecksums(boolean value) {
-        return new ReadOptions(snapshot, fillCache, value, memoryOnly);
+        Values v = values.copy();
+        v.verifyChecksums = value;
+        return new ReadOptions(v);
     }
 
     /**
@@ -70,37 +98,149 @@ public final class ReadOptions {
      * @return a copy with the setting changed
      */
     public ReadOptions memoryOnly(boolean value) {
-        return new ReadOptions(snapshot, fillCache, verifyChecksums, value);
+        Values v = values.copy();
+        v.memoryOnly = value;
+        return new ReadOptions(v);
+    }
+
+    /**
+     * Returns a copy whose cursors see no key below a bound.
+     *
+     * @param value the smallest key a cursor sees (copied), or null for no bound (the default)
+     * @return a copy with the setting changed
+     */
+    public ReadOptions lowerBound(byte[] value) {
+        Values v = values.copy();
+        v.lowerBound = value == null ? null : value.clone();
+        return new ReadOptions(v);
+    }
+
+    /**
+     * Returns a copy whose cursors see only keys below a bound (exclusive).
+     *
+     * @param value the first key past what a cursor sees (copied), or null for no bound (the default)
+     * @return a copy with the setting changed
+     */
+    public ReadOptions upperBound(byte[] value) {
+        Values v = values.copy();
+        v.upperBound = value == null ? null : value.clone();
+        return new ReadOptions(v);
+    }
+
+    /**
+     * Returns a copy whose cursors see only the keys that start with a
+     * prefix: it sets the lower bound to the prefix and the upper bound to
+     * the smallest key after every key with that prefix (none when the
+     * prefix is all 0xff bytes). No prefix extractor is needed.
+     *
+     * @param prefix the prefix (copied); empty means every key
+     * @return a copy with both bounds changed
+     */
+    public ReadOptions prefix(byte[] prefix) {
+        return lowerBound(prefix).upperBound(prefixEnd(prefix));
+    }
+
+    /** The smallest key greater than every key starting with prefix, or null when there is none. */
+    static byte[] prefixEnd(byte[] prefix) {
+        for (int i = prefix.length - 1; i >= 0; i--) {
+            if (prefix[i] != (byte) 0xff) {
+                byte[] end = Arrays.copyOf(prefix, i + 1);
+                end[i]++;
+                return end;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Returns a copy whose cursors read table files ahead by a fixed size.
+     *
+     * @param bytes the read-ahead size; 0 (the default) lets RocksDB grow it automatically
+     * @return a copy with the setting changed
+     * @throws IllegalArgumentException when bytes is negative
+     */
+    public ReadOptions readaheadBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("readaheadBytes must be >= 0, got " + bytes);
+        }
+        Values v = values.copy();
+        v.readaheadBytes = bytes;
+        return new ReadOptions(v);
+    }
+
+    /**
+     * Returns a copy whose cursors prefetch the next blocks asynchronously
+     * while the current ones are consumed (RocksDB's async_io).
+     *
+     * @param value whether to prefetch asynchronously (default false)
+     * @return a copy with the setting changed
+     */
+    public ReadOptions asyncIo(boolean value) {
+        Values v = values.copy();
+        v.asyncIo = value;
+        return new ReadOptions(v);
     }
 
     /** @return the snapshot read, or null for the latest state */
     public Snapshot snapshot() {
-        return snapshot;
+        return values.snapshot;
     }
 
     /** @return whether blocks read are cached */
     public boolean fillCache() {
-        return fillCache;
+        return values.fillCache;
     }
 
     /** @return whether checksums are verified */
     public boolean verifyChecksums() {
-        return verifyChecksums;
+        return values.verifyChecksums;
     }
 
     /** @return whether reads avoid I/O */
     public boolean memoryOnly() {
-        return memoryOnly;
+        return values.memoryOnly;
+    }
+
+    /** @return a copy of the lower bound of cursors, or null */
+    public byte[] lowerBound() {
+        return values.lowerBound == null ? null : values.lowerBound.clone();
+    }
+
+    /** @return a copy of the (exclusive) upper bound of cursors, or null */
+    public byte[] upperBound() {
+        return values.upperBound == null ? null : values.upperBound.clone();
+    }
+
+    /** @return the read-ahead size of cursors, 0 for automatic */
+    public long readaheadBytes() {
+        return values.readaheadBytes;
+    }
+
+    /** @return whether cursors prefetch asynchronously */
+    public boolean asyncIo() {
+        return values.asyncIo;
     }
 
     /** @return the PR_READ_* flags of the C ABI */
     int flags() {
-        return (fillCache ? 0 : SKIP_FILL_CACHE) | (verifyChecksums ? 0 : SKIP_CHECKSUMS) | (memoryOnly ? MEMORY_ONLY : 0);
+        return (values.fillCache ? 0 : SKIP_FILL_CACHE) | (values.verifyChecksums ? 0 : SKIP_CHECKSUMS)
+                | (values.memoryOnly ? MEMORY_ONLY : 0) | (values.asyncIo ? ASYNC_IO : 0);
+    }
+
+    /** The bounds without copying, for the native call. */
+    byte[] lowerBoundNoCopy() {
+        return values.lowerBound;
+    }
+
+    byte[] upperBoundNoCopy() {
+        return values.upperBound;
     }
 
     @Override
     public String toString() {
-        return "ReadOptions[snapshot=" + snapshot + ", fillCache=" + fillCache + ", verifyChecksums="
-                + verifyChecksums + ", memoryOnly=" + memoryOnly + "]";
+        return "ReadOptions[snapshot=" + values.snapshot + ", fillCache=" + values.fillCache + ", verifyChecksums="
+                + values.verifyChecksums + ", memoryOnly=" + values.memoryOnly + ", lowerBound="
+                + Arrays.toString(values.lowerBound) + ", upperBound=" + Arrays.toString(values.upperBound)
+                + ", readaheadBytes=" + values.readaheadBytes + ", asyncIo=" + values.asyncIo + "]";
     }
 }

@@ -48,8 +48,14 @@ public final class RocksDb implements AutoCloseable {
     private final Path path;
     private final NativeDb db;
     private final ResourceGuard guard;
-    /** Snapshots not yet released; closing the database releases them. */
-    private final Set<Snapshot> snapshots = ConcurrentHashMap.newKeySet();
+    /** Snapshots and cursors not yet closed; closing the database closes them first. */
+    private final Set<Dependent> dependents = ConcurrentHashMap.newKeySet();
+
+    /** A native resource that belongs to this database and must be freed before it closes. */
+    interface Dependent {
+        /** Frees the resource natively, once; later calls return at once. */
+        void closeNative();
+    }
 
     private RocksDb(Path path, NativeDb db) {
         this.path = path;
@@ -243,31 +249,59 @@ public final class RocksDb implements AutoCloseable {
     public Snapshot snapshot() {
         guard.acquire();
         try {
-            Snapshot snapshot = new Snapshot(this, db.createSnapshot());
-            snapshots.add(snapshot);
+            long handle = db.createSnapshot();
+            Snapshot snapshot = new Snapshot(this, handle, () -> db.releaseSnapshot(handle));
+            dependents.add(snapshot.dependent);
             return snapshot;
         } finally {
             guard.release();
         }
     }
 
-    /** Releases a snapshot once; a no-op when the database already released it on close. */
-    void release(Snapshot snapshot) {
+    /**
+     * Opens a cursor over the database as it is now, over every key.
+     *
+     * @return the cursor, on no entry yet; the caller closes it (closing the database does too)
+     * @throws IllegalStateException when the database is closed
+     */
+    public Cursor cursor() {
+        return cursor(ReadOptions.DEFAULT);
+    }
+
+    /**
+     * Opens a cursor with read options: a snapshot, a key range or prefix,
+     * caching, checksums, memory only, read-ahead. The cursor keeps the view
+     * it opened with, even when the snapshot closes before it.
+     *
+     * @param options how to read
+     * @return the cursor, on no entry yet; the caller closes it (closing the database does too)
+     * @throws IllegalArgumentException when the snapshot belongs to another database
+     * @throws IllegalStateException when the database or the snapshot is closed
+     */
+    public Cursor cursor(ReadOptions options) {
+        return read(options, (snapshot, flags) -> {
+            Cursor cursor = new Cursor(this, db.openCursor(snapshot, flags, options.readaheadBytes(),
+                    options.lowerBoundNoCopy(), options.upperBoundNoCopy()));
+            dependents.add(cursor.dependent);
+            return cursor;
+        });
+    }
+
+    /** Frees a snapshot or cursor once; a no-op when the database already freed it on close. */
+    void release(Dependent dependent) {
         if (!guard.tryAcquire()) {
             return;
         }
         try {
-            releaseNative(snapshot);
+            dependent.closeNative();
         } finally {
             guard.release();
         }
     }
 
-    private void releaseNative(Snapshot snapshot) {
-        snapshot.guard.close(() -> {
-            snapshots.remove(snapshot);
-            db.releaseSnapshot(snapshot.handle);
-        });
+    /** Drops a freed snapshot or cursor from the ones closing the database frees. */
+    void forget(Dependent dependent) {
+        dependents.remove(dependent);
     }
 
     /**
@@ -656,19 +690,22 @@ public final class RocksDb implements AutoCloseable {
     }
 
     /**
-     * Closes the database: waits for calls in flight to return, releases its
-     * snapshots, then releases its files and lock. Idempotent and
-     * thread-safe; pinned segments stay valid until their arenas close.
+     * Closes the database: waits for calls in flight to return, closes its
+     * cursors and snapshots, then releases its files and lock. Idempotent
+     * and thread-safe; pinned segments stay valid until their arenas close.
      *
      * @throws RocksDbException when RocksDB reports an error while closing (the
      *     database is closed all the same)
+     * @throws IllegalStateException when a cursor's entry views are open on another live
+     *     thread: the cursor cannot be closed safely, so the database stays open natively
+     *     (its lock held) while every call through this object is refused
      */
     @Override
     public void close() {
         guard.close(() -> {
-            // RocksDB refuses to close with snapshots outstanding.
-            for (Snapshot snapshot : List.copyOf(snapshots)) {
-                releaseNative(snapshot);
+            // RocksDB's iterators and snapshots must go before the database.
+            for (Dependent dependent : List.copyOf(dependents)) {
+                dependent.closeNative();
             }
             db.close();
         });

@@ -15,10 +15,21 @@ public final class Snapshot implements AutoCloseable {
     final RocksDb owner;
     final long handle;
     final ResourceGuard guard = new ResourceGuard("Snapshot");
+    /** How the database releases this snapshot natively, before it closes or when the snapshot does. */
+    final RocksDb.Dependent dependent = this::closeNative;
+    private final Runnable releaseNative;
 
-    Snapshot(RocksDb owner, long handle) {
+    Snapshot(RocksDb owner, long handle, Runnable releaseNative) {
         this.owner = owner;
         this.handle = handle;
+        this.releaseNative = releaseNative;
+    }
+
+    private void closeNative() {
+        guard.close(() -> {
+            owner.forget(dependent);
+            releaseNative.run();
+        });
     }
 
     /** @return whether the snapshot can still be read through */
@@ -29,7 +40,7 @@ public final class Snapshot implements AutoCloseable {
     /** Releases the snapshot. */
     @Override
     public void close() {
-        owner.release(this);
+        owner.release(dependent);
     }
 
     @Override

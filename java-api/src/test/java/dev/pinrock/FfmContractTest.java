@@ -47,6 +47,14 @@ class FfmContractTest {
     }
 
     @Nested
+    class Cursors extends CursorContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
     class Snapshots extends SnapshotContract {
         @Override
         protected Binding binding() {

@@ -47,6 +47,14 @@ class JniContractTest {
     }
 
     @Nested
+    class Cursors extends CursorContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
     class Snapshots extends SnapshotContract {
         @Override
         protected Binding binding() {

@@ -68,6 +68,7 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle APPROXIMATE_SIZE = PinrockNative.pr_db_approximate_size$handle();
     private static final MethodHandle CHECKPOINT = PinrockNative.pr_db_checkpoint$handle();
     private static final MethodHandle INGEST = PinrockNative.pr_db_ingest$handle();
+    private static final MethodHandle CURSOR_OPEN = PinrockNative.pr_cursor_open$handle();
     private static final MethodHandle ENGINE_VERSION = PinrockNative.pr_engine_version$handle();
     /**
      * Releasing a pin only drops a reference (no I/O, no callback), so it runs
@@ -568,6 +569,22 @@ public final class FfmDb implements NativeDb {
                 }
                 buf = arena.allocate(length);
             }
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper) {
+        Scratch scratch = Scratch.get();
+        int bounds = (lower != null ? PR_RANGE_HAS_BEGIN() : 0) | (upper != null ? PR_RANGE_HAS_END() : 0);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment first = lower != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, lower) : MemorySegment.NULL;
+            MemorySegment last = upper != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, upper) : MemorySegment.NULL;
+            check((int) CURSOR_OPEN.invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags, readaheadBytes,
+                    first, first.byteSize(), last, last.byteSize(), bounds, scratch.word, scratch.err, ERR_CAP),
+                    scratch);
+            return new FfmCursor(scratch.word.get(ValueLayout.ADDRESS, 0));
         } catch (Throwable t) {
             throw unchecked(t);
         }

@@ -198,12 +198,17 @@ public final class JniDb implements NativeDb {
     }
 
     @Override
+    public NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper) {
+        return new JniCursor(openCursor(handle, snapshot, readFlags, readaheadBytes, lower, upper));
+    }
+
+    @Override
     public void close() {
         close(handle);
     }
 
     /** Throws what an FFM downcall would for a closed or foreign-thread segment. */
-    private static void requireUsable(MemorySegment segment) {
+    static void requireUsable(MemorySegment segment) {
         if (!segment.scope().isAlive()) {
             throw new IllegalStateException("Already closed");
         }
@@ -219,6 +224,9 @@ public final class JniDb implements NativeDb {
             int compressionThreads);
 
     private static native void close(long db);
+
+    private static native long openCursor(long db, long snapshot, int readFlags, long readaheadBytes, byte[] lower,
+            byte[] upper);
 
     private static native void put(long db, byte[] key, byte[] value);
 

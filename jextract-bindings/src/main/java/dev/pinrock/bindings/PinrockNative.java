@@ -158,6 +158,15 @@ public class PinrockNative {
     public static int PR_READ_MEMORY_ONLY() {
         return PR_READ_MEMORY_ONLY;
     }
+    private static final int PR_READ_ASYNC_IO = (int)8L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_READ_ASYNC_IO 8
+     * }
+     */
+    public static int PR_READ_ASYNC_IO() {
+        return PR_READ_ASYNC_IO;
+    }
     private static final int PR_RANGE_HAS_BEGIN = (int)1L;
     /**
      * {@snippet lang=c :
@@ -175,6 +184,15 @@ public class PinrockNative {
      */
     public static int PR_RANGE_HAS_END() {
         return PR_RANGE_HAS_END;
+    }
+    private static final int PR_SCAN_REVERSE = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_SCAN_REVERSE 1
+     * }
+     */
+    public static int PR_SCAN_REVERSE() {
+        return PR_SCAN_REVERSE;
     }
     private static final int PR_CODE_OK = (int)0L;
     /**
@@ -3169,6 +3187,317 @@ public class PinrockNative {
                 traceDowncall("pr_db_property", db, name, buf, buf_cap, value_len, err, err_cap);
             }
             return (int)mh$.invokeExact(db, name, buf, buf_cap, value_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_cursor_open {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_cursor_open");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_open(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_cursor_open$descriptor() {
+        return pr_cursor_open.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_open(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_cursor_open$handle() {
+        return pr_cursor_open.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_open(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_cursor_open$address() {
+        return pr_cursor_open.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_cursor_open(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_cursor_open(MemorySegment db, MemorySegment snapshot, int read_flags, long readahead_bytes, MemorySegment lower, long lower_len, MemorySegment upper, long upper_len, int bounds, MemorySegment cursor_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_cursor_open.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_cursor_open", db, snapshot, read_flags, readahead_bytes, lower, lower_len, upper, upper_len, bounds, cursor_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, snapshot, read_flags, readahead_bytes, lower, lower_len, upper, upper_len, bounds, cursor_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_cursor_close {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_cursor_close");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_cursor_close(pr_cursor_t *cursor)
+     * }
+     */
+    public static FunctionDescriptor pr_cursor_close$descriptor() {
+        return pr_cursor_close.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_cursor_close(pr_cursor_t *cursor)
+     * }
+     */
+    public static MethodHandle pr_cursor_close$handle() {
+        return pr_cursor_close.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_cursor_close(pr_cursor_t *cursor)
+     * }
+     */
+    public static MemorySegment pr_cursor_close$address() {
+        return pr_cursor_close.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_cursor_close(pr_cursor_t *cursor)
+     * }
+     */
+    public static void pr_cursor_close(MemorySegment cursor) {
+        var mh$ = pr_cursor_close.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_cursor_close", cursor);
+            }
+            mh$.invokeExact(cursor);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+    private static final int PR_CURSOR_FIRST = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_cursor_op.PR_CURSOR_FIRST = 0
+     * }
+     */
+    public static int PR_CURSOR_FIRST() {
+        return PR_CURSOR_FIRST;
+    }
+    private static final int PR_CURSOR_LAST = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_cursor_op.PR_CURSOR_LAST = 1
+     * }
+     */
+    public static int PR_CURSOR_LAST() {
+        return PR_CURSOR_LAST;
+    }
+    private static final int PR_CURSOR_SEEK = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_cursor_op.PR_CURSOR_SEEK = 2
+     * }
+     */
+    public static int PR_CURSOR_SEEK() {
+        return PR_CURSOR_SEEK;
+    }
+    private static final int PR_CURSOR_SEEK_FOR_PREV = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_cursor_op.PR_CURSOR_SEEK_FOR_PREV = 3
+     * }
+     */
+    public static int PR_CURSOR_SEEK_FOR_PREV() {
+        return PR_CURSOR_SEEK_FOR_PREV;
+    }
+    private static final int PR_CURSOR_NEXT = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_cursor_op.PR_CURSOR_NEXT = 4
+     * }
+     */
+    public static int PR_CURSOR_NEXT() {
+        return PR_CURSOR_NEXT;
+    }
+    private static final int PR_CURSOR_PREV = (int)5L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_cursor_op.PR_CURSOR_PREV = 5
+     * }
+     */
+    public static int PR_CURSOR_PREV() {
+        return PR_CURSOR_PREV;
+    }
+
+    private static class pr_cursor_move {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_cursor_move");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_move(pr_cursor_t *cursor, int32_t op, const uint8_t *key, size_t key_len, pr_cursor_entry_t *entry, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_cursor_move$descriptor() {
+        return pr_cursor_move.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_move(pr_cursor_t *cursor, int32_t op, const uint8_t *key, size_t key_len, pr_cursor_entry_t *entry, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_cursor_move$handle() {
+        return pr_cursor_move.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_move(pr_cursor_t *cursor, int32_t op, const uint8_t *key, size_t key_len, pr_cursor_entry_t *entry, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_cursor_move$address() {
+        return pr_cursor_move.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_cursor_move(pr_cursor_t *cursor, int32_t op, const uint8_t *key, size_t key_len, pr_cursor_entry_t *entry, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_cursor_move(MemorySegment cursor, int op, MemorySegment key, long key_len, MemorySegment entry, MemorySegment err, long err_cap) {
+        var mh$ = pr_cursor_move.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_cursor_move", cursor, op, key, key_len, entry, err, err_cap);
+            }
+            return (int)mh$.invokeExact(cursor, op, key, key_len, entry, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_cursor_scan {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_cursor_scan");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_scan(pr_cursor_t *cursor, uint32_t flags, size_t max_entries, uint8_t *buf, size_t buf_cap, uint64_t *entries_out, uint64_t *bytes_out, pr_cursor_entry_t *entry, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_cursor_scan$descriptor() {
+        return pr_cursor_scan.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_scan(pr_cursor_t *cursor, uint32_t flags, size_t max_entries, uint8_t *buf, size_t buf_cap, uint64_t *entries_out, uint64_t *bytes_out, pr_cursor_entry_t *entry, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_cursor_scan$handle() {
+        return pr_cursor_scan.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_scan(pr_cursor_t *cursor, uint32_t flags, size_t max_entries, uint8_t *buf, size_t buf_cap, uint64_t *entries_out, uint64_t *bytes_out, pr_cursor_entry_t *entry, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_cursor_scan$address() {
+        return pr_cursor_scan.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_cursor_scan(pr_cursor_t *cursor, uint32_t flags, size_t max_entries, uint8_t *buf, size_t buf_cap, uint64_t *entries_out, uint64_t *bytes_out, pr_cursor_entry_t *entry, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_cursor_scan(MemorySegment cursor, int flags, long max_entries, MemorySegment buf, long buf_cap, MemorySegment entries_out, MemorySegment bytes_out, MemorySegment entry, MemorySegment err, long err_cap) {
+        var mh$ = pr_cursor_scan.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_cursor_scan", cursor, flags, max_entries, buf, buf_cap, entries_out, bytes_out, entry, err, err_cap);
+            }
+            return (int)mh$.invokeExact(cursor, flags, max_entries, buf, buf_cap, entries_out, bytes_out, entry, err, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

@@ -1,0 +1,507 @@
+package dev.pinrock;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+import dev.pinrock.internal.NativeCursor;
+import dev.pinrock.internal.ResourceGuard;
+
+/**
+ * Walks a database's keys in bytewise order, in both directions, over the
+ * state the database had when the cursor was opened (or the snapshot of its
+ * {@link ReadOptions}), within the options' key range. From
+ * {@link RocksDb#cursor(ReadOptions)}.
+ *
+ * <pre>{@code
+ * try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.prefix(prefix))) {
+ *     for (boolean on = cursor.first(); on; on = cursor.next()) {
+ *         MemorySegment key = cursor.key(); // valid until the cursor moves
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p><b>Positioning.</b> A new cursor is on no entry. {@link #first()},
+ * {@link #last()}, {@link #seek(byte[])} and {@link #seekForPrev(byte[])} place
+ * it; {@link #next()} and {@link #prev()} step. Each returns whether the
+ * cursor is on an entry afterwards ({@link #isValid()}).
+ *
+ * <p><b>Three ways to read entries.</b> {@link #key()} and {@link #value()}
+ * are zero-copy, read-only views of RocksDB's memory, valid until the cursor
+ * next moves or closes; any access after that throws
+ * {@link IllegalStateException}. They are confined to the thread that asked
+ * for them. {@link #scan(long, BiConsumer)} copies many entries into a native
+ * buffer per native call and hands out views of that buffer, valid during the
+ * callback only. {@link #stream()} and {@link #iterator()} copy entries into
+ * {@link KeyValue} arrays, a batch per native call.
+ *
+ * <p><b>Threads and lifetime.</b> A cursor is not thread-safe: use it from one
+ * thread at a time. {@link #close()} may come from any thread: it waits for a
+ * call in flight, and is idempotent. Closing the database closes its cursors.
+ * A cursor whose entry views are open on another live thread cannot be moved
+ * or closed from this one ({@link IllegalStateException}): move it on that
+ * thread first, or read with {@link #keyBytes()}.
+ */
+public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
+    /** Entries per native call for the iterator and stream. */
+    private static final long ITERATOR_BATCH_ENTRIES = 1024;
+
+    private final RocksDb owner;
+    private final NativeCursor cursor;
+    private final ResourceGuard guard = new ResourceGuard("Cursor");
+    /** How the database frees this cursor natively, before it closes or when the cursor does. */
+    final RocksDb.Dependent dependent = this::closeNative;
+    /** Whether the cursor has been placed at least once (scans start at an end otherwise). */
+    private boolean placed;
+    /** The arena of the views of the current entry, when any were handed out. */
+    private Arena views;
+    private Thread viewsThread;
+
+    Cursor(RocksDb owner, NativeCursor cursor) {
+        this.owner = owner;
+        this.cursor = cursor;
+    }
+
+    /**
+     * Moves to the first key.
+     *
+     * @return whether the cursor is on an entry (false when no key is in range)
+     * @throws RocksDbException when a read fails
+     * @throws IllegalStateException when the cursor is closed
+     */
+    public boolean first() {
+        return move(cursor::first);
+    }
+
+    /**
+     * Moves to the last key.
+     *
+     * @return whether the cursor is on an entry
+     * @throws RocksDbException when a read fails
+     * @throws IllegalStateException when the cursor is closed
+     */
+    public boolean last() {
+        return move(cursor::last);
+    }
+
+    /**
+     * Moves to the first key at or after {@code key}.
+     *
+     * @param key the target
+     * @return whether the cursor is on an entry
+     * @throws RocksDbException when a read fails
+     * @throws IllegalStateException when the cursor is closed
+     */
+    public boolean seek(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        return seek(MemorySegment.ofArray(key));
+    }
+
+    /**
+     * Moves to the first key at or after {@code key}.
+     *
+     * @param key the target (native or heap)
+     * @return whether the cursor is on an entry
+     * @throws RocksDbException when a read fails
+     * @throws IllegalStateException when the cursor or the key's arena is closed
+     */
+    public boolean seek(MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        return move(() -> cursor.seek(key));
+    }
+
+    /**
+     * Moves to the last key at or before {@code key}.
+     *
+     * @param key the target
+     * @return whether the cursor is on an entry
+     * @throws RocksDbException when a read fails
+     * @throws IllegalStateException when the cursor is closed
+     */
+    public boolean seekForPrev(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        return seekForPrev(MemorySegment.ofArray(key));
+    }
+
+    /**
+     * Moves to the last key at or before {@code key}.
+     *
+     * @param key the target (native or heap)
+     * @return whether the cursor is on an entry
+     * @throws RocksDbException when a read fails
+     * @throws IllegalStateException when the cursor or the key's arena is closed
+     */
+    public boolean seekForPrev(MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        return move(() -> cursor.seekForPrev(key));
+    }
+
+    /**
+     * Moves to the next key.
+     *
+     * @return whether the cursor is on an entry (false past the last key)
+     * @throws IllegalStateException when the cursor is on no entry, or closed
+     * @throws RocksDbException when a read fails
+     */
+    public boolean next() {
+        return move(() -> {
+            requireEntry();
+            return cursor.next();
+        });
+    }
+
+    /**
+     * Moves to the previous key.
+     *
+     * @return whether the cursor is on an entry (false before the first key)
+     * @throws IllegalStateException when the cursor is on no entry, or closed
+     * @throws RocksDbException when a read fails
+     */
+    public boolean prev() {
+        return move(() -> {
+            requireEntry();
+            return cursor.prev();
+        });
+    }
+
+    /** @return whether the cursor is on an entry (false when closed) */
+    public boolean isValid() {
+        if (!guard.tryAcquire()) {
+            return false;
+        }
+        try {
+            return cursor.onEntry();
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Returns the current key without copying it: a read-only view of
+     * RocksDB's memory, valid until the cursor moves or closes, confined to
+     * this thread.
+     *
+     * @return the key
+     * @throws IllegalStateException when the cursor is on no entry, or closed
+     */
+    public MemorySegment key() {
+        return onEntry(() -> view(cursor.rawKey()));
+    }
+
+    /**
+     * Returns the current value without copying it; see {@link #key()}.
+     *
+     * @return the value
+     * @throws IllegalStateException when the cursor is on no entry, or closed
+     */
+    public MemorySegment value() {
+        return onEntry(() -> view(cursor.rawValue()));
+    }
+
+    /**
+     * Returns a copy of the current key.
+     *
+     * @return the key
+     * @throws IllegalStateException when the cursor is on no entry, or closed
+     */
+    public byte[] keyBytes() {
+        return onEntry(() -> cursor.rawKey().toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    /**
+     * Returns a copy of the current value.
+     *
+     * @return the value
+     * @throws IllegalStateException when the cursor is on no entry, or closed
+     */
+    public byte[] valueBytes() {
+        return onEntry(() -> cursor.rawValue().toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    /**
+     * Copies the current value into a buffer, at its position, when it fits;
+     * see {@link RocksDb#get(ByteBuffer, ByteBuffer)} for how {@code dst} changes.
+     *
+     * @param dst the destination, direct or heap, writable
+     * @return the value's length (copied when at most {@code dst.remaining()})
+     * @throws IllegalStateException when the cursor is on no entry, or closed
+     */
+    public int value(ByteBuffer dst) {
+        Objects.requireNonNull(dst, "dst");
+        return onEntry(() -> {
+            MemorySegment value = cursor.rawValue();
+            if (value.byteSize() <= dst.remaining()) {
+                MemorySegment.ofBuffer(dst).copyFrom(value);
+                dst.limit(dst.position() + (int) value.byteSize());
+            }
+            return (int) Math.min(value.byteSize(), Integer.MAX_VALUE);
+        });
+    }
+
+    /**
+     * Reads up to {@code maxEntries} entries forward, from the current one
+     * (from the first key when the cursor was never placed), copying many
+     * per native call into a native buffer. {@code visitor} receives
+     * read-only views of each key and value, valid during that call only.
+     * Afterwards the cursor is on the entry after the last one visited. When
+     * the visitor throws, the scan stops, and the cursor is past the whole
+     * batch the entry came in.
+     *
+     * @param maxEntries the most entries to visit, at least 0
+     * @param visitor receives each key and value
+     * @return the number of entries visited (less than maxEntries when the keys ran out)
+     * @throws RocksDbException when a read fails
+     * @throws IllegalStateException when the cursor is closed
+     */
+    public long scan(long maxEntries, BiConsumer<MemorySegment, MemorySegment> visitor) {
+        return scan(false, maxEntries, visitor);
+    }
+
+    /**
+     * Reads up to {@code maxEntries} entries backward, from the current one
+     * (from the last key when the cursor was never placed); otherwise as
+     * {@link #scan(long, BiConsumer)}.
+     *
+     * @param maxEntries the most entries to visit, at least 0
+     * @param visitor receives each key and value
+     * @return the number of entries visited
+     */
+    public long scanReverse(long maxEntries, BiConsumer<MemorySegment, MemorySegment> visitor) {
+        return scan(true, maxEntries, visitor);
+    }
+
+    private long scan(boolean reverse, long maxEntries, BiConsumer<MemorySegment, MemorySegment> visitor) {
+        if (maxEntries < 0) {
+            throw new IllegalArgumentException("maxEntries must be >= 0, got " + maxEntries);
+        }
+        Objects.requireNonNull(visitor, "visitor");
+        guard.acquire();
+        try {
+            startScan(reverse);
+            long visited = 0;
+            while (visited < maxEntries && cursor.onEntry()) {
+                try (Arena batchViews = Arena.ofConfined()) {
+                    MemorySegment[] batch = new MemorySegment[1];
+                    visited += cursor.scan(reverse, maxEntries - visited, (keyOffset, keyLength, valueOffset,
+                            valueLength) -> {
+                        if (batch[0] == null) {
+                            batch[0] = cursor.batch().reinterpret(batchViews, null).asReadOnly();
+                        }
+                        visitor.accept(batch[0].asSlice(keyOffset, keyLength), batch[0].asSlice(valueOffset,
+                                valueLength));
+                    });
+                }
+            }
+            return visited;
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Returns the entries from the current one forward (from the first key
+     * when the cursor was never placed), as copies. The iterator reads ahead
+     * in batches, so the cursor moves ahead of what it has returned; place
+     * the cursor again before using it directly.
+     *
+     * @return an iterator over copies of the entries
+     */
+    @Override
+    public Iterator<KeyValue> iterator() {
+        return new Batches(false);
+    }
+
+    /**
+     * Returns the entries from the current one backward (from the last key
+     * when the cursor was never placed), as copies; see {@link #iterator()}.
+     *
+     * @return an iterator over copies of the entries, in descending key order
+     */
+    public Iterator<KeyValue> reverseIterator() {
+        return new Batches(true);
+    }
+
+    /**
+     * Returns the entries of {@link #iterator()} as a sequential stream.
+     * Closing the stream does not close the cursor.
+     *
+     * @return a stream of copies of the entries, in ascending key order
+     */
+    public Stream<KeyValue> stream() {
+        return toStream(iterator());
+    }
+
+    /**
+     * Returns the entries of {@link #reverseIterator()} as a sequential stream.
+     *
+     * @return a stream of copies of the entries, in descending key order
+     */
+    public Stream<KeyValue> reverseStream() {
+        return toStream(reverseIterator());
+    }
+
+    private static Stream<KeyValue> toStream(Iterator<KeyValue> entries) {
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(entries,
+                Spliterator.ORDERED | Spliterator.NONNULL), false);
+    }
+
+    /** Copies entries out of the cursor a batch (one native call) at a time. */
+    private final class Batches implements Iterator<KeyValue> {
+        private final boolean reverse;
+        private final ArrayDeque<KeyValue> ready = new ArrayDeque<>();
+
+        Batches(boolean reverse) {
+            this.reverse = reverse;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (ready.isEmpty()) {
+                guard.acquire();
+                try {
+                    startScan(reverse);
+                    if (cursor.onEntry()) {
+                        cursor.scan(reverse, ITERATOR_BATCH_ENTRIES, (keyOffset, keyLength, valueOffset, valueLength) -> {
+                            MemorySegment batch = cursor.batch();
+                            ready.add(new KeyValue(batch.asSlice(keyOffset, keyLength).toArray(ValueLayout.JAVA_BYTE),
+                                    batch.asSlice(valueOffset, valueLength).toArray(ValueLayout.JAVA_BYTE)));
+                        });
+                    }
+                } finally {
+                    guard.release();
+                }
+            }
+            return !ready.isEmpty();
+        }
+
+        @Override
+        public KeyValue next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return ready.poll();
+        }
+    }
+
+    /** @return whether the cursor is open */
+    public boolean isOpen() {
+        return !guard.isClosed();
+    }
+
+    /**
+     * Closes the cursor and invalidates its views. Idempotent; may be called
+     * from any thread.
+     *
+     * @throws IllegalStateException when views of the current entry are open on another live
+     *     thread (the cursor stays open)
+     */
+    @Override
+    public void close() {
+        if (guard.tryAcquire()) {
+            try {
+                closeViews();
+            } finally {
+                guard.release();
+            }
+        }
+        owner.release(dependent);
+    }
+
+    private void closeNative() {
+        guard.close(() -> {
+            closeViews();
+            owner.forget(dependent);
+            cursor.close();
+        });
+    }
+
+    /** Runs a move with the guard held, after invalidating the views of the entry it leaves. */
+    private boolean move(BooleanSupplier move) {
+        guard.acquire();
+        try {
+            beforeMove();
+            return move.getAsBoolean();
+        } finally {
+            guard.release();
+        }
+    }
+
+    /** Reads the current entry with the guard held. */
+    private <T> T onEntry(Supplier<T> read) {
+        guard.acquire();
+        try {
+            requireEntry();
+            return read.get();
+        } finally {
+            guard.release();
+        }
+    }
+
+    /** Every move invalidates the views of the entry the cursor leaves. */
+    private void beforeMove() {
+        closeViews();
+        placed = true;
+    }
+
+    /** A scan starts where the cursor is, or at the end it walks from when it was never placed. */
+    private void startScan(boolean reverse) {
+        boolean wasPlaced = placed;
+        beforeMove();
+        if (!wasPlaced) {
+            if (reverse) {
+                cursor.last();
+            } else {
+                cursor.first();
+            }
+        }
+    }
+
+    private void requireEntry() {
+        if (!cursor.onEntry()) {
+            throw new IllegalStateException("the cursor is on no entry: place it with first, last or a seek");
+        }
+    }
+
+    private MemorySegment view(MemorySegment raw) {
+        if (views == null) {
+            views = Arena.ofConfined();
+            viewsThread = Thread.currentThread();
+        }
+        return raw.reinterpret(views, null).asReadOnly();
+    }
+
+    /**
+     * Closes the views of the current entry. Views confined to another live
+     * thread cannot be closed here; a dead thread's views are unreachable.
+     */
+    private void closeViews() {
+        if (views == null) {
+            return;
+        }
+        if (viewsThread == Thread.currentThread()) {
+            views.close();
+        } else if (viewsThread.isAlive()) {
+            throw new IllegalStateException("views of this cursor's entry are open on " + viewsThread
+                    + ": move or close the cursor on that thread, or read with keyBytes/valueBytes");
+        }
+        views = null;
+        viewsThread = null;
+    }
+
+    @Override
+    public String toString() {
+        return "Cursor[" + owner.path() + (isOpen() ? "" : ", closed") + "]";
+    }
+}

@@ -1,0 +1,67 @@
+package dev.pinrock.internal;
+
+import static dev.pinrock.internal.FfmDb.check;
+import static dev.pinrock.internal.FfmDb.unchecked;
+import static dev.pinrock.bindings.PinrockNative.PR_NOT_FOUND;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+import dev.pinrock.bindings.PinrockNative;
+
+/** A cursor reached through FFM downcalls. */
+final class FfmCursor extends NativeCursor {
+    private static final MethodHandle MOVE = PinrockNative.pr_cursor_move$handle();
+    private static final MethodHandle SCAN = PinrockNative.pr_cursor_scan$handle();
+    private static final MethodHandle CLOSE = PinrockNative.pr_cursor_close$handle();
+
+    private final MemorySegment handle;
+    private final MemorySegment entriesOut = counts.asSlice(0, ValueLayout.JAVA_LONG.byteSize());
+    private final MemorySegment bytesOut = counts.asSlice(ValueLayout.JAVA_LONG.byteSize());
+
+    FfmCursor(MemorySegment handle) {
+        this.handle = handle;
+    }
+
+    @Override
+    protected int move(int op, MemorySegment key, long keyLength) {
+        Scratch scratch = Scratch.get();
+        int status;
+        try {
+            status = (int) MOVE.invokeExact(handle, op, key, keyLength, entry, scratch.err, Scratch.ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        return checked(status, scratch);
+    }
+
+    @Override
+    protected int scan(int flags, long maxEntries, MemorySegment buf) {
+        Scratch scratch = Scratch.get();
+        int status;
+        try {
+            status = (int) SCAN.invokeExact(handle, flags, maxEntries, buf, buf.byteSize(), entriesOut, bytesOut,
+                    entry, scratch.err, Scratch.ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        return checked(status, scratch);
+    }
+
+    private static int checked(int status, Scratch scratch) {
+        if (status != PR_NOT_FOUND()) {
+            check(status, scratch);
+        }
+        return status;
+    }
+
+    @Override
+    public void close() {
+        try {
+            CLOSE.invokeExact(handle);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+}

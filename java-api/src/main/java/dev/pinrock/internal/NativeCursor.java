@@ -1,0 +1,140 @@
+package dev.pinrock.internal;
+
+import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_FIRST;
+import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_LAST;
+import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_NEXT;
+import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_PREV;
+import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_SEEK;
+import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_SEEK_FOR_PREV;
+import static dev.pinrock.bindings.PinrockNative.PR_OK;
+import static dev.pinrock.bindings.PinrockNative.PR_SCAN_REVERSE;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import dev.pinrock.bindings.pr_cursor_entry;
+
+/**
+ * One open native cursor (pr_cursor_t) as a binding reaches it. This class
+ * owns what both bindings share: the native entry record that every move
+ * fills, and the scan buffer with its layout; a binding supplies the two
+ * downcalls. Not thread-safe: the public {@link dev.pinrock.Cursor} guards
+ * it and hands out views with their lifetimes.
+ */
+public abstract class NativeCursor {
+    /** Scan buffer size at first; it grows when one entry does not fit. */
+    private static final long INITIAL_BATCH_BYTES = 64 * 1024;
+    /** The two uint32 lengths in front of each scanned entry. */
+    private static final long ENTRY_HEADER_BYTES = 8;
+
+    /** Native memory this cursor keeps; freed by the GC once the cursor is unreachable. */
+    private final Arena arena = Arena.ofAuto();
+    /** The pr_cursor_entry that moves and scans fill. */
+    protected final MemorySegment entry = arena.allocate(pr_cursor_entry.layout());
+    /** Two uint64 outputs of a scan: entries copied, bytes used (or needed). */
+    protected final MemorySegment counts = arena.allocate(ValueLayout.JAVA_LONG, 2);
+    private MemorySegment batch = arena.allocate(INITIAL_BATCH_BYTES, 8);
+    private long batchBytes;
+    private boolean onEntry;
+
+    /** Receives the entries of one scanned batch, as offsets into {@link #batch()}. */
+    public interface BatchVisitor {
+        void visit(long keyOffset, long keyLength, long valueOffset, long valueLength);
+    }
+
+    /**
+     * pr_cursor_move: returns PR_OK or PR_NOT_FOUND, throws RocksDbException otherwise.
+     *
+     * @param key a native segment, or NULL for moves that take no key
+     */
+    protected abstract int move(int op, MemorySegment key, long keyLength);
+
+    /** pr_cursor_scan into buf: returns PR_OK or PR_NOT_FOUND, throws RocksDbException otherwise. */
+    protected abstract int scan(int flags, long maxEntries, MemorySegment buf);
+
+    /** pr_cursor_close; called once. */
+    public abstract void close();
+
+    public boolean first() {
+        return moved(move(PR_CURSOR_FIRST(), MemorySegment.NULL, 0));
+    }
+
+    public boolean last() {
+        return moved(move(PR_CURSOR_LAST(), MemorySegment.NULL, 0));
+    }
+
+    public boolean seek(MemorySegment key) {
+        return moved(move(PR_CURSOR_SEEK(), Scratch.get().nativeKey(key), key.byteSize()));
+    }
+
+    public boolean seekForPrev(MemorySegment key) {
+        return moved(move(PR_CURSOR_SEEK_FOR_PREV(), Scratch.get().nativeKey(key), key.byteSize()));
+    }
+
+    /** Moves to the next entry; the caller has checked {@link #onEntry()}. */
+    public boolean next() {
+        return moved(move(PR_CURSOR_NEXT(), MemorySegment.NULL, 0));
+    }
+
+    /** Moves to the previous entry; the caller has checked {@link #onEntry()}. */
+    public boolean prev() {
+        return moved(move(PR_CURSOR_PREV(), MemorySegment.NULL, 0));
+    }
+
+    private boolean moved(int status) {
+        onEntry = status == PR_OK();
+        return onEntry;
+    }
+
+    /** @return whether the cursor is on an entry */
+    public boolean onEntry() {
+        return onEntry;
+    }
+
+    /** The current key as an unscoped view: the caller scopes it before handing it out. */
+    public MemorySegment rawKey() {
+        return pr_cursor_entry.key(entry).reinterpret(pr_cursor_entry.key_len(entry));
+    }
+
+    /** The current value as an unscoped view: the caller scopes it before handing it out. */
+    public MemorySegment rawValue() {
+        return pr_cursor_entry.value(entry).reinterpret(pr_cursor_entry.value_len(entry));
+    }
+
+    /**
+     * Copies up to maxEntries entries, from the current one on, into the
+     * batch buffer in one downcall (more when one entry needs a larger
+     * buffer), and reports each to the visitor. The cursor ends on the
+     * entry after the last one copied.
+     *
+     * @return the number of entries copied
+     */
+    public long scan(boolean reverse, long maxEntries, BatchVisitor visitor) {
+        int flags = reverse ? PR_SCAN_REVERSE() : 0;
+        while (true) {
+            moved(scan(flags, maxEntries, batch));
+            long entries = counts.getAtIndex(ValueLayout.JAVA_LONG, 0);
+            long bytes = counts.getAtIndex(ValueLayout.JAVA_LONG, 1);
+            if (entries == 0 && bytes > batch.byteSize()) {
+                batch = arena.allocate(Math.max(bytes, 2 * batch.byteSize()), 8);
+                continue;
+            }
+            batchBytes = bytes;
+            long offset = 0;
+            for (long i = 0; i < entries; i++) {
+                long keyLength = Integer.toUnsignedLong(batch.get(ValueLayout.JAVA_INT_UNALIGNED, offset));
+                long valueLength = Integer.toUnsignedLong(batch.get(ValueLayout.JAVA_INT_UNALIGNED, offset + 4));
+                long keyOffset = offset + ENTRY_HEADER_BYTES;
+                visitor.visit(keyOffset, keyLength, keyOffset + keyLength, valueLength);
+                offset = keyOffset + keyLength + valueLength;
+            }
+            return entries;
+        }
+    }
+
+    /** The buffer the last scan filled, of the bytes it used. */
+    public MemorySegment batch() {
+        return batch.asSlice(0, batchBytes);
+    }
+}

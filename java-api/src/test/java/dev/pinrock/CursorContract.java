@@ -1,0 +1,365 @@
+package dev.pinrock;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+/** Part of the contract every binding must pass; see {@link BindingContract}. */
+abstract class CursorContract extends OpenDatabaseContract {
+    private void putAll(String... keys) {
+        for (String key : keys) {
+            db.put(bytes(key), bytes("v" + key));
+        }
+    }
+
+    private static String text(MemorySegment segment) {
+        return new String(segment.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** Every key the cursor walks from first to last. */
+    private static List<String> forward(Cursor cursor) {
+        List<String> keys = new ArrayList<>();
+        for (boolean on = cursor.first(); on; on = cursor.next()) {
+            keys.add(text(cursor.keyBytes()));
+        }
+        return keys;
+    }
+
+    @Test
+    void aCursorWalksTheKeysInOrderInBothDirections() {
+        putAll("b", "d", "a", "c");
+        try (Cursor cursor = db.cursor()) {
+            assertFalse(cursor.isValid());
+            assertEquals(List.of("a", "b", "c", "d"), forward(cursor));
+            assertFalse(cursor.isValid());
+            assertTrue(cursor.last());
+            assertEquals("d", text(cursor.key()));
+            assertEquals("vd", text(cursor.value()));
+            assertTrue(cursor.prev());
+            assertEquals("c", text(cursor.keyBytes()));
+            assertTrue(cursor.seek(bytes("bb")));
+            assertEquals("c", text(cursor.key()));
+            assertTrue(cursor.seekForPrev(bytes("bb")));
+            assertEquals("b", text(cursor.key()));
+            assertFalse(cursor.seek(bytes("e")));
+            assertFalse(cursor.seekForPrev(bytes("")));
+        }
+    }
+
+    @Test
+    void seeksTakeNativeAndHeapSegments() {
+        putAll("a", "b");
+        try (Cursor cursor = db.cursor(); Arena arena = Arena.ofConfined()) {
+            assertTrue(cursor.seek(arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes("b"))));
+            assertEquals("b", text(cursor.key()));
+            assertTrue(cursor.seekForPrev(MemorySegment.ofArray(bytes("az"))));
+            assertEquals("a", text(cursor.key()));
+        }
+    }
+
+    @Test
+    void steppingOrReadingOffTheEntriesIsRefused() {
+        putAll("a");
+        try (Cursor cursor = db.cursor()) {
+            assertThrows(IllegalStateException.class, cursor::next);
+            assertThrows(IllegalStateException.class, cursor::prev);
+            assertThrows(IllegalStateException.class, cursor::key);
+            assertThrows(IllegalStateException.class, cursor::valueBytes);
+            assertTrue(cursor.first());
+            assertFalse(cursor.next());
+            var e = assertThrows(IllegalStateException.class, cursor::next);
+            assertTrue(e.getMessage().contains("on no entry"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aViewThrowsOnceTheCursorMovesInsteadOfReadingStaleMemory() {
+        putAll("a", "b");
+        try (Cursor cursor = db.cursor()) {
+            cursor.first();
+            MemorySegment key = cursor.key();
+            MemorySegment value = cursor.value();
+            assertTrue(key.isReadOnly());
+            assertThrows(IllegalArgumentException.class, () -> value.set(ValueLayout.JAVA_BYTE, 0, (byte) 0));
+            cursor.next();
+            assertThrows(IllegalStateException.class, () -> key.get(ValueLayout.JAVA_BYTE, 0));
+            assertThrows(IllegalStateException.class, () -> value.get(ValueLayout.JAVA_BYTE, 0));
+            MemorySegment last = cursor.key();
+            cursor.close();
+            assertThrows(IllegalStateException.class, () -> last.get(ValueLayout.JAVA_BYTE, 0));
+        }
+    }
+
+    @Test
+    void viewsAreConfinedAndPinTheCursorToTheirThreadUntilItMoves() throws Exception {
+        putAll("a", "b");
+        Cursor cursor = db.cursor();
+        cursor.first();
+        MemorySegment key = cursor.key();
+        CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
+            assertThrows(WrongThreadException.class, () -> key.get(ValueLayout.JAVA_BYTE, 0));
+            assertThrows(IllegalStateException.class, cursor::next);
+            assertThrows(IllegalStateException.class, cursor::close);
+            assertArrayEquals(bytes("a"), cursor.keyBytes());  // copies are fine
+        });
+        other.get();
+        assertTrue(cursor.isOpen());
+        assertTrue(cursor.next());  // the owner moves on; now any thread may use it
+        CompletableFuture.runAsync(cursor::close).get();
+        assertFalse(cursor.isOpen());
+    }
+
+    @Test
+    void boundsAndPrefixLimitTheKeysSeen() {
+        putAll("a", "ab", "abc", "abd", "b", "c");
+        try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.lowerBound(bytes("ab")).upperBound(bytes("b")))) {
+            assertEquals(List.of("ab", "abc", "abd"), forward(cursor));
+            assertTrue(cursor.last());
+            assertEquals("abd", text(cursor.key()));
+            assertTrue(cursor.seek(bytes("")));
+            assertEquals("ab", text(cursor.key()));
+        }
+        try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.prefix(bytes("ab")))) {
+            assertEquals(List.of("ab", "abc", "abd"), forward(cursor));
+        }
+        try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.prefix(new byte[0]))) {
+            assertEquals(6, forward(cursor).size());
+        }
+    }
+
+    @Test
+    void prefixOfFfBytesHasNoUpperBound() {
+        byte[] ff = {(byte) 0xff};
+        byte[] ffff = {(byte) 0xff, (byte) 0xff};
+        db.put(bytes("a"), bytes("x"));
+        db.put(ff, bytes("y"));
+        db.put(ffff, bytes("z"));
+        assertArrayEquals(new byte[] {1}, ReadOptions.prefixEnd(new byte[] {0, (byte) 0xff}));
+        try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.prefix(ff))) {
+            List<KeyValue> entries = cursor.stream().toList();
+            assertEquals(List.of(new KeyValue(ff, bytes("y")), new KeyValue(ffff, bytes("z"))), entries);
+        }
+    }
+
+    @Test
+    void aCursorKeepsTheViewItOpenedWith() {
+        putAll("a");
+        Snapshot snapshot = db.snapshot();
+        db.put(bytes("a"), bytes("changed"));
+        try (Cursor latest = db.cursor(); Cursor past = db.cursor(ReadOptions.DEFAULT.snapshot(snapshot))) {
+            snapshot.close();  // the cursor keeps its view
+            db.put(bytes("b"), bytes("new"));
+            assertEquals(List.of("a"), forward(latest));
+            assertTrue(latest.first());
+            assertEquals("changed", text(latest.valueBytes()));
+            assertTrue(past.first());
+            assertEquals("va", text(past.valueBytes()));
+            assertFalse(past.next());
+        }
+    }
+
+    @Test
+    void readOptionsReachTheCursor() {
+        putAll("k");
+        db.flush();
+        db.close();
+        db = open(dir.resolve("db"), DbOptions.create());
+        ReadOptions memoryOnly = ReadOptions.DEFAULT.memoryOnly(true);
+        try (Cursor cursor = db.cursor(memoryOnly)) {
+            var e = assertThrows(RocksDbException.class, cursor::first);
+            assertEquals(StatusCode.INCOMPLETE, e.code());
+        }
+        ReadOptions tuned = ReadOptions.DEFAULT.fillCache(false).verifyChecksums(false).readaheadBytes(1 << 20)
+                .asyncIo(true);
+        try (Cursor cursor = db.cursor(tuned)) {
+            assertEquals(List.of("k"), forward(cursor));
+        }
+        assertThrows(IllegalArgumentException.class, () -> ReadOptions.DEFAULT.readaheadBytes(-1));
+    }
+
+    @Test
+    void scanVisitsManyEntriesPerCallAndLeavesTheCursorAfterThem() {
+        for (int i = 0; i < 5000; i++) {
+            db.put(bytes(String.format("k%05d", i)), bytes("value" + i));
+        }
+        try (Cursor cursor = db.cursor()) {
+            List<String> seen = new ArrayList<>();
+            // Never placed: the scan starts at the first key.
+            assertEquals(3000, cursor.scan(3000, (key, value) -> seen.add(text(key) + "=" + text(value))));
+            assertEquals("k00000=value0", seen.get(0));
+            assertEquals("k02999=value2999", seen.get(2999));
+            assertTrue(cursor.isValid());
+            assertEquals("k03000", text(cursor.key()));
+            assertEquals(2000, cursor.scan(Long.MAX_VALUE, (key, value) -> seen.add(text(key))));
+            assertEquals("k04999", seen.getLast());
+            assertFalse(cursor.isValid());
+            assertEquals(0, cursor.scan(10, (key, value) -> seen.add("more")));
+            assertTrue(cursor.seek(bytes("k00010")));
+            List<String> reverse = new ArrayList<>();
+            assertEquals(11, cursor.scanReverse(100, (key, value) -> reverse.add(text(key))));
+            assertEquals("k00010", reverse.getFirst());
+            assertEquals("k00000", reverse.getLast());
+        }
+    }
+
+    @Test
+    void scanViewsAreValidDuringTheCallbackOnly() {
+        putAll("a", "b");
+        List<MemorySegment> kept = new ArrayList<>();
+        try (Cursor cursor = db.cursor()) {
+            cursor.scan(10, (key, value) -> {
+                assertTrue(key.isReadOnly());
+                kept.add(key);
+            });
+        }
+        assertEquals(2, kept.size());
+        assertThrows(IllegalStateException.class, () -> kept.get(0).get(ValueLayout.JAVA_BYTE, 0));
+    }
+
+    @Test
+    void scanGrowsItsBufferForLargeEntries() {
+        byte[] large = new byte[1 << 20];
+        large[large.length - 1] = 7;
+        db.put(bytes("big"), large);
+        db.put(bytes("small"), bytes("s"));
+        try (Cursor cursor = db.cursor()) {
+            List<Long> sizes = new ArrayList<>();
+            cursor.scan(10, (key, value) -> sizes.add(value.byteSize()));
+            assertEquals(List.of((long) large.length, 1L), sizes);
+        }
+        try (Cursor cursor = db.cursor()) {
+            assertEquals(List.of(new KeyValue(bytes("big"), large), new KeyValue(bytes("small"), bytes("s"))),
+                    cursor.stream().toList());
+        }
+    }
+
+    @Test
+    void streamsAndIteratorsCopyEntriesInBothDirections() {
+        List<String> keys = IntStream.range(0, 2500).mapToObj(i -> String.format("%04d", i)).toList();
+        keys.forEach(k -> db.put(bytes(k), bytes(k)));
+        try (Cursor cursor = db.cursor()) {
+            assertEquals(keys, cursor.stream().map(kv -> text(kv.key())).toList());
+        }
+        try (Cursor cursor = db.cursor()) {
+            List<String> reversed = cursor.reverseStream().map(kv -> text(kv.value())).collect(Collectors.toList());
+            assertEquals(keys.reversed(), reversed);
+        }
+        try (Cursor cursor = db.cursor()) {
+            cursor.seek(bytes("2498"));
+            Iterator<KeyValue> rest = cursor.iterator();
+            assertEquals("2498", text(rest.next().key()));
+            assertEquals("2499", text(rest.next().key()));
+            assertFalse(rest.hasNext());
+            assertThrows(NoSuchElementException.class, rest::next);
+        }
+    }
+
+    @Test
+    void valueCopiesIntoABuffer() {
+        putAll("k");
+        try (Cursor cursor = db.cursor()) {
+            cursor.first();
+            ByteBuffer small = ByteBuffer.allocate(1);
+            assertEquals(2, cursor.value(small));
+            assertEquals(1, small.limit());
+            ByteBuffer dst = ByteBuffer.allocateDirect(8);
+            assertEquals(2, cursor.value(dst));
+            assertEquals(2, dst.limit());
+            assertEquals('v', dst.get(0));
+        }
+    }
+
+    @Test
+    void aClosedCursorRefusesEveryCall() {
+        putAll("a");
+        Cursor cursor = db.cursor();
+        cursor.close();
+        cursor.close();
+        assertFalse(cursor.isOpen());
+        assertFalse(cursor.isValid());
+        assertThrows(IllegalStateException.class, cursor::first);
+        assertThrows(IllegalStateException.class, () -> cursor.seek(bytes("a")));
+        assertThrows(IllegalStateException.class, cursor::keyBytes);
+        assertThrows(IllegalStateException.class, () -> cursor.scan(1, (k, v) -> { }));
+        assertThrows(IllegalStateException.class, () -> cursor.iterator().hasNext());
+    }
+
+    @Test
+    void closingTheDatabaseClosesItsCursorsAndInvalidatesTheirViews() {
+        putAll("a");
+        Cursor cursor = db.cursor();
+        cursor.first();
+        MemorySegment key = cursor.key();
+        Iterator<KeyValue> entries = db.cursor().iterator();
+        db.close();
+        assertFalse(cursor.isOpen());
+        assertThrows(IllegalStateException.class, () -> key.get(ValueLayout.JAVA_BYTE, 0));
+        assertThrows(IllegalStateException.class, cursor::next);
+        assertThrows(IllegalStateException.class, entries::hasNext);
+        cursor.close();
+        assertThrows(IllegalStateException.class, db::cursor);
+        db = open(dir.resolve("db"), DbOptions.create());  // closed cleanly: reopens
+        assertArrayEquals(bytes("va"), db.get(bytes("a")));
+    }
+
+    @Test
+    void closingTheDatabaseWaitsForACursorCallInFlight() throws Exception {
+        putAll("a", "b");
+        Cursor cursor = db.cursor();
+        CountDownLatch inCallback = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Long> scan = CompletableFuture.supplyAsync(() -> cursor.scan(10, (k, v) -> {
+            inCallback.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }));
+        inCallback.await();
+        CompletableFuture<Void> close = CompletableFuture.runAsync(db::close);
+        Thread.sleep(50);
+        assertFalse(close.isDone());
+        release.countDown();
+        assertEquals(2, scan.get());
+        close.get();
+        assertFalse(cursor.isOpen());
+    }
+
+    @Test
+    void aCursorWithASnapshotOfAnotherDatabaseIsRejected() {
+        try (RocksDb other = open(dir.resolve("other"), DbOptions.create().createIfMissing(true));
+                Snapshot foreign = other.snapshot()) {
+            assertThrows(IllegalArgumentException.class, () -> db.cursor(ReadOptions.DEFAULT.snapshot(foreign)));
+        }
+    }
+
+    @Test
+    void negativeScanLimitsAreRejected() {
+        try (Cursor cursor = db.cursor()) {
+            assertThrows(IllegalArgumentException.class, () -> cursor.scan(-1, (k, v) -> { }));
+        }
+    }
+}
