@@ -5,8 +5,8 @@
  *  1. Opaque handles are pr_<noun>_t; functions are pr_<noun>_<verb>.
  *  2. Keys and values cross as (const uint8_t* ptr, size_t len); paths and
  *     property names as NUL-terminated UTF-8. Only fixed-width integer types,
- *     size_t and pointers appear, so one generated binding serves every
- *     64-bit Linux.
+ *     double, size_t and pointers appear, so one generated binding serves
+ *     every 64-bit Linux.
  *  3. Every create/open has a destroy/close. Memory the shim allocates is
  *     freed only by the shim. Destroy/close functions accept NULL; every
  *     other pointer argument must be valid unless its comment says it may
@@ -244,6 +244,15 @@ PR_API uint64_t pr_memory_budget_usage(const pr_memory_budget_t* budget);
 PR_API int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,
                                              size_t err_cap);
 
+/* Collects statistics (tickers and histograms, read with pr_db_statistics)
+ * at a RocksDB StatsLevel: 0 collects none (the default), 1 tickers only
+ * (kExceptHistogramOrTimers), 2 no timers (kExceptTimers), 3 all but
+ * detailed timers (kExceptDetailedTimers), 4 also the per-IO-activity file
+ * read timers (kExceptTimeForMutex), 5 everything (kAll). Returns PR_OK or
+ * PR_CODE_INVALID_ARGUMENT for another level. */
+PR_API int32_t pr_options_set_statistics(pr_options_t* options, int32_t level, char* err,
+                                         size_t err_cap);
+
 /* ---- database -------------------------------------------------------------- */
 typedef struct pr_db pr_db_t;
 
@@ -467,6 +476,67 @@ PR_API int32_t pr_db_property_int(pr_db_t* db, const char* name, uint64_t* value
  * NUL-terminated), so a caller whose buffer was too small can retry. */
 PR_API int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
                               uint64_t* value_len, char* err, size_t err_cap);
+
+/* ---- statistics and memory usage ------------------------------------------ */
+
+/* Number of tickers (counters) pr_db_statistics reports. Never fails. */
+PR_API size_t pr_ticker_count(void);
+
+/* Name of ticker i (< pr_ticker_count()), e.g. "rocksdb.block.cache.miss",
+ * as a static string never freed; NULL when i is out of range. */
+PR_API const char* pr_ticker_name(size_t i);
+
+/* Number of histograms pr_db_statistics reports. Never fails. */
+PR_API size_t pr_histogram_count(void);
+
+/* Name of histogram i (< pr_histogram_count()), e.g.
+ * "rocksdb.file.read.get.micros", as a static string never freed; NULL when
+ * i is out of range. */
+PR_API const char* pr_histogram_name(size_t i);
+
+/* One histogram's summary since the database opened (or the last reset). */
+typedef struct pr_histogram {
+  uint64_t count;
+  uint64_t sum;
+  double min;
+  double max;
+  double average;
+  double median;
+  double p95;
+  double p99;
+  double std_dev;
+} pr_histogram_t;
+
+/* Reads every statistic in one call: tickers[i] receives ticker i for i <
+ * min(n_tickers, pr_ticker_count()), histograms[i] histogram i likewise.
+ * Returns PR_OK, or PR_CODE_NOT_SUPPORTED when the database was opened
+ * without statistics (pr_options_set_statistics). The arrays are the
+ * caller's; none is kept. */
+PR_API int32_t pr_db_statistics(pr_db_t* db, uint64_t* tickers, size_t n_tickers,
+                                pr_histogram_t* histograms, size_t n_histograms, char* err,
+                                size_t err_cap);
+
+/* Sets every ticker and histogram back to zero. Returns PR_OK, or
+ * PR_CODE_NOT_SUPPORTED without statistics. */
+PR_API int32_t pr_db_statistics_reset(pr_db_t* db, char* err, size_t err_cap);
+
+/* Approximate memory the database uses now, in bytes. */
+typedef struct pr_memory_usage {
+  /* all memtables: the mutable one, immutable ones and those kept for history */
+  uint64_t memtables;
+  /* memtables not yet flushed */
+  uint64_t memtables_unflushed;
+  /* table readers: indexes and filters held outside the block cache */
+  uint64_t table_readers;
+  /* the block cache (shared with other databases of the same memory budget) */
+  uint64_t block_cache;
+  /* entries of the block cache pinned by readers (pins, cursors) */
+  uint64_t block_cache_pinned;
+} pr_memory_usage_t;
+
+/* Fills *usage. Returns PR_OK or a RocksDB status. */
+PR_API int32_t pr_db_memory_usage(pr_db_t* db, pr_memory_usage_t* usage, char* err,
+                                  size_t err_cap);
 
 /* ---- cursors ---------------------------------------------------------------
  * A cursor walks the database's keys in bytewise order, in both directions,

@@ -109,80 +109,14 @@ PR_JNI_EXPORT jint JNI_OnLoad(JavaVM* vm, void*) {
   return JNI_VERSION_1_8;
 }
 
-PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_open(
-    JNIEnv* env, jclass, jstring path, jboolean create_if_missing, jboolean error_if_exists,
-    jboolean paranoid_checks, jint compression, jint bottommost_compression, jint zstd_level,
-    jlong block_cache_bytes, jlong write_buffer_bytes, jint max_open_files, jstring merge_operator,
-    jlong memory_budget, jintArray compression_per_level, jint zstd_dictionary_bytes,
-    jint zstd_training_bytes, jint compression_threads) {
-  char err[kErrCap];
-  std::unique_ptr<pr_options_t, void (*)(pr_options_t*)> options(pr_options_create(),
-                                                                 pr_options_destroy);
-  if (!options) {
-    env->ThrowNew(env->FindClass("java/lang/OutOfMemoryError"), "pr_options_create");
-    return 0;
-  }
-  pr_options_set_create_if_missing(options.get(), create_if_missing);
-  pr_options_set_error_if_exists(options.get(), error_if_exists);
-  pr_options_set_paranoid_checks(options.get(), paranoid_checks);
-  if (!ok(env, pr_options_set_compression(options.get(), compression, err, sizeof err), err) ||
-      !ok(env,
-          pr_options_set_bottommost_compression(options.get(), bottommost_compression, err,
-                                                sizeof err),
-          err) ||
-      !ok(env, pr_options_set_zstd_level(options.get(), zstd_level, err, sizeof err), err) ||
-      !ok(env,
-          pr_options_set_block_cache_bytes(options.get(), static_cast<uint64_t>(block_cache_bytes),
-                                           err, sizeof err),
-          err) ||
-      !ok(env,
-          pr_options_set_write_buffer_bytes(options.get(),
-                                            static_cast<uint64_t>(write_buffer_bytes), err,
-                                            sizeof err),
-          err) ||
-      !ok(env, pr_options_set_max_open_files(options.get(), max_open_files, err, sizeof err),
-          err)) {
-    return 0;
-  }
-  std::vector<int32_t> levels(static_cast<size_t>(env->GetArrayLength(compression_per_level)));
-  env->GetIntArrayRegion(compression_per_level, 0, static_cast<jsize>(levels.size()),
-                         reinterpret_cast<jint*>(levels.data()));
-  if (!ok(env,
-          pr_options_set_compression_per_level(options.get(), levels.data(), levels.size(), err,
-                                               sizeof err),
-          err) ||
-      !ok(env,
-          pr_options_set_zstd_dictionary(options.get(), static_cast<uint32_t>(zstd_dictionary_bytes),
-                                         static_cast<uint32_t>(zstd_training_bytes), err,
-                                         sizeof err),
-          err) ||
-      !ok(env,
-          pr_options_set_compression_threads(options.get(),
-                                             static_cast<uint32_t>(compression_threads), err,
-                                             sizeof err),
-          err)) {
-    return 0;
-  }
-  if (memory_budget != 0 &&
-      !ok(env,
-          pr_options_set_memory_budget(
-              options.get(),
-              reinterpret_cast<const pr_memory_budget_t*>(static_cast<intptr_t>(memory_budget)),
-              err, sizeof err),
-          err)) {
-    return 0;
-  }
-  if (merge_operator != nullptr) {
-    const char* name = env->GetStringUTFChars(merge_operator, nullptr);
-    if (name == nullptr) return 0;
-    int32_t status = pr_options_set_merge_operator(options.get(), name, err, sizeof err);
-    env->ReleaseStringUTFChars(merge_operator, name);
-    if (!ok(env, status, err)) return 0;
-  }
+PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_open(JNIEnv* env, jclass,
+                                                                  jlong options, jstring path) {
   const char* native_path = env->GetStringUTFChars(path, nullptr);
   if (native_path == nullptr) return 0;
   pr_db_t* db = nullptr;
-  int32_t status = pr_db_open(options.get(), native_path, &db, err, sizeof err);
+  char err[kErrCap];
+  int32_t status = pr_db_open(reinterpret_cast<const pr_options_t*>(static_cast<intptr_t>(options)),
+                              native_path, &db, err, sizeof err);
   env->ReleaseStringUTFChars(path, native_path);
   if (!ok(env, status, err)) return 0;
   return static_cast<jlong>(reinterpret_cast<intptr_t>(db));
@@ -359,6 +293,31 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_compactRange(JNIEnv* 
      pr_db_compact_range(db_of(db), first ? first->data() : nullptr, first ? first->length() : 0,
                          last ? last->data() : nullptr, last ? last->length() : 0, bounds, err,
                          sizeof err),
+     err);
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_statistics(
+    JNIEnv* env, jclass, jlong db, jlong tickers, jlong ticker_count, jlong histograms,
+    jlong histogram_count) {
+  char err[kErrCap];
+  ok(env,
+     pr_db_statistics(db_of(db), reinterpret_cast<uint64_t*>(tickers),
+                      static_cast<size_t>(ticker_count),
+                      reinterpret_cast<pr_histogram_t*>(histograms),
+                      static_cast<size_t>(histogram_count), err, sizeof err),
+     err);
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_resetStatistics(JNIEnv* env, jclass,
+                                                                            jlong db) {
+  char err[kErrCap];
+  ok(env, pr_db_statistics_reset(db_of(db), err, sizeof err), err);
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_memoryUsage(JNIEnv* env, jclass,
+                                                                        jlong db, jlong usage) {
+  char err[kErrCap];
+  ok(env, pr_db_memory_usage(db_of(db), reinterpret_cast<pr_memory_usage_t*>(usage), err, sizeof err),
      err);
 }
 

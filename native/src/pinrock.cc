@@ -11,8 +11,10 @@
 #include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
+#include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/checkpoint.h>
+#include <rocksdb/utilities/memory_util.h>
 #include <rocksdb/version.h>
 #include <rocksdb/write_buffer_manager.h>
 #include <rocksdb/write_batch.h>
@@ -21,8 +23,10 @@
 #include <atomic>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -47,6 +51,7 @@ struct pr_options {
   uint32_t max_dict_bytes = 0;
   uint32_t zstd_train_bytes = 0;
   uint32_t compression_threads = 1;
+  int32_t statistics_level = 0;
 };
 
 struct pr_db {
@@ -59,6 +64,8 @@ struct pr_db {
   bool has_merge_operator = false;
   // Cursors not yet closed: RocksDB's iterators must die before the DB.
   std::atomic<int64_t> open_cursors{0};
+  // Null unless opened with statistics.
+  std::shared_ptr<rocksdb::Statistics> statistics;
 };
 
 struct pr_cursor {
@@ -161,6 +168,10 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
   options.write_buffer_size = o.write_buffer_bytes;
   options.max_open_files = o.max_open_files;
   options.merge_operator = o.merge_operator;
+  if (o.statistics_level > 0) {
+    options.statistics = rocksdb::CreateDBStatistics();
+    options.statistics->set_stats_level(static_cast<rocksdb::StatsLevel>(o.statistics_level));
+  }
 
   rocksdb::BlockBasedTableOptions table;
   if (o.memory_budget) {
@@ -496,6 +507,7 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
       return to_status(s, err, err_cap);
     }
     handle->has_merge_operator = options->merge_operator != nullptr;
+    handle->statistics = rocks_options.statistics;
     *db_out = handle.release();
     return PR_OK;
   });
@@ -732,6 +744,85 @@ int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
     *value_len = value.size();
     size_t copied = value.size() < buf_cap ? value.size() : buf_cap;
     if (copied > 0) std::memcpy(buf, value.data(), copied);
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_statistics(pr_options_t* options, int32_t level, char* err,
+                                  size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (level < 0 || level > rocksdb::StatsLevel::kAll) {
+      return invalid_argument("statistics level must be 0..5, got " + std::to_string(level), err,
+                              err_cap);
+    }
+    options->statistics_level = level;
+    return PR_OK;
+  });
+}
+
+size_t pr_ticker_count(void) { return rocksdb::TickersNameMap.size(); }
+
+const char* pr_ticker_name(size_t i) {
+  return i < rocksdb::TickersNameMap.size() ? rocksdb::TickersNameMap[i].second.c_str() : nullptr;
+}
+
+size_t pr_histogram_count(void) { return rocksdb::HistogramsNameMap.size(); }
+
+const char* pr_histogram_name(size_t i) {
+  return i < rocksdb::HistogramsNameMap.size() ? rocksdb::HistogramsNameMap[i].second.c_str()
+                                                : nullptr;
+}
+
+namespace {
+
+int32_t no_statistics(char* err, size_t err_cap) {
+  return fail(PR_CODE_NOT_SUPPORTED,
+              "Not implemented: the database was opened without statistics", err, err_cap);
+}
+
+}  // namespace
+
+int32_t pr_db_statistics(pr_db_t* db, uint64_t* tickers, size_t n_tickers,
+                         pr_histogram_t* histograms, size_t n_histograms, char* err,
+                         size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    const rocksdb::Statistics* statistics = db->statistics.get();
+    if (statistics == nullptr) return no_statistics(err, err_cap);
+    for (size_t i = 0; i < n_tickers && i < rocksdb::TickersNameMap.size(); i++) {
+      tickers[i] = statistics->getTickerCount(rocksdb::TickersNameMap[i].first);
+    }
+    for (size_t i = 0; i < n_histograms && i < rocksdb::HistogramsNameMap.size(); i++) {
+      rocksdb::HistogramData data;
+      statistics->histogramData(rocksdb::HistogramsNameMap[i].first, &data);
+      histograms[i] = pr_histogram_t{data.count,   data.sum,          data.min,
+                                     data.max,     data.average,      data.median,
+                                     data.percentile95, data.percentile99, data.standard_deviation};
+    }
+    return PR_OK;
+  });
+}
+
+int32_t pr_db_statistics_reset(pr_db_t* db, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (db->statistics == nullptr) return no_statistics(err, err_cap);
+    return to_status(db->statistics->Reset(), err, err_cap);
+  });
+}
+
+int32_t pr_db_memory_usage(pr_db_t* db, pr_memory_usage_t* usage, char* err, size_t err_cap) {
+  *usage = pr_memory_usage_t{0, 0, 0, 0, 0};
+  return guarded(err, err_cap, [&] {
+    std::unordered_set<const rocksdb::Cache*> caches;
+    if (db->block_cache) caches.insert(db->block_cache.get());
+    std::map<rocksdb::MemoryUtil::UsageType, uint64_t> by_type;
+    rocksdb::Status s = rocksdb::MemoryUtil::GetApproximateMemoryUsageByType({db->db.get()},
+                                                                             caches, &by_type);
+    if (!s.ok()) return to_status(s, err, err_cap);
+    usage->memtables = by_type[rocksdb::MemoryUtil::kMemTableTotal];
+    usage->memtables_unflushed = by_type[rocksdb::MemoryUtil::kMemTableUnFlushed];
+    usage->table_readers = by_type[rocksdb::MemoryUtil::kTableReadersTotal];
+    usage->block_cache = by_type[rocksdb::MemoryUtil::kCacheTotal];
+    usage->block_cache_pinned = db->block_cache ? db->block_cache->GetPinnedUsage() : 0;
     return PR_OK;
   });
 }

@@ -38,6 +38,7 @@ public final class DbOptions {
     private final int zstdDictionaryBytes;
     private final int zstdTrainingBytes;
     private final int compressionThreads;
+    private final StatsLevel statistics;
 
     /** The settings while a copy is being made; each wither changes one. */
     private static final class Values {
@@ -56,6 +57,7 @@ public final class DbOptions {
         int zstdDictionaryBytes;
         int zstdTrainingBytes;
         int compressionThreads = 1;
+        StatsLevel statistics = StatsLevel.OFF;
     }
 
     private DbOptions(Values v) {
@@ -74,6 +76,7 @@ public final class DbOptions {
         this.zstdDictionaryBytes = v.zstdDictionaryBytes;
         this.zstdTrainingBytes = v.zstdTrainingBytes;
         this.compressionThreads = v.compressionThreads;
+        this.statistics = v.statistics;
     }
 
     private Values values() {
@@ -93,6 +96,7 @@ public final class DbOptions {
         v.zstdDictionaryBytes = zstdDictionaryBytes;
         v.zstdTrainingBytes = zstdTrainingBytes;
         v.compressionThreads = compressionThreads;
+        v.statistics = statistics;
         return v;
     }
 
@@ -316,6 +320,24 @@ public final class DbOptions {
         return compressionThreads;
     }
 
+    /**
+     * Returns a copy that collects RocksDB statistics, read with
+     * {@link RocksDb#statistics()}.
+     *
+     * @param level how much to collect; {@link StatsLevel#OFF} (the default) collects nothing
+     * @return a copy with the setting changed
+     */
+    public DbOptions statistics(StatsLevel level) {
+        Values v = values();
+        v.statistics = Objects.requireNonNull(level, "level");
+        return new DbOptions(v);
+    }
+
+    /** @return how much statistics collect */
+    public StatsLevel statistics() {
+        return statistics;
+    }
+
     /** @return the shared memory budget, or null for none */
     public MemoryBudget memoryBudget() {
         return memoryBudget;
@@ -379,6 +401,6 @@ public final class DbOptions {
                 + ", blockCacheBytes=" + blockCacheBytes + ", writeBufferBytes=" + writeBufferBytes
                 + ", maxOpenFiles=" + maxOpenFiles + ", mergeOperator=" + mergeOperator + ", memoryBudget=" + (memoryBudget != null) + ", compressionPerLevel=" + compressionPerLevel
                 + ", zstdDictionaryBytes=" + zstdDictionaryBytes + ", zstdTrainingBytes=" + zstdTrainingBytes
-                + ", compressionThreads=" + compressionThreads + "]";
+                + ", compressionThreads=" + compressionThreads + ", statistics=" + statistics + "]";
     }
 }

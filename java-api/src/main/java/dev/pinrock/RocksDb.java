@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.pinrock.internal.Binding;
 import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.NativeDb;
+import dev.pinrock.internal.NativeStatistics;
 import dev.pinrock.internal.ResourceGuard;
 
 /**
@@ -679,6 +680,54 @@ public final class RocksDb implements AutoCloseable {
         guard.acquire();
         try {
             return db.property(name);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads RocksDB's statistics: every ticker and histogram, in one native call.
+     *
+     * @return the statistics now
+     * @throws RocksDbException with {@link StatusCode#NOT_SUPPORTED} when the database was
+     *     opened without {@link DbOptions#statistics(StatsLevel)}
+     * @throws IllegalStateException when the database is closed
+     */
+    public Statistics statistics() {
+        guard.acquire();
+        try {
+            return NativeStatistics.read(db);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Sets every ticker and histogram back to zero.
+     *
+     * @throws RocksDbException with {@link StatusCode#NOT_SUPPORTED} without statistics
+     * @throws IllegalStateException when the database is closed
+     */
+    public void resetStatistics() {
+        guard.acquire();
+        try {
+            db.resetStatistics();
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads the approximate memory the database uses: memtables, table
+     * readers and the block cache.
+     *
+     * @return the usage now
+     * @throws IllegalStateException when the database is closed
+     */
+    public MemoryUsage memoryUsage() {
+        guard.acquire();
+        try {
+            return NativeStatistics.memoryUsage(db);
         } finally {
             guard.release();
         }

@@ -62,7 +62,12 @@ abstract class ClosedDatabaseContract extends BindingContract {
             Map.entry("property(String)", db -> db.property("rocksdb.stats")),
             Map.entry("propertyLong(String)", db -> db.propertyLong("rocksdb.estimate-num-keys")),
             Map.entry("compactRange()", RocksDb::compactRange),
-            Map.entry("approximateSize(byte[], byte[])", db -> db.approximateSize(KEY, KEY)));
+            Map.entry("approximateSize(byte[], byte[])", db -> db.approximateSize(KEY, KEY)),
+            Map.entry("cursor()", db -> db.cursor().close()),
+            Map.entry("cursor(ReadOptions)", db -> db.cursor(ReadOptions.DEFAULT).close()),
+            Map.entry("statistics()", RocksDb::statistics),
+            Map.entry("resetStatistics()", RocksDb::resetStatistics),
+            Map.entry("memoryUsage()", RocksDb::memoryUsage));
 
     @Test
     void everyCallOnAClosedDatabaseThrowsAClearIllegalStateException() {
@@ -85,7 +90,8 @@ abstract class ClosedDatabaseContract extends BindingContract {
     void closeWhileOtherThreadsAreCallingEndsCleanly() throws Exception {
         List<Consumer<RocksDb>> operations = List.copyOf(OPERATIONS.values());
         for (int round = 0; round < 20; round++) {
-            RocksDb db = open(dir.resolve("db" + round), DbOptions.create().createIfMissing(true));
+            RocksDb db = open(dir.resolve("db" + round),
+                    DbOptions.create().createIfMissing(true).statistics(StatsLevel.EXCEPT_DETAILED_TIMERS));
             db.put(KEY, new byte[100]);
             Map<String, Throwable> unexpected = new ConcurrentHashMap<>();
             AtomicBoolean sawClosed = new AtomicBoolean();

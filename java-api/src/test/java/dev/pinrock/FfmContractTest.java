@@ -55,6 +55,14 @@ class FfmContractTest {
     }
 
     @Nested
+    class Statistics extends StatisticsContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
     class Snapshots extends SnapshotContract {
         @Override
         protected Binding binding() {

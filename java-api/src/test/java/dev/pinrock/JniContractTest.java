@@ -55,6 +55,14 @@ class JniContractTest {
     }
 
     @Nested
+    class Statistics extends StatisticsContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
     class Snapshots extends SnapshotContract {
         @Override
         protected Binding binding() {

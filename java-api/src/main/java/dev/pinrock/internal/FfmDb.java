@@ -19,6 +19,7 @@ import dev.pinrock.DbOptions;
 import dev.pinrock.RocksDbException;
 import dev.pinrock.bindings.PinrockNative;
 import dev.pinrock.bindings.pr_get_result;
+import dev.pinrock.bindings.pr_histogram;
 
 /**
  * The FFM binding: each operation is one downcall through the handles that
@@ -47,6 +48,7 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle SET_COMPRESSION_PER_LEVEL = PinrockNative.pr_options_set_compression_per_level$handle();
     private static final MethodHandle SET_ZSTD_DICTIONARY = PinrockNative.pr_options_set_zstd_dictionary$handle();
     private static final MethodHandle SET_COMPRESSION_THREADS = PinrockNative.pr_options_set_compression_threads$handle();
+    private static final MethodHandle SET_STATISTICS = PinrockNative.pr_options_set_statistics$handle();
     private static final MethodHandle SET_MEMORY_BUDGET = PinrockNative.pr_options_set_memory_budget$handle();
     private static final MethodHandle BUDGET_CREATE = PinrockNative.pr_memory_budget_create$handle();
     private static final MethodHandle BUDGET_DESTROY = PinrockNative.pr_memory_budget_destroy$handle();
@@ -68,6 +70,9 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle APPROXIMATE_SIZE = PinrockNative.pr_db_approximate_size$handle();
     private static final MethodHandle CHECKPOINT = PinrockNative.pr_db_checkpoint$handle();
     private static final MethodHandle INGEST = PinrockNative.pr_db_ingest$handle();
+    private static final MethodHandle STATISTICS = PinrockNative.pr_db_statistics$handle();
+    private static final MethodHandle STATISTICS_RESET = PinrockNative.pr_db_statistics_reset$handle();
+    private static final MethodHandle MEMORY_USAGE = PinrockNative.pr_db_memory_usage$handle();
     private static final MethodHandle CURSOR_OPEN = PinrockNative.pr_cursor_open$handle();
     private static final MethodHandle ENGINE_VERSION = PinrockNative.pr_engine_version$handle();
     /**
@@ -160,6 +165,8 @@ public final class FfmDb implements NativeDb {
                 check((int) SET_ZSTD_DICTIONARY.invokeExact(nativeOptions, options.zstdDictionaryBytes(),
                         options.zstdTrainingBytes(), err, ERR_CAP), scratch);
                 check((int) SET_COMPRESSION_THREADS.invokeExact(nativeOptions, options.compressionThreads(), err,
+                        ERR_CAP), scratch);
+                check((int) SET_STATISTICS.invokeExact(nativeOptions, options.statistics().nativeLevel(), err,
                         ERR_CAP), scratch);
                 if (memoryBudget != 0) {
                     check((int) SET_MEMORY_BUDGET.invokeExact(nativeOptions, MemorySegment.ofAddress(memoryBudget),
@@ -569,6 +576,38 @@ public final class FfmDb implements NativeDb {
                 }
                 buf = arena.allocate(length);
             }
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public void statistics(MemorySegment tickers, MemorySegment histograms) {
+        Scratch scratch = Scratch.get();
+        try {
+            check((int) STATISTICS.invokeExact(handle, tickers, tickers.byteSize() / ValueLayout.JAVA_LONG.byteSize(),
+                    histograms, histograms.byteSize() / pr_histogram.layout().byteSize(), scratch.err, ERR_CAP),
+                    scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public void resetStatistics() {
+        Scratch scratch = Scratch.get();
+        try {
+            check((int) STATISTICS_RESET.invokeExact(handle, scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public void memoryUsage(MemorySegment usage) {
+        Scratch scratch = Scratch.get();
+        try {
+            check((int) MEMORY_USAGE.invokeExact(handle, usage, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }

@@ -7,6 +7,7 @@ import java.lang.ref.Reference;
 import java.nio.file.Path;
 
 import dev.pinrock.DbOptions;
+import dev.pinrock.bindings.pr_histogram;
 
 /**
  * The JNI variant: the same pinrock.h calls as {@link FfmDb}, made through
@@ -30,7 +31,9 @@ public final class JniDb implements NativeDb {
     }
 
     /**
-     * Opens a database through JNI.
+     * Opens a database through JNI. The options are built by the same code
+     * as for FFM ({@link FfmDb#withNativeOptions}): only the data calls are
+     * what the JNI variant compares.
      *
      * @param path the database directory
      * @param options validated by the native layer
@@ -38,12 +41,10 @@ public final class JniDb implements NativeDb {
      * @return the open database
      */
     public static JniDb open(Path path, DbOptions options, long memoryBudget) {
-        return new JniDb(open(path.toString(), options.createIfMissing(), options.errorIfExists(),
-                options.paranoidChecks(), options.compression().nativeCode(),
-                options.bottommostCompression().nativeCode(), options.zstdLevel(), options.blockCacheBytes(),
-                options.writeBufferBytes(), options.maxOpenFiles(), options.mergeOperator(), memoryBudget,
-                options.compressionPerLevel().stream().mapToInt(c -> c.nativeCode()).toArray(),
-                options.zstdDictionaryBytes(), options.zstdTrainingBytes(), options.compressionThreads()));
+        long[] handle = new long[1];
+        FfmDb.withNativeOptions(options, memoryBudget,
+                nativeOptions -> handle[0] = open(nativeOptions.address(), path.toString()));
+        return new JniDb(handle[0]);
     }
 
     @Override
@@ -198,6 +199,25 @@ public final class JniDb implements NativeDb {
     }
 
     @Override
+    public void statistics(MemorySegment tickers, MemorySegment histograms) {
+        statistics(handle, tickers.address(), tickers.byteSize() / Long.BYTES, histograms.address(),
+                histograms.byteSize() / pr_histogram.layout().byteSize());
+        Reference.reachabilityFence(tickers);
+        Reference.reachabilityFence(histograms);
+    }
+
+    @Override
+    public void resetStatistics() {
+        resetStatistics(handle);
+    }
+
+    @Override
+    public void memoryUsage(MemorySegment usage) {
+        memoryUsage(handle, usage.address());
+        Reference.reachabilityFence(usage);
+    }
+
+    @Override
     public NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper) {
         return new JniCursor(openCursor(handle, snapshot, readFlags, readaheadBytes, lower, upper));
     }
@@ -217,13 +237,16 @@ public final class JniDb implements NativeDb {
         }
     }
 
-    private static native long open(String path, boolean createIfMissing, boolean errorIfExists,
-            boolean paranoidChecks, int compression, int bottommostCompression, int zstdLevel,
-            long blockCacheBytes, long writeBufferBytes, int maxOpenFiles, String mergeOperator,
-            long memoryBudget, int[] compressionPerLevel, int zstdDictionaryBytes, int zstdTrainingBytes,
-            int compressionThreads);
+    private static native long open(long options, String path);
 
     private static native void close(long db);
+
+    private static native void statistics(long db, long tickers, long tickerCount, long histograms,
+            long histogramCount);
+
+    private static native void resetStatistics(long db);
+
+    private static native void memoryUsage(long db, long usage);
 
     private static native long openCursor(long db, long snapshot, int readFlags, long readaheadBytes, byte[] lower,
             byte[] upper);

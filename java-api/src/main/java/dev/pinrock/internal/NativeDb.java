@@ -73,6 +73,18 @@ public interface NativeDb {
     String property(String name);
 
     /**
+     * Reads every statistic (pr_db_statistics) into native arrays: a uint64
+     * per ticker and a pr_histogram per histogram, in the order of
+     * {@link NativeStatistics}.
+     */
+    void statistics(MemorySegment tickers, MemorySegment histograms);
+
+    void resetStatistics();
+
+    /** Fills a native pr_memory_usage (pr_db_memory_usage). */
+    void memoryUsage(MemorySegment usage);
+
+    /**
      * Opens a cursor (pr_cursor_open).
      *
      * @param snapshot a snapshot handle, or 0 for the latest state

@@ -1757,6 +1757,67 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_options_set_statistics {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_statistics");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_statistics$descriptor() {
+        return pr_options_set_statistics.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_statistics$handle() {
+        return pr_options_set_statistics.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_statistics$address() {
+        return pr_options_set_statistics.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_statistics(MemorySegment options, int level, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_statistics.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_statistics", options, level, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, level, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_db_open {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
@@ -3187,6 +3248,419 @@ public class PinrockNative {
                 traceDowncall("pr_db_property", db, name, buf, buf_cap, value_len, err, err_cap);
             }
             return (int)mh$.invokeExact(db, name, buf, buf_cap, value_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_ticker_count {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_LONG    );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_ticker_count");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * size_t pr_ticker_count(void)
+     * }
+     */
+    public static FunctionDescriptor pr_ticker_count$descriptor() {
+        return pr_ticker_count.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * size_t pr_ticker_count(void)
+     * }
+     */
+    public static MethodHandle pr_ticker_count$handle() {
+        return pr_ticker_count.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * size_t pr_ticker_count(void)
+     * }
+     */
+    public static MemorySegment pr_ticker_count$address() {
+        return pr_ticker_count.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * size_t pr_ticker_count(void)
+     * }
+     */
+    public static long pr_ticker_count() {
+        var mh$ = pr_ticker_count.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_ticker_count");
+            }
+            return (long)mh$.invokeExact();
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_ticker_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_ticker_name");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * const char *pr_ticker_name(size_t i)
+     * }
+     */
+    public static FunctionDescriptor pr_ticker_name$descriptor() {
+        return pr_ticker_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * const char *pr_ticker_name(size_t i)
+     * }
+     */
+    public static MethodHandle pr_ticker_name$handle() {
+        return pr_ticker_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * const char *pr_ticker_name(size_t i)
+     * }
+     */
+    public static MemorySegment pr_ticker_name$address() {
+        return pr_ticker_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * const char *pr_ticker_name(size_t i)
+     * }
+     */
+    public static MemorySegment pr_ticker_name(long i) {
+        var mh$ = pr_ticker_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_ticker_name", i);
+            }
+            return (MemorySegment)mh$.invokeExact(i);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_histogram_count {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_LONG    );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_histogram_count");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * size_t pr_histogram_count(void)
+     * }
+     */
+    public static FunctionDescriptor pr_histogram_count$descriptor() {
+        return pr_histogram_count.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * size_t pr_histogram_count(void)
+     * }
+     */
+    public static MethodHandle pr_histogram_count$handle() {
+        return pr_histogram_count.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * size_t pr_histogram_count(void)
+     * }
+     */
+    public static MemorySegment pr_histogram_count$address() {
+        return pr_histogram_count.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * size_t pr_histogram_count(void)
+     * }
+     */
+    public static long pr_histogram_count() {
+        var mh$ = pr_histogram_count.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_histogram_count");
+            }
+            return (long)mh$.invokeExact();
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_histogram_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_histogram_name");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * const char *pr_histogram_name(size_t i)
+     * }
+     */
+    public static FunctionDescriptor pr_histogram_name$descriptor() {
+        return pr_histogram_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * const char *pr_histogram_name(size_t i)
+     * }
+     */
+    public static MethodHandle pr_histogram_name$handle() {
+        return pr_histogram_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * const char *pr_histogram_name(size_t i)
+     * }
+     */
+    public static MemorySegment pr_histogram_name$address() {
+        return pr_histogram_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * const char *pr_histogram_name(size_t i)
+     * }
+     */
+    public static MemorySegment pr_histogram_name(long i) {
+        var mh$ = pr_histogram_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_histogram_name", i);
+            }
+            return (MemorySegment)mh$.invokeExact(i);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_statistics {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_statistics");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_statistics(pr_db_t *db, uint64_t *tickers, size_t n_tickers, pr_histogram_t *histograms, size_t n_histograms, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_statistics$descriptor() {
+        return pr_db_statistics.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_statistics(pr_db_t *db, uint64_t *tickers, size_t n_tickers, pr_histogram_t *histograms, size_t n_histograms, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_statistics$handle() {
+        return pr_db_statistics.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_statistics(pr_db_t *db, uint64_t *tickers, size_t n_tickers, pr_histogram_t *histograms, size_t n_histograms, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_statistics$address() {
+        return pr_db_statistics.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_statistics(pr_db_t *db, uint64_t *tickers, size_t n_tickers, pr_histogram_t *histograms, size_t n_histograms, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_statistics(MemorySegment db, MemorySegment tickers, long n_tickers, MemorySegment histograms, long n_histograms, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_statistics.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_statistics", db, tickers, n_tickers, histograms, n_histograms, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, tickers, n_tickers, histograms, n_histograms, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_statistics_reset {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_statistics_reset");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_statistics_reset(pr_db_t *db, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_statistics_reset$descriptor() {
+        return pr_db_statistics_reset.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_statistics_reset(pr_db_t *db, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_statistics_reset$handle() {
+        return pr_db_statistics_reset.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_statistics_reset(pr_db_t *db, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_statistics_reset$address() {
+        return pr_db_statistics_reset.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_statistics_reset(pr_db_t *db, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_statistics_reset(MemorySegment db, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_statistics_reset.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_statistics_reset", db, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_memory_usage {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_memory_usage");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_memory_usage(pr_db_t *db, pr_memory_usage_t *usage, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_memory_usage$descriptor() {
+        return pr_db_memory_usage.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_memory_usage(pr_db_t *db, pr_memory_usage_t *usage, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_memory_usage$handle() {
+        return pr_db_memory_usage.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_memory_usage(pr_db_t *db, pr_memory_usage_t *usage, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_memory_usage$address() {
+        return pr_db_memory_usage.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_memory_usage(pr_db_t *db, pr_memory_usage_t *usage, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_memory_usage(MemorySegment db, MemorySegment usage, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_memory_usage.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_memory_usage", db, usage, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, usage, err, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
