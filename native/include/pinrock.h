@@ -296,11 +296,13 @@ PR_API int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, cha
 /* Applies a write batch atomically: all of its operations or none.
  * batch is RocksDB's WriteBatch representation (a 12-byte header of
  * sequence number and count, then one record per operation), built by the
- * caller; only default-column-family put, delete, single delete, delete
- * range and merge records are accepted. The whole batch is parsed before
- * anything is written: a malformed batch returns PR_CODE_CORRUPTION, a
- * merge into a database without a merge operator (or a record for another
- * column family) PR_CODE_INVALID_ARGUMENT, and nothing is applied.
+ * caller; put, delete, single delete, delete range and merge records are
+ * accepted, for the default family or, in the column-family forms, for any
+ * open family (pr_db_family_id), whichever handle of the database db is.
+ * The whole batch is parsed before anything is written: a malformed batch
+ * returns PR_CODE_CORRUPTION, a merge into a family without a merge
+ * operator or a record for a family that is not open
+ * PR_CODE_INVALID_ARGUMENT, and nothing is applied.
  * flags are PR_WRITE_* bits. The batch is copied; it is not kept. */
 PR_API int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_t flags,
                            char* err, size_t err_cap);
@@ -476,6 +478,62 @@ PR_API int32_t pr_db_property_int(pr_db_t* db, const char* name, uint64_t* value
  * NUL-terminated), so a caller whose buffer was too small can retry. */
 PR_API int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
                               uint64_t* value_len, char* err, size_t err_cap);
+
+/* ---- column families -------------------------------------------------------
+ * A database holds one or more column families: separate key spaces with
+ * their own options, written atomically together by one batch. pr_db_open
+ * opens every family the database has. Each family is reached through its
+ * own pr_db_t: the keyed calls (put, delete, get, get_at, multi_get, flush,
+ * compact_range, approximate_size, the properties, ingest, cursor_open) act
+ * on the family of the handle they are given; the database-wide ones
+ * (write, snapshots, checkpoint, statistics, memory usage) act on the whole
+ * database through any of its handles. The handle pr_db_open returns is the
+ * default family ("default"); the others belong to the database and are
+ * freed when it closes (pr_db_close refuses them). */
+
+/* Opens the existing column family name with family_options instead of
+ * these options (pr_db_open; the database-wide settings such as
+ * create_if_missing, max_open_files and statistics come from these options
+ * alone). family_options is copied. Returns PR_OK or PR_CODE_INTERNAL. */
+PR_API int32_t pr_options_set_family_options(pr_options_t* options, const char* name,
+                                             const pr_options_t* family_options, char* err,
+                                             size_t err_cap);
+
+/* Lists the column families of the database at path, which need not be
+ * open: their names, each NUL-terminated, back to back, into buf (as many
+ * bytes as fit); *names_len receives the bytes all of them need. Returns
+ * PR_OK or a RocksDB status (PR_CODE_IO_ERROR or PR_CODE_INVALID_ARGUMENT
+ * when there is no database). options may be NULL. */
+PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path, char* buf,
+                                   size_t buf_cap, uint64_t* names_len, char* err,
+                                   size_t err_cap);
+
+/* Names the open (not dropped) column families of db's database, as
+ * pr_db_list_families does. Thread-safe. */
+PR_API int32_t pr_db_family_names(pr_db_t* db, char* buf, size_t buf_cap, uint64_t* names_len,
+                                  char* err, size_t err_cap);
+
+/* Finds the open column family name of db's database: *family_out receives
+ * its handle (owned by the database). Returns PR_OK or PR_NOT_FOUND. */
+PR_API int32_t pr_db_family(pr_db_t* db, const char* name, pr_db_t** family_out, char* err,
+                            size_t err_cap);
+
+/* Creates column family name in db's database with family_options (NULL:
+ * the options the default family was opened with) and returns its handle
+ * (owned by the database) in *family_out. Returns PR_OK or a RocksDB
+ * status (PR_CODE_INVALID_ARGUMENT when the name exists). */
+PR_API int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_options,
+                                   const char* name, pr_db_t** family_out, char* err,
+                                   size_t err_cap);
+
+/* Drops the column family of the handle and its data. The handle stays
+ * valid until the database closes, but writes to it fail; the default
+ * family cannot be dropped (PR_CODE_INVALID_ARGUMENT). */
+PR_API int32_t pr_db_drop_family(pr_db_t* family, char* err, size_t err_cap);
+
+/* Returns the id of the handle's column family, as write batch records
+ * name it (0 for the default family). Never fails. */
+PR_API uint32_t pr_db_family_id(pr_db_t* family);
 
 /* ---- statistics and memory usage ------------------------------------------ */
 

@@ -21,6 +21,7 @@
 #include <zstd.h>
 
 #include <atomic>
+#include <mutex>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -52,20 +53,46 @@ struct pr_options {
   uint32_t zstd_train_bytes = 0;
   uint32_t compression_threads = 1;
   int32_t statistics_level = 0;
+  // Options of existing column families opened by pr_db_open, by name.
+  std::map<std::string, std::shared_ptr<pr_options>> family_options;
 };
 
+struct pr_database;
+
+// A handle on one column family of an open database. The one pr_db_open
+// returns (the default family) owns the database; the others belong to it.
 struct pr_db {
-  std::unique_ptr<rocksdb::DB> db;
+  rocksdb::DB* db = nullptr;
+  pr_database* database = nullptr;
+  rocksdb::ColumnFamilyHandle* family = nullptr;
+  std::string name;
   // Shared with every pin: a pinned block lives in this cache, so the cache
   // must outlive the pins even when the database closes first.
   std::shared_ptr<rocksdb::Cache> block_cache;
   rocksdb::ReadOptions read_options;
   rocksdb::WriteOptions write_options;
   bool has_merge_operator = false;
+  // Set on the default family's handle only.
+  std::unique_ptr<pr_database> owned;
+};
+
+// What every handle of one open database shares.
+struct pr_database {
+  std::unique_ptr<rocksdb::DB> db;
   // Cursors not yet closed: RocksDB's iterators must die before the DB.
   std::atomic<int64_t> open_cursors{0};
   // Null unless opened with statistics.
   std::shared_ptr<rocksdb::Statistics> statistics;
+  // The default family's settings, for families created without options.
+  rocksdb::ColumnFamilyOptions default_family_options;
+  std::shared_ptr<rocksdb::Cache> default_block_cache;
+  bool default_merge_operator = false;
+  std::mutex mutex;  // guards what follows
+  // Every other family opened or created, dropped ones too: handles live
+  // until the database closes, so a dropped family's handle stays valid.
+  std::vector<std::unique_ptr<pr_db>> families;
+  // The families not dropped, the default one included, by name.
+  std::map<std::string, pr_db*> open_families;
 };
 
 struct pr_cursor {
@@ -193,36 +220,47 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
 // operator, another column family) is refused before anything is written.
 class BatchCheck : public rocksdb::WriteBatch::Handler {
  public:
-  explicit BatchCheck(bool merge_allowed) : merge_allowed_(merge_allowed) {}
+  // The caller holds the database's mutex while the batch is checked.
+  explicit BatchCheck(const pr_database& database) : database_(database) {}
 
   rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice&, const rocksdb::Slice&) override {
-    return DefaultFamily(cf);
+    return KnownFamily(cf);
   }
   rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice&) override {
-    return DefaultFamily(cf);
+    return KnownFamily(cf);
   }
   rocksdb::Status SingleDeleteCF(uint32_t cf, const rocksdb::Slice&) override {
-    return DefaultFamily(cf);
+    return KnownFamily(cf);
   }
   rocksdb::Status DeleteRangeCF(uint32_t cf, const rocksdb::Slice&,
                                 const rocksdb::Slice&) override {
-    return DefaultFamily(cf);
+    return KnownFamily(cf);
   }
   rocksdb::Status MergeCF(uint32_t cf, const rocksdb::Slice&, const rocksdb::Slice&) override {
-    if (!merge_allowed_) {
-      return rocksdb::Status::InvalidArgument(
-          "the batch has a merge, but the database has no merge operator");
+    const pr_db* family = OpenFamily(cf);
+    if (family == nullptr) return NotOpen(cf);
+    if (!family->has_merge_operator) {
+      return rocksdb::Status::InvalidArgument("the batch has a merge into column family '" +
+                                              family->name + "', which has no merge operator");
     }
-    return DefaultFamily(cf);
+    return rocksdb::Status::OK();
   }
 
  private:
-  static rocksdb::Status DefaultFamily(uint32_t cf) {
-    if (cf == 0) return rocksdb::Status::OK();
+  const pr_db* OpenFamily(uint32_t cf) const {
+    for (const auto& [name, family] : database_.open_families) {
+      if (family->family->GetID() == cf) return family;
+    }
+    return nullptr;
+  }
+  rocksdb::Status KnownFamily(uint32_t cf) const {
+    return OpenFamily(cf) != nullptr ? rocksdb::Status::OK() : NotOpen(cf);
+  }
+  static rocksdb::Status NotOpen(uint32_t cf) {
     return rocksdb::Status::InvalidArgument("the batch writes to column family " +
                                             std::to_string(cf) + ", which is not open");
   }
-  bool merge_allowed_;
+  const pr_database& database_;
 };
 
 rocksdb::WriteOptions write_options(const pr_db& db, uint32_t flags) {
@@ -268,7 +306,7 @@ int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t*
   *result = pr_get_result_t{0, nullptr, nullptr};
   rocksdb::PinnableSlice value;
   rocksdb::Status s =
-      db.db->Get(options, db.db->DefaultColumnFamily(), slice(key, key_len), &value);
+      db.db->Get(options, db.family, slice(key, key_len), &value);
   if (!s.ok()) return to_status(s, err, err_cap);
   result->value_len = value.size();
   if (value.size() <= buf_cap) {
@@ -497,17 +535,64 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
   *db_out = nullptr;
   return guarded(err, err_cap, [&] {
     auto handle = std::make_unique<pr_db>();
-    rocksdb::Options rocks_options = to_rocksdb_options(*options, &handle->block_cache);
+    handle->owned = std::make_unique<pr_database>();
+    pr_database& database = *handle->owned;
+    rocksdb::Options rocks_options = to_rocksdb_options(*options, &database.default_block_cache);
+    database.default_family_options = rocksdb::ColumnFamilyOptions(rocks_options);
+    database.default_merge_operator = options->merge_operator != nullptr;
+    database.statistics = rocks_options.statistics;
+    // Every existing family must be opened; a new database has the default one.
+    std::vector<std::string> names;
+    if (!rocksdb::DB::ListColumnFamilies(rocks_options, path, &names).ok() || names.empty()) {
+      names = {rocksdb::kDefaultColumnFamilyName};
+    }
+    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+    std::vector<std::unique_ptr<pr_db>> families;
+    for (const std::string& name : names) {
+      auto family = std::make_unique<pr_db>();
+      family->name = name;
+      auto own = options->family_options.find(name);
+      if (own == options->family_options.end()) {
+        descriptors.emplace_back(name, database.default_family_options);
+        family->block_cache = database.default_block_cache;
+        family->has_merge_operator = database.default_merge_operator;
+      } else {
+        descriptors.emplace_back(
+            name, rocksdb::ColumnFamilyOptions(to_rocksdb_options(*own->second, &family->block_cache)));
+        family->has_merge_operator = own->second->merge_operator != nullptr;
+      }
+      families.push_back(std::move(family));
+    }
+    std::vector<rocksdb::ColumnFamilyHandle*> opened_families;
     rocksdb::DB* opened = nullptr;
-    rocksdb::Status s = rocksdb::DB::Open(rocks_options, path, &opened);
-    handle->db.reset(opened);
+    rocksdb::Status s = rocksdb::DB::Open(rocksdb::DBOptions(rocks_options), path, descriptors,
+                                          &opened_families, &opened);
+    database.db.reset(opened);
     if (!s.ok()) {
       // A missing database is an error of open, not a "not found" answer.
       if (s.IsNotFound()) return fail(PR_CODE_INVALID_ARGUMENT, s.ToString(), err, err_cap);
       return to_status(s, err, err_cap);
     }
-    handle->has_merge_operator = options->merge_operator != nullptr;
-    handle->statistics = rocks_options.statistics;
+    for (size_t i = 0; i < families.size(); i++) {
+      pr_db* family = families[i].get();
+      family->db = opened;
+      family->database = &database;
+      family->family = opened_families[i];
+      if (family->name == rocksdb::kDefaultColumnFamilyName) {
+        // Use the database's own default handle; the one Open made is not needed.
+        opened->DestroyColumnFamilyHandle(opened_families[i]);
+        handle->db = opened;
+        handle->database = &database;
+        handle->family = opened->DefaultColumnFamily();
+        handle->name = family->name;
+        handle->block_cache = family->block_cache;
+        handle->has_merge_operator = family->has_merge_operator;
+        database.open_families[family->name] = handle.get();
+      } else {
+        database.open_families[family->name] = family;
+        database.families.push_back(std::move(families[i]));
+      }
+    }
     *db_out = handle.release();
     return PR_OK;
   });
@@ -515,18 +600,29 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
 
 int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap) {
   if (db == nullptr) return PR_OK;
-  if (db->open_cursors.load() > 0) {
+  if (!db->owned) {
+    return invalid_argument("a column family handle cannot be closed: close its database", err,
+                            err_cap);
+  }
+  if (db->database->open_cursors.load() > 0) {
     return fail(PR_CODE_ABORTED, "Operation aborted: close the database's cursors first", err,
                 err_cap);
   }
   std::unique_ptr<pr_db> owned(db);
-  return guarded(err, err_cap, [&] { return to_status(owned->db->Close(), err, err_cap); });
+  return guarded(err, err_cap, [&] {
+    pr_database& database = *owned->database;
+    for (const auto& family : database.families) {
+      database.db->DestroyColumnFamilyHandle(family->family);
+    }
+    return to_status(database.db->Close(), err, err_cap);
+  });
 }
 
 int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t* value,
                   size_t value_len, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    return to_status(db->db->Put(db->write_options, slice(key, key_len), slice(value, value_len)),
+    return to_status(db->db->Put(db->write_options, db->family, slice(key, key_len),
+                                 slice(value, value_len)),
                      err, err_cap);
   });
 }
@@ -534,7 +630,8 @@ int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t
 int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, char* err,
                      size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    return to_status(db->db->Delete(db->write_options, slice(key, key_len)), err, err_cap);
+    return to_status(db->db->Delete(db->write_options, db->family, slice(key, key_len)), err,
+                     err_cap);
   });
 }
 
@@ -542,9 +639,12 @@ int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_
                     size_t err_cap) {
   return guarded(err, err_cap, [&] {
     rocksdb::WriteBatch write_batch(std::string(reinterpret_cast<const char*>(batch), batch_len));
-    BatchCheck check(db->has_merge_operator);
-    rocksdb::Status s = write_batch.Iterate(&check);
-    if (!s.ok()) return to_status(s, err, err_cap);
+    {
+      std::lock_guard<std::mutex> lock(db->database->mutex);
+      BatchCheck check(*db->database);
+      rocksdb::Status s = write_batch.Iterate(&check);
+      if (!s.ok()) return to_status(s, err, err_cap);
+    }
     return to_status(db->db->Write(write_options(*db, flags), &write_batch), err, err_cap);
   });
 }
@@ -622,7 +722,7 @@ int32_t pr_db_ingest(pr_db_t* db, const char* const* paths, size_t n, uint32_t f
     std::vector<std::string> files(paths, paths + n);
     rocksdb::IngestExternalFileOptions options;
     options.move_files = (flags & PR_INGEST_MOVE) != 0;
-    return to_status(db->db->IngestExternalFile(files, options), err, err_cap);
+    return to_status(db->db->IngestExternalFile(db->family, files, options), err, err_cap);
   });
 }
 
@@ -657,7 +757,7 @@ int32_t pr_db_multi_get(pr_db_t* db, size_t n, const uint8_t* const* keys, const
     for (size_t i = 0; i < n; i++) key_slices[i] = slice(keys[i], key_lens[i]);
     std::vector<rocksdb::PinnableSlice> values(n);
     std::vector<rocksdb::Status> key_statuses(n);
-    db->db->MultiGet(db->read_options, db->db->DefaultColumnFamily(), n, key_slices.data(),
+    db->db->MultiGet(db->read_options, db->family, n, key_slices.data(),
                      values.data(), key_statuses.data());
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
@@ -683,7 +783,7 @@ int32_t pr_db_flush(pr_db_t* db, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     rocksdb::FlushOptions options;
     options.wait = true;
-    return to_status(db->db->Flush(options), err, err_cap);
+    return to_status(db->db->Flush(options, db->family), err, err_cap);
   });
 }
 
@@ -697,7 +797,7 @@ int32_t pr_db_compact_range(pr_db_t* db, const uint8_t* begin, size_t begin_len,
     // Rewrite the last level too, so the range really is recompacted (with
     // the current compression) rather than trivially moved.
     options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForceOptimized;
-    return to_status(db->db->CompactRange(options, (bounds & PR_RANGE_HAS_BEGIN) ? &begin_key : nullptr,
+    return to_status(db->db->CompactRange(options, db->family, (bounds & PR_RANGE_HAS_BEGIN) ? &begin_key : nullptr,
                                           (bounds & PR_RANGE_HAS_END) ? &end_key : nullptr),
                      err, err_cap);
   });
@@ -712,7 +812,7 @@ int32_t pr_db_approximate_size(pr_db_t* db, const uint8_t* begin, size_t begin_l
     options.include_files = true;
     options.include_memtables = true;
     return to_status(
-        db->db->GetApproximateSizes(options, db->db->DefaultColumnFamily(), &range, 1, size), err,
+        db->db->GetApproximateSizes(options, db->family, &range, 1, size), err,
         err_cap);
   });
 }
@@ -720,7 +820,7 @@ int32_t pr_db_approximate_size(pr_db_t* db, const uint8_t* begin, size_t begin_l
 int32_t pr_db_checkpoint(pr_db_t* db, const char* path, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     rocksdb::Checkpoint* raw = nullptr;
-    rocksdb::Status s = rocksdb::Checkpoint::Create(db->db.get(), &raw);
+    rocksdb::Status s = rocksdb::Checkpoint::Create(db->db, &raw);
     std::unique_ptr<rocksdb::Checkpoint> checkpoint(raw);
     if (s.ok()) s = checkpoint->CreateCheckpoint(path);
     return to_status(s, err, err_cap);
@@ -731,7 +831,7 @@ int32_t pr_db_property_int(pr_db_t* db, const char* name, uint64_t* value, char*
                            size_t err_cap) {
   return guarded(err, err_cap, [&] {
     *value = 0;
-    return db->db->GetIntProperty(name, value) ? PR_OK : PR_NOT_FOUND;
+    return db->db->GetIntProperty(db->family, name, value) ? PR_OK : PR_NOT_FOUND;
   });
 }
 
@@ -740,7 +840,7 @@ int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
   return guarded(err, err_cap, [&] {
     *value_len = 0;
     std::string value;
-    if (!db->db->GetProperty(name, &value)) return PR_NOT_FOUND;
+    if (!db->db->GetProperty(db->family, name, &value)) return PR_NOT_FOUND;
     *value_len = value.size();
     size_t copied = value.size() < buf_cap ? value.size() : buf_cap;
     if (copied > 0) std::memcpy(buf, value.data(), copied);
@@ -759,6 +859,107 @@ int32_t pr_options_set_statistics(pr_options_t* options, int32_t level, char* er
     return PR_OK;
   });
 }
+
+int32_t pr_options_set_family_options(pr_options_t* options, const char* name,
+                                      const pr_options_t* family_options, char* err,
+                                      size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    options->family_options[name] = std::make_shared<pr_options>(*family_options);
+    return PR_OK;
+  });
+}
+
+namespace {
+
+// Writes names NUL-terminated, back to back, as far as they fit.
+int32_t write_names(const std::vector<std::string>& names, char* buf, size_t buf_cap,
+                    uint64_t* names_len) {
+  std::string joined;
+  for (const std::string& name : names) joined.append(name).push_back('\0');
+  *names_len = joined.size();
+  size_t copied = joined.size() < buf_cap ? joined.size() : buf_cap;
+  if (copied > 0) std::memcpy(buf, joined.data(), copied);
+  return PR_OK;
+}
+
+}  // namespace
+
+int32_t pr_db_list_families(const pr_options_t* options, const char* path, char* buf,
+                            size_t buf_cap, uint64_t* names_len, char* err, size_t err_cap) {
+  *names_len = 0;
+  return guarded(err, err_cap, [&] {
+    std::shared_ptr<rocksdb::Cache> unused_cache;
+    pr_options defaults;
+    rocksdb::Options rocks_options =
+        to_rocksdb_options(options != nullptr ? *options : defaults, &unused_cache);
+    std::vector<std::string> names;
+    rocksdb::Status s = rocksdb::DB::ListColumnFamilies(rocks_options, path, &names);
+    if (!s.ok()) return to_status(s.IsNotFound() ? rocksdb::Status::InvalidArgument(s.ToString()) : s,
+                                  err, err_cap);
+    return write_names(names, buf, buf_cap, names_len);
+  });
+}
+
+int32_t pr_db_family_names(pr_db_t* db, char* buf, size_t buf_cap, uint64_t* names_len,
+                           char* err, size_t err_cap) {
+  *names_len = 0;
+  return guarded(err, err_cap, [&] {
+    std::vector<std::string> names;
+    std::lock_guard<std::mutex> lock(db->database->mutex);
+    for (const auto& [name, family] : db->database->open_families) names.push_back(name);
+    return write_names(names, buf, buf_cap, names_len);
+  });
+}
+
+int32_t pr_db_family(pr_db_t* db, const char* name, pr_db_t** family_out, char* err,
+                     size_t err_cap) {
+  *family_out = nullptr;
+  return guarded(err, err_cap, [&] {
+    std::lock_guard<std::mutex> lock(db->database->mutex);
+    auto found = db->database->open_families.find(name);
+    if (found == db->database->open_families.end()) return PR_NOT_FOUND;
+    *family_out = found->second;
+    return PR_OK;
+  });
+}
+
+int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_options, const char* name,
+                            pr_db_t** family_out, char* err, size_t err_cap) {
+  *family_out = nullptr;
+  return guarded(err, err_cap, [&] {
+    pr_database& database = *db->database;
+    auto family = std::make_unique<pr_db>();
+    family->db = db->db;
+    family->database = &database;
+    family->name = name;
+    rocksdb::ColumnFamilyOptions options = database.default_family_options;
+    family->block_cache = database.default_block_cache;
+    family->has_merge_operator = database.default_merge_operator;
+    if (family_options != nullptr) {
+      options = rocksdb::ColumnFamilyOptions(to_rocksdb_options(*family_options, &family->block_cache));
+      family->has_merge_operator = family_options->merge_operator != nullptr;
+    }
+    std::lock_guard<std::mutex> lock(database.mutex);
+    rocksdb::Status s = db->db->CreateColumnFamily(options, name, &family->family);
+    if (!s.ok()) return to_status(s, err, err_cap);
+    *family_out = family.get();
+    database.open_families[name] = family.get();
+    database.families.push_back(std::move(family));
+    return PR_OK;
+  });
+}
+
+int32_t pr_db_drop_family(pr_db_t* family, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    std::lock_guard<std::mutex> lock(family->database->mutex);
+    rocksdb::Status s = family->db->DropColumnFamily(family->family);
+    if (!s.ok()) return to_status(s, err, err_cap);
+    family->database->open_families.erase(family->name);
+    return PR_OK;
+  });
+}
+
+uint32_t pr_db_family_id(pr_db_t* family) { return family->family->GetID(); }
 
 size_t pr_ticker_count(void) { return rocksdb::TickersNameMap.size(); }
 
@@ -786,7 +987,7 @@ int32_t pr_db_statistics(pr_db_t* db, uint64_t* tickers, size_t n_tickers,
                          pr_histogram_t* histograms, size_t n_histograms, char* err,
                          size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    const rocksdb::Statistics* statistics = db->statistics.get();
+    const rocksdb::Statistics* statistics = db->database->statistics.get();
     if (statistics == nullptr) return no_statistics(err, err_cap);
     for (size_t i = 0; i < n_tickers && i < rocksdb::TickersNameMap.size(); i++) {
       tickers[i] = statistics->getTickerCount(rocksdb::TickersNameMap[i].first);
@@ -804,8 +1005,8 @@ int32_t pr_db_statistics(pr_db_t* db, uint64_t* tickers, size_t n_tickers,
 
 int32_t pr_db_statistics_reset(pr_db_t* db, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    if (db->statistics == nullptr) return no_statistics(err, err_cap);
-    return to_status(db->statistics->Reset(), err, err_cap);
+    if (db->database->statistics == nullptr) return no_statistics(err, err_cap);
+    return to_status(db->database->statistics->Reset(), err, err_cap);
   });
 }
 
@@ -813,16 +1014,21 @@ int32_t pr_db_memory_usage(pr_db_t* db, pr_memory_usage_t* usage, char* err, siz
   *usage = pr_memory_usage_t{0, 0, 0, 0, 0};
   return guarded(err, err_cap, [&] {
     std::unordered_set<const rocksdb::Cache*> caches;
-    if (db->block_cache) caches.insert(db->block_cache.get());
+    {
+      std::lock_guard<std::mutex> lock(db->database->mutex);
+      for (const auto& [name, family] : db->database->open_families) {
+        if (family->block_cache) caches.insert(family->block_cache.get());
+      }
+    }
     std::map<rocksdb::MemoryUtil::UsageType, uint64_t> by_type;
-    rocksdb::Status s = rocksdb::MemoryUtil::GetApproximateMemoryUsageByType({db->db.get()},
-                                                                             caches, &by_type);
+    rocksdb::Status s =
+        rocksdb::MemoryUtil::GetApproximateMemoryUsageByType({db->db}, caches, &by_type);
     if (!s.ok()) return to_status(s, err, err_cap);
     usage->memtables = by_type[rocksdb::MemoryUtil::kMemTableTotal];
     usage->memtables_unflushed = by_type[rocksdb::MemoryUtil::kMemTableUnFlushed];
     usage->table_readers = by_type[rocksdb::MemoryUtil::kTableReadersTotal];
     usage->block_cache = by_type[rocksdb::MemoryUtil::kCacheTotal];
-    usage->block_cache_pinned = db->block_cache ? db->block_cache->GetPinnedUsage() : 0;
+    for (const rocksdb::Cache* cache : caches) usage->block_cache_pinned += cache->GetPinnedUsage();
     return PR_OK;
   });
 }
@@ -847,8 +1053,8 @@ int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read
       cursor->upper_slice = cursor->upper;
       options.iterate_upper_bound = &cursor->upper_slice;
     }
-    cursor->iterator.reset(db->db->NewIterator(options));
-    db->open_cursors++;
+    cursor->iterator.reset(db->db->NewIterator(options, db->family));
+    db->database->open_cursors++;
     *cursor_out = cursor.release();
     return PR_OK;
   });
@@ -862,7 +1068,7 @@ void pr_cursor_close(pr_cursor_t* cursor) {
   } catch (...) {
     // Iterator cleanup does not throw; nothing may cross the boundary anyway.
   }
-  db->open_cursors--;
+  db->database->open_cursors--;
 }
 
 int32_t pr_cursor_move(pr_cursor_t* cursor, int32_t op, const uint8_t* key, size_t key_len,

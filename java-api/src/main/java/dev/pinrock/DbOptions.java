@@ -1,6 +1,9 @@
 package dev.pinrock;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -39,6 +42,7 @@ public final class DbOptions {
     private final int zstdTrainingBytes;
     private final int compressionThreads;
     private final StatsLevel statistics;
+    private final Map<String, DbOptions> columnFamilyOptions;
 
     /** The settings while a copy is being made; each wither changes one. */
     private static final class Values {
@@ -58,6 +62,7 @@ public final class DbOptions {
         int zstdTrainingBytes;
         int compressionThreads = 1;
         StatsLevel statistics = StatsLevel.OFF;
+        Map<String, DbOptions> columnFamilyOptions = Map.of();
     }
 
     private DbOptions(Values v) {
@@ -77,6 +82,7 @@ public final class DbOptions {
         this.zstdTrainingBytes = v.zstdTrainingBytes;
         this.compressionThreads = v.compressionThreads;
         this.statistics = v.statistics;
+        this.columnFamilyOptions = v.columnFamilyOptions;
     }
 
     private Values values() {
@@ -97,6 +103,7 @@ public final class DbOptions {
         v.zstdTrainingBytes = zstdTrainingBytes;
         v.compressionThreads = compressionThreads;
         v.statistics = statistics;
+        v.columnFamilyOptions = columnFamilyOptions;
         return v;
     }
 
@@ -338,6 +345,47 @@ public final class DbOptions {
         return statistics;
     }
 
+    /**
+     * Returns a copy that opens an existing column family with its own
+     * options; families without an entry use these options. Only the
+     * per-family settings of {@code options} apply (compression, zstd,
+     * block cache, write buffer, merge operator); the database-wide ones
+     * (create/error if exists, paranoid checks, open files, statistics,
+     * memory budget) come from these options alone.
+     *
+     * @param name the family's name
+     * @param options the family's options; without a memory budget of their own (a family
+     *     uses the database's)
+     * @return a copy with the setting changed
+     * @throws IllegalArgumentException when options has a memory budget or column family options
+     */
+    public DbOptions columnFamily(String name, DbOptions options) {
+        Objects.requireNonNull(name, "name");
+        requireFamilyOptions(options);
+        Values v = values();
+        Map<String, DbOptions> families = new LinkedHashMap<>(columnFamilyOptions);
+        families.put(name, options);
+        v.columnFamilyOptions = Collections.unmodifiableMap(families);
+        return new DbOptions(v);
+    }
+
+    /** Checks that options can be a column family's: no database-wide budget or nested families. */
+    static DbOptions requireFamilyOptions(DbOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (options.memoryBudget != null) {
+            throw new IllegalArgumentException("a column family uses its database's memory budget, not its own");
+        }
+        if (!options.columnFamilyOptions.isEmpty()) {
+            throw new IllegalArgumentException("column family options cannot name column families");
+        }
+        return options;
+    }
+
+    /** @return the options of existing column families opened with their own, by name */
+    public Map<String, DbOptions> columnFamilyOptions() {
+        return columnFamilyOptions;
+    }
+
     /** @return the shared memory budget, or null for none */
     public MemoryBudget memoryBudget() {
         return memoryBudget;
@@ -401,6 +449,7 @@ public final class DbOptions {
                 + ", blockCacheBytes=" + blockCacheBytes + ", writeBufferBytes=" + writeBufferBytes
                 + ", maxOpenFiles=" + maxOpenFiles + ", mergeOperator=" + mergeOperator + ", memoryBudget=" + (memoryBudget != null) + ", compressionPerLevel=" + compressionPerLevel
                 + ", zstdDictionaryBytes=" + zstdDictionaryBytes + ", zstdTrainingBytes=" + zstdTrainingBytes
-                + ", compressionThreads=" + compressionThreads + ", statistics=" + statistics + "]";
+                + ", compressionThreads=" + compressionThreads + ", statistics=" + statistics
+                + ", columnFamilyOptions=" + columnFamilyOptions + "]";
     }
 }

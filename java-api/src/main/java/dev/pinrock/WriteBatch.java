@@ -29,6 +29,12 @@ public final class WriteBatch implements AutoCloseable {
     private static final byte MERGE = 0x2;
     private static final byte SINGLE_DELETION = 0x7;
     private static final byte RANGE_DELETION = 0xF;
+    /** Tags of the same records for a column family other than the default one. */
+    private static final byte FAMILY_DELETION = 0x4;
+    private static final byte FAMILY_VALUE = 0x5;
+    private static final byte FAMILY_MERGE = 0x6;
+    private static final byte FAMILY_SINGLE_DELETION = 0x8;
+    private static final byte FAMILY_RANGE_DELETION = 0xE;
     /** A length is a varint32 of at most 5 bytes. */
     private static final int MAX_VARINT_BYTES = 5;
 
@@ -36,6 +42,8 @@ public final class WriteBatch implements AutoCloseable {
     private MemorySegment buffer;
     private long size;
     private int count;
+    /** The database whose column families the records name, once one does. */
+    private RocksDb familiesOf;
 
     /** Creates an empty batch. */
     public WriteBatch() {
@@ -89,7 +97,35 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch put(MemorySegment key, MemorySegment value) {
-        return record(VALUE, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+        return put(null, key, value);
+    }
+
+    /**
+     * Adds a put of key to value in a column family.
+     *
+     * @param family the column family (a {@link RocksDb} means its default family)
+     * @param key the key
+     * @param value the value
+     * @return this batch
+     * @throws IllegalArgumentException when the batch already names families of another database
+     */
+    public WriteBatch put(Keyspace family, byte[] key, byte[] value) {
+        return put(Objects.requireNonNull(family, "family"), MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /**
+     * Adds a put of key to value in a column family.
+     *
+     * @param family the column family, or null for the default one
+     * @param key the key
+     * @param value the value
+     * @return this batch
+     * @throws IllegalArgumentException when the batch already names families of another database
+     */
+    public WriteBatch put(Keyspace family, MemorySegment key, MemorySegment value) {
+        return record(family, VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
+                Objects.requireNonNull(value, "value"));
     }
 
     /**
@@ -109,7 +145,20 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch delete(MemorySegment key) {
-        return record(DELETION, Objects.requireNonNull(key, "key"), null);
+        return record(null, DELETION, FAMILY_DELETION, Objects.requireNonNull(key, "key"), null);
+    }
+
+    /**
+     * Adds a delete of key in a column family.
+     *
+     * @param family the column family
+     * @param key the key
+     * @return this batch
+     * @throws IllegalArgumentException when the batch already names families of another database
+     */
+    public WriteBatch delete(Keyspace family, byte[] key) {
+        return record(Objects.requireNonNull(family, "family"), DELETION, FAMILY_DELETION,
+                MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
     }
 
     /**
@@ -120,7 +169,19 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch singleDelete(byte[] key) {
-        return record(SINGLE_DELETION, MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
+        return singleDelete(null, key);
+    }
+
+    /**
+     * Adds a single delete of key in a column family; see {@link #singleDelete(byte[])}.
+     *
+     * @param family the column family, or null for the default one
+     * @param key the key
+     * @return this batch
+     */
+    public WriteBatch singleDelete(Keyspace family, byte[] key) {
+        return record(family, SINGLE_DELETION, FAMILY_SINGLE_DELETION,
+                MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
     }
 
     /**
@@ -131,7 +192,20 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch deleteRange(byte[] begin, byte[] end) {
-        return record(RANGE_DELETION, MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
+        return deleteRange(null, begin, end);
+    }
+
+    /**
+     * Adds a delete of every key in [begin, end) of a column family.
+     *
+     * @param family the column family, or null for the default one
+     * @param begin the first key deleted
+     * @param end the first key kept after the range
+     * @return this batch
+     */
+    public WriteBatch deleteRange(Keyspace family, byte[] begin, byte[] end) {
+        return record(family, RANGE_DELETION, FAMILY_RANGE_DELETION,
+                MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
                 MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
     }
 
@@ -145,7 +219,20 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch merge(byte[] key, byte[] value) {
-        return record(MERGE, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+        return merge(null, key, value);
+    }
+
+    /**
+     * Adds a merge of value into key in a column family, combined by that
+     * family's merge operator; see {@link #merge(byte[], byte[])}.
+     *
+     * @param family the column family, or null for the default one
+     * @param key the key
+     * @param value the operand
+     * @return this batch
+     */
+    public WriteBatch merge(Keyspace family, byte[] key, byte[] value) {
+        return record(family, MERGE, FAMILY_MERGE, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
                 MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
@@ -166,6 +253,7 @@ public final class WriteBatch implements AutoCloseable {
         requireOpen();
         size = HEADER_BYTES;
         count = 0;
+        familiesOf = null;
         buffer.set(COUNT, COUNT_OFFSET, 0);
     }
 
@@ -179,6 +267,11 @@ public final class WriteBatch implements AutoCloseable {
         }
     }
 
+    /** @return the database whose column families the records name, or null when they name none */
+    RocksDb familiesOf() {
+        return familiesOf;
+    }
+
     /** The encoded batch, for the native write. */
     MemorySegment encoded() {
         requireOpen();
@@ -190,19 +283,33 @@ public final class WriteBatch implements AutoCloseable {
      * is in place, so a key from a closed arena (which throws) leaves the
      * batch as it was.
      */
-    private WriteBatch record(byte tag, MemorySegment first, MemorySegment second) {
+    private WriteBatch record(Keyspace family, byte defaultTag, byte familyTag, MemorySegment first,
+            MemorySegment second) {
         requireOpen();
-        long needed = 1 + MAX_VARINT_BYTES + first.byteSize()
+        int familyId = family == null ? 0 : family.familyId();
+        if (familyId != 0 && familiesOf != null && familiesOf != family.database()) {
+            throw new IllegalArgumentException("the batch already holds column families of " + familiesOf
+                    + ", not of " + family.database());
+        }
+        long needed = 1 + 2 * MAX_VARINT_BYTES + first.byteSize()
                 + (second == null ? 0 : MAX_VARINT_BYTES + second.byteSize());
         ensureCapacity(size + needed);
         long end = size;
-        buffer.set(ValueLayout.JAVA_BYTE, end++, tag);
+        if (familyId == 0) {
+            buffer.set(ValueLayout.JAVA_BYTE, end++, defaultTag);
+        } else {
+            buffer.set(ValueLayout.JAVA_BYTE, end++, familyTag);
+            end = putVarint(familyId, end);
+        }
         end = append(first, end);
         if (second != null) {
             end = append(second, end);
         }
         size = end;
         buffer.set(COUNT, COUNT_OFFSET, ++count);
+        if (familyId != 0) {
+            familiesOf = family.database();
+        }
         return this;
     }
 
@@ -212,15 +319,21 @@ public final class WriteBatch implements AutoCloseable {
         if (length > 0xFFFF_FFFFL) {
             throw new IllegalArgumentException("a key or value of " + length + " bytes exceeds RocksDB's 4 GiB limit");
         }
+        long position = putVarint(length, offset);
+        MemorySegment.copy(bytes, 0, buffer, position, length);
+        return position + length;
+    }
+
+    /** Writes a varint32 at offset; returns the offset after it. */
+    private long putVarint(long value, long offset) {
         long position = offset;
-        long v = length;
+        long v = value;
         while (v >= 0x80) {
             buffer.set(ValueLayout.JAVA_BYTE, position++, (byte) (v | 0x80));
             v >>>= 7;
         }
         buffer.set(ValueLayout.JAVA_BYTE, position++, (byte) v);
-        MemorySegment.copy(bytes, 0, buffer, position, length);
-        return position + length;
+        return position;
     }
 
     private void ensureCapacity(long capacity) {

@@ -67,7 +67,10 @@ abstract class ClosedDatabaseContract extends BindingContract {
             Map.entry("cursor(ReadOptions)", db -> db.cursor(ReadOptions.DEFAULT).close()),
             Map.entry("statistics()", RocksDb::statistics),
             Map.entry("resetStatistics()", RocksDb::resetStatistics),
-            Map.entry("memoryUsage()", RocksDb::memoryUsage));
+            Map.entry("memoryUsage()", RocksDb::memoryUsage),
+            Map.entry("columnFamilyNames()", RocksDb::columnFamilyNames),
+            Map.entry("columnFamily(String)", db -> db.columnFamily("x")),
+            Map.entry("createColumnFamily(String)", db -> db.createColumnFamily("x")));
 
     @Test
     void everyCallOnAClosedDatabaseThrowsAClearIllegalStateException() {

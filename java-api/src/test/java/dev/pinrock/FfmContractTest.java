@@ -63,6 +63,14 @@ class FfmContractTest {
     }
 
     @Nested
+    class ColumnFamilies extends ColumnFamilyContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
+
+    @Nested
     class Snapshots extends SnapshotContract {
         @Override
         protected Binding binding() {

@@ -63,6 +63,14 @@ class JniContractTest {
     }
 
     @Nested
+    class ColumnFamilies extends ColumnFamilyContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
+
+    @Nested
     class Snapshots extends SnapshotContract {
         @Override
         protected Binding binding() {

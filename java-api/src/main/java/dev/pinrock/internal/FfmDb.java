@@ -14,6 +14,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 
 import dev.pinrock.DbOptions;
 import dev.pinrock.RocksDbException;
@@ -73,6 +74,13 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle STATISTICS = PinrockNative.pr_db_statistics$handle();
     private static final MethodHandle STATISTICS_RESET = PinrockNative.pr_db_statistics_reset$handle();
     private static final MethodHandle MEMORY_USAGE = PinrockNative.pr_db_memory_usage$handle();
+    private static final MethodHandle SET_FAMILY_OPTIONS = PinrockNative.pr_options_set_family_options$handle();
+    private static final MethodHandle LIST_FAMILIES = PinrockNative.pr_db_list_families$handle();
+    private static final MethodHandle FAMILY_NAMES = PinrockNative.pr_db_family_names$handle();
+    private static final MethodHandle FAMILY = PinrockNative.pr_db_family$handle();
+    private static final MethodHandle CREATE_FAMILY = PinrockNative.pr_db_create_family$handle();
+    private static final MethodHandle DROP_FAMILY = PinrockNative.pr_db_drop_family$handle();
+    private static final MethodHandle FAMILY_ID = PinrockNative.pr_db_family_id$handle();
     private static final MethodHandle CURSOR_OPEN = PinrockNative.pr_cursor_open$handle();
     private static final MethodHandle ENGINE_VERSION = PinrockNative.pr_engine_version$handle();
     /**
@@ -171,6 +179,12 @@ public final class FfmDb implements NativeDb {
                 if (memoryBudget != 0) {
                     check((int) SET_MEMORY_BUDGET.invokeExact(nativeOptions, MemorySegment.ofAddress(memoryBudget),
                             err, ERR_CAP), scratch);
+                }
+                for (var family : options.columnFamilyOptions().entrySet()) {
+                    MemorySegment name = arena.allocateFrom(family.getKey(), StandardCharsets.UTF_8);
+                    withNativeOptions(family.getValue(), memoryBudget, familyOptions -> check(
+                            (int) SET_FAMILY_OPTIONS.invokeExact(nativeOptions, name, familyOptions, err, ERR_CAP),
+                            scratch));
                 }
                 if (options.mergeOperator() != null) {
                     check((int) SET_MERGE_OPERATOR.invokeExact(nativeOptions,
@@ -627,6 +641,124 @@ public final class FfmDb implements NativeDb {
         } catch (Throwable t) {
             throw unchecked(t);
         }
+    }
+
+    /** The column families of the database at path (pr_db_list_families). */
+    public static List<String> listFamilies(Path path) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
+            return names((buf, length, scratch) -> (int) LIST_FAMILIES.invokeExact(MemorySegment.NULL, nativePath,
+                    buf, buf.byteSize(), length, scratch.err, ERR_CAP));
+        }
+    }
+
+    /** A call that writes NUL-terminated names into buf and their full length into length. */
+    private interface NamesCall {
+        int run(MemorySegment buf, MemorySegment length, Scratch scratch) throws Throwable;
+    }
+
+    /** Runs a names call, with a larger buffer when the first was too small, and splits its names. */
+    private static List<String> names(NamesCall call) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = scratch.value;
+            while (true) {
+                check(call.run(buf, scratch.word, scratch), scratch);
+                long length = scratch.word.get(ValueLayout.JAVA_LONG, 0);
+                if (length <= buf.byteSize()) {
+                    // Each name ends with a NUL and contains none.
+                    String joined = new String(buf.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE),
+                            StandardCharsets.UTF_8);
+                    return joined.isEmpty() ? List.of()
+                            : List.of(joined.substring(0, joined.length() - 1).split("\0", -1));
+                }
+                buf = arena.allocate(length);
+            }
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** Finds an open column family of the database of a native handle: its handle, or 0. */
+    static long family(long db, String name) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            int status = (int) FAMILY.invokeExact(MemorySegment.ofAddress(db),
+                    arena.allocateFrom(name, StandardCharsets.UTF_8), scratch.word, scratch.err, ERR_CAP);
+            if (status == PR_NOT_FOUND()) {
+                return 0;
+            }
+            check(status, scratch);
+            return scratch.word.get(ValueLayout.JAVA_LONG, 0);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** Creates a column family in the database of a native handle; returns its handle. */
+    static long createFamily(long db, String name, DbOptions options, long memoryBudget) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativeName = arena.allocateFrom(name, StandardCharsets.UTF_8);
+            OptionsUse create = nativeOptions -> check((int) CREATE_FAMILY.invokeExact(MemorySegment.ofAddress(db),
+                    nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP), scratch);
+            if (options == null) {
+                create.accept(MemorySegment.NULL);
+            } else {
+                withNativeOptions(options, memoryBudget, create);
+            }
+            return scratch.word.get(ValueLayout.JAVA_LONG, 0);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    static void dropFamily(long family) {
+        Scratch scratch = Scratch.get();
+        try {
+            check((int) DROP_FAMILY.invokeExact(MemorySegment.ofAddress(family), scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    static List<String> familyNames(long db) {
+        return names((buf, length, scratch) -> (int) FAMILY_NAMES.invokeExact(MemorySegment.ofAddress(db), buf,
+                buf.byteSize(), length, scratch.err, ERR_CAP));
+    }
+
+    static int familyId(long family) {
+        try {
+            return (int) FAMILY_ID.invokeExact(MemorySegment.ofAddress(family));
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public NativeDb family(String name) {
+        long family = family(handle.address(), name);
+        return family == 0 ? null : new FfmDb(MemorySegment.ofAddress(family));
+    }
+
+    @Override
+    public NativeDb createFamily(String name, DbOptions options, long memoryBudget) {
+        return new FfmDb(MemorySegment.ofAddress(createFamily(handle.address(), name, options, memoryBudget)));
+    }
+
+    @Override
+    public void dropFamily() {
+        dropFamily(handle.address());
+    }
+
+    @Override
+    public List<String> familyNames() {
+        return familyNames(handle.address());
+    }
+
+    @Override
+    public int familyId() {
+        return familyId(handle.address());
     }
 
     @Override

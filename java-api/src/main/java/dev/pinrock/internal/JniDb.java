@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.Reference;
 import java.nio.file.Path;
+import java.util.List;
 
 import dev.pinrock.DbOptions;
 import dev.pinrock.bindings.pr_histogram;
@@ -215,6 +216,35 @@ public final class JniDb implements NativeDb {
     public void memoryUsage(MemorySegment usage) {
         memoryUsage(handle, usage.address());
         Reference.reachabilityFence(usage);
+    }
+
+    // Column families are managed through FFM on the same native handle:
+    // only the data calls are what the JNI variant compares.
+
+    @Override
+    public NativeDb family(String name) {
+        long family = FfmDb.family(handle, name);
+        return family == 0 ? null : new JniDb(family);
+    }
+
+    @Override
+    public NativeDb createFamily(String name, DbOptions options, long memoryBudget) {
+        return new JniDb(FfmDb.createFamily(handle, name, options, memoryBudget));
+    }
+
+    @Override
+    public void dropFamily() {
+        FfmDb.dropFamily(handle);
+    }
+
+    @Override
+    public List<String> familyNames() {
+        return FfmDb.familyNames(handle);
+    }
+
+    @Override
+    public int familyId() {
+        return FfmDb.familyId(handle);
     }
 
     @Override

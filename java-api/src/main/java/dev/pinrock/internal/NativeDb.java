@@ -3,6 +3,9 @@ package dev.pinrock.internal;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.List;
+
+import dev.pinrock.DbOptions;
 
 /**
  * One open database as a binding (FFM, or the JNI variant) reaches it. The
@@ -94,6 +97,26 @@ public interface NativeDb {
      * @param upper the first key past what the cursor sees, or null for none
      */
     NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper);
+
+    /** Finds an open column family of this database: its handle, or null when there is none of that name. */
+    NativeDb family(String name);
+
+    /**
+     * Creates a column family.
+     *
+     * @param options its options, or null for those of the default family
+     * @param memoryBudget the database's memory budget handle, or 0
+     */
+    NativeDb createFamily(String name, DbOptions options, long memoryBudget);
+
+    /** Drops this handle's column family; the handle stays valid (writes fail). */
+    void dropFamily();
+
+    /** @return the names of this database's open column families */
+    List<String> familyNames();
+
+    /** @return this handle's column family id, as write batch records name it */
+    int familyId();
 
     /** Closes the native database; called exactly once, when no other call is in flight. */
     void close();

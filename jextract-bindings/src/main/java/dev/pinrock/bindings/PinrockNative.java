@@ -3253,6 +3253,438 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_options_set_family_options {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_family_options");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_family_options(pr_options_t *options, const char *name, const pr_options_t *family_options, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_family_options$descriptor() {
+        return pr_options_set_family_options.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_family_options(pr_options_t *options, const char *name, const pr_options_t *family_options, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_family_options$handle() {
+        return pr_options_set_family_options.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_family_options(pr_options_t *options, const char *name, const pr_options_t *family_options, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_family_options$address() {
+        return pr_options_set_family_options.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_family_options(pr_options_t *options, const char *name, const pr_options_t *family_options, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_family_options(MemorySegment options, MemorySegment name, MemorySegment family_options, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_family_options.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_family_options", options, name, family_options, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, name, family_options, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_list_families {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_list_families");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_list_families(const pr_options_t *options, const char *path, char *buf, size_t buf_cap, uint64_t *names_len, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_list_families$descriptor() {
+        return pr_db_list_families.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_list_families(const pr_options_t *options, const char *path, char *buf, size_t buf_cap, uint64_t *names_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_list_families$handle() {
+        return pr_db_list_families.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_list_families(const pr_options_t *options, const char *path, char *buf, size_t buf_cap, uint64_t *names_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_list_families$address() {
+        return pr_db_list_families.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_list_families(const pr_options_t *options, const char *path, char *buf, size_t buf_cap, uint64_t *names_len, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_list_families(MemorySegment options, MemorySegment path, MemorySegment buf, long buf_cap, MemorySegment names_len, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_list_families.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_list_families", options, path, buf, buf_cap, names_len, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, path, buf, buf_cap, names_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_family_names {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_family_names");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_family_names(pr_db_t *db, char *buf, size_t buf_cap, uint64_t *names_len, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_family_names$descriptor() {
+        return pr_db_family_names.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_family_names(pr_db_t *db, char *buf, size_t buf_cap, uint64_t *names_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_family_names$handle() {
+        return pr_db_family_names.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_family_names(pr_db_t *db, char *buf, size_t buf_cap, uint64_t *names_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_family_names$address() {
+        return pr_db_family_names.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_family_names(pr_db_t *db, char *buf, size_t buf_cap, uint64_t *names_len, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_family_names(MemorySegment db, MemorySegment buf, long buf_cap, MemorySegment names_len, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_family_names.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_family_names", db, buf, buf_cap, names_len, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, buf, buf_cap, names_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_family {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_family");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_family(pr_db_t *db, const char *name, pr_db_t **family_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_family$descriptor() {
+        return pr_db_family.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_family(pr_db_t *db, const char *name, pr_db_t **family_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_family$handle() {
+        return pr_db_family.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_family(pr_db_t *db, const char *name, pr_db_t **family_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_family$address() {
+        return pr_db_family.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_family(pr_db_t *db, const char *name, pr_db_t **family_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_family(MemorySegment db, MemorySegment name, MemorySegment family_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_family.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_family", db, name, family_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, name, family_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_create_family {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_create_family");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_create_family(pr_db_t *db, const pr_options_t *family_options, const char *name, pr_db_t **family_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_create_family$descriptor() {
+        return pr_db_create_family.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_create_family(pr_db_t *db, const pr_options_t *family_options, const char *name, pr_db_t **family_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_create_family$handle() {
+        return pr_db_create_family.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_create_family(pr_db_t *db, const pr_options_t *family_options, const char *name, pr_db_t **family_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_create_family$address() {
+        return pr_db_create_family.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_create_family(pr_db_t *db, const pr_options_t *family_options, const char *name, pr_db_t **family_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_create_family(MemorySegment db, MemorySegment family_options, MemorySegment name, MemorySegment family_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_create_family.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_create_family", db, family_options, name, family_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, family_options, name, family_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_drop_family {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_drop_family");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_drop_family(pr_db_t *family, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_drop_family$descriptor() {
+        return pr_db_drop_family.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_drop_family(pr_db_t *family, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_drop_family$handle() {
+        return pr_db_drop_family.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_drop_family(pr_db_t *family, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_drop_family$address() {
+        return pr_db_drop_family.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_drop_family(pr_db_t *family, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_drop_family(MemorySegment family, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_drop_family.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_drop_family", family, err, err_cap);
+            }
+            return (int)mh$.invokeExact(family, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_family_id {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_family_id");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * uint32_t pr_db_family_id(pr_db_t *family)
+     * }
+     */
+    public static FunctionDescriptor pr_db_family_id$descriptor() {
+        return pr_db_family_id.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * uint32_t pr_db_family_id(pr_db_t *family)
+     * }
+     */
+    public static MethodHandle pr_db_family_id$handle() {
+        return pr_db_family_id.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * uint32_t pr_db_family_id(pr_db_t *family)
+     * }
+     */
+    public static MemorySegment pr_db_family_id$address() {
+        return pr_db_family_id.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * uint32_t pr_db_family_id(pr_db_t *family)
+     * }
+     */
+    public static int pr_db_family_id(MemorySegment family) {
+        var mh$ = pr_db_family_id.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_family_id", family);
+            }
+            return (int)mh$.invokeExact(family);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_ticker_count {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_LONG    );
