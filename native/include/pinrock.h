@@ -430,7 +430,20 @@ PR_API int32_t pr_db_multi_get(pr_db_t* db, size_t n, const uint8_t* const* keys
                                uint64_t* value_offsets, uint64_t* value_lens, int32_t* statuses,
                                char* err, size_t err_cap);
 
-/* Releases a pin from pr_db_get; its data must not be read afterwards.
+/* Reads n keys in one call over RocksDB's batched MultiGet, pinning the
+ * found values instead of copying them. For each i, statuses[i] is PR_OK,
+ * PR_NOT_FOUND or the RocksDB status of key i (no message); on PR_OK,
+ * results[i] holds the value's length, its data in RocksDB's memory and
+ * its pin, which the caller releases with pr_pin_release (the data stays
+ * valid until then, even after the database closes); otherwise results[i]
+ * is all zero. Returns PR_OK when the call ran, otherwise a status for the
+ * whole call (and no pins). The arrays are the caller's, each of n
+ * elements; none is kept. */
+PR_API int32_t pr_db_multi_get_pinned(pr_db_t* db, size_t n, const uint8_t* const* keys,
+                                      const size_t* key_lens, pr_get_result_t* results,
+                                      int32_t* statuses, char* err, size_t err_cap);
+
+/* Releases a pin from pr_db_get or pr_db_multi_get_pinned; its data must not be read afterwards.
  * NULL is accepted. Thread-safe with respect to other pins and databases. */
 PR_API void pr_pin_release(pr_pin_t* pin);
 

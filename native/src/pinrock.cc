@@ -777,6 +777,33 @@ int32_t pr_db_multi_get(pr_db_t* db, size_t n, const uint8_t* const* keys, const
   });
 }
 
+int32_t pr_db_multi_get_pinned(pr_db_t* db, size_t n, const uint8_t* const* keys,
+                               const size_t* key_lens, pr_get_result_t* results,
+                               int32_t* statuses, char* err, size_t err_cap) {
+  for (size_t i = 0; i < n; i++) results[i] = pr_get_result_t{0, nullptr, nullptr};
+  return guarded(err, err_cap, [&] {
+    std::vector<rocksdb::Slice> key_slices(n);
+    for (size_t i = 0; i < n; i++) key_slices[i] = slice(keys[i], key_lens[i]);
+    std::vector<rocksdb::PinnableSlice> values(n);
+    std::vector<rocksdb::Status> key_statuses(n);
+    db->db->MultiGet(db->read_options, db->family, n, key_slices.data(), values.data(),
+                     key_statuses.data());
+    // Allocate every pin first, so that a failed allocation hands out none.
+    std::vector<std::unique_ptr<pr_pin>> pins(n);
+    for (size_t i = 0; i < n; i++) {
+      if (key_statuses[i].ok()) pins[i].reset(new pr_pin{std::move(values[i]), db->block_cache});
+    }
+    for (size_t i = 0; i < n; i++) {
+      statuses[i] = to_status(key_statuses[i], nullptr, 0);
+      if (!pins[i]) continue;
+      results[i].value_len = pins[i]->slice.size();
+      results[i].data = reinterpret_cast<const uint8_t*>(pins[i]->slice.data());
+      results[i].pin = pins[i].release();
+    }
+    return PR_OK;
+  });
+}
+
 void pr_pin_release(pr_pin_t* pin) { delete pin; }
 
 int32_t pr_db_flush(pr_db_t* db, char* err, size_t err_cap) {

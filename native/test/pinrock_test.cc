@@ -440,6 +440,35 @@ TEST_F(DbTest, MultiGetAnswersEveryKeyInOrder) {
                                    err, sizeof err));
 }
 
+TEST_F(DbTest, MultiGetPinnedPinsEveryFoundValue) {
+  Put("a", "first");
+  Put("c", std::string(10000, 'c'));
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  Put("a", "memtable");
+  std::vector<std::string> keys = {"a", "b", "c"};
+  std::vector<const uint8_t*> pointers;
+  std::vector<size_t> lengths;
+  for (const auto& key : keys) {
+    pointers.push_back(bytes(key));
+    lengths.push_back(key.size());
+  }
+  std::vector<pr_get_result_t> results(keys.size());
+  std::vector<int32_t> statuses(keys.size());
+  ASSERT_EQ(PR_OK, pr_db_multi_get_pinned(db, keys.size(), pointers.data(), lengths.data(),
+                                          results.data(), statuses.data(), err, sizeof err));
+  EXPECT_EQ((std::vector<int32_t>{PR_OK, PR_NOT_FOUND, PR_OK}), statuses);
+  EXPECT_EQ("memtable", std::string(reinterpret_cast<const char*>(results[0].data),
+                                    results[0].value_len));
+  EXPECT_EQ(nullptr, results[1].pin);
+  EXPECT_EQ(10000u, results[2].value_len);
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+  db = nullptr;
+  // The pins outlive the database.
+  EXPECT_EQ('c', results[2].data[9999]);
+  for (auto& result : results) pr_pin_release(result.pin);
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err));
+}
+
 TEST_F(DbTest, SnapshotReadsSeeThePastAndFlagsAreApplied) {
   Put("k", "old");
   pr_snapshot_t* snapshot = nullptr;

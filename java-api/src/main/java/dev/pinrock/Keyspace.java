@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 
+import dev.pinrock.internal.MultiGet;
 import dev.pinrock.internal.NativeDb;
 import dev.pinrock.internal.ResourceGuard;
 
@@ -359,12 +360,64 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         } finally {
             guard.release();
         }
-        for (int i = 0; i < statuses.length; i++) {
-            if (statuses[i] != StatusCode.OK.nativeCode() && statuses[i] != StatusCode.NOT_FOUND.nativeCode()) {
-                throw RocksDbException.of(statuses[i], StatusCode.of(statuses[i] & 0xff) + ": multiGet failed for key #" + i);
-            }
-        }
+        MultiGet.requireAllAnswered(statuses);
         return Arrays.asList(values);
+    }
+
+    /**
+     * Reads many keys in one native call into a caller's segment, without
+     * intermediate copies for a native destination: the found values are
+     * copied one after another, in key order, while they fit.
+     *
+     * @param keys the keys (native or heap segments), in any order
+     * @param dst where the values go
+     * @param offsets receives, per key, where its value starts in dst, or -1 when the key is
+     *     absent or its value did not fit (its length tells how much room it needs)
+     * @param lengths receives, per key, its value's length, or {@link #NOT_FOUND}
+     * @return the bytes of dst used
+     * @throws IllegalArgumentException when offsets or lengths is shorter than keys, or dst is read-only
+     * @throws RocksDbException for the first key whose read failed
+     * @throws IllegalStateException when the database or a segment's arena is closed
+     */
+    public long multiGet(List<MemorySegment> keys, MemorySegment dst, long[] offsets, long[] lengths) {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(dst, "dst");
+        if (offsets.length < keys.size() || lengths.length < keys.size()) {
+            throw new IllegalArgumentException("offsets and lengths need " + keys.size() + " elements");
+        }
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("dst is a read-only segment");
+        }
+        List<MemorySegment> keyList = List.copyOf(keys);
+        acquire();
+        try {
+            return MultiGet.into(db, keyList, dst, offsets, lengths);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Reads many keys in one native call without copying: each found value
+     * is pinned and viewed by a read-only segment of {@code arena}, like
+     * {@link #getPinned(Arena, MemorySegment)}.
+     *
+     * @param arena the arena the segments belong to; closing it releases the pins
+     * @param keys the keys (native or heap segments), in any order
+     * @return a segment per key, in the order of the keys, null where a key is absent
+     * @throws RocksDbException for the first key whose read failed (nothing stays pinned)
+     * @throws IllegalStateException when the database or the arena is closed
+     * @throws WrongThreadException when the arena is confined to another thread
+     */
+    public List<MemorySegment> multiGetPinned(Arena arena, List<MemorySegment> keys) {
+        Objects.requireNonNull(arena, "arena");
+        List<MemorySegment> keyList = List.copyOf(Objects.requireNonNull(keys, "keys"));
+        acquire();
+        try {
+            return MultiGet.pinned(db, arena, keyList);
+        } finally {
+            guard.release();
+        }
     }
 
     /**

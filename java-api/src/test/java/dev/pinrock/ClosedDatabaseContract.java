@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,8 @@ abstract class ClosedDatabaseContract extends BindingContract {
     Path dir;
 
     private static final byte[] KEY = {1, 2, 3};
+    /** Numbers column families, so that concurrent calls create distinct ones. */
+    private static final AtomicLong FAMILIES = new AtomicLong();
 
     /** Every public instance operation, by name. */
     private static final Map<String, Consumer<RocksDb>> OPERATIONS = Map.ofEntries(
@@ -70,7 +73,8 @@ abstract class ClosedDatabaseContract extends BindingContract {
             Map.entry("memoryUsage()", RocksDb::memoryUsage),
             Map.entry("columnFamilyNames()", RocksDb::columnFamilyNames),
             Map.entry("columnFamily(String)", db -> db.columnFamily("x")),
-            Map.entry("createColumnFamily(String)", db -> db.createColumnFamily("x")));
+            Map.entry("createColumnFamily(String)",
+                    db -> db.dropColumnFamily(db.createColumnFamily("x" + FAMILIES.incrementAndGet()))));
 
     @Test
     void everyCallOnAClosedDatabaseThrowsAClearIllegalStateException() {

@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 
@@ -49,5 +55,83 @@ abstract class MultiGetContract extends OpenDatabaseContract {
         assertEquals(List.of(), db.multiGet(List.of()));
         assertThrows(NullPointerException.class, () -> db.multiGet(null));
         assertThrows(NullPointerException.class, () -> db.multiGet(Arrays.asList(bytes("a"), null)));
+    }
+
+    @Test
+    void multiGetIntoASegmentPacksTheValuesInKeyOrder() {
+        db.put(bytes("a"), bytes("first"));
+        db.put(bytes("c"), bytes("third!"));
+        List<MemorySegment> keys = List.of(MemorySegment.ofArray(bytes("a")), MemorySegment.ofArray(bytes("b")),
+                MemorySegment.ofArray(bytes("c")));
+        long[] offsets = new long[3];
+        long[] lengths = new long[3];
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment dst = arena.allocate(64);
+            assertEquals(11, db.multiGet(keys, dst, offsets, lengths));
+            assertArrayEquals(new long[] {5, RocksDb.NOT_FOUND, 6}, lengths);
+            assertEquals(-1, offsets[1]);
+            assertEquals("first", text(dst.asSlice(offsets[0], lengths[0])));
+            assertEquals("third!", text(dst.asSlice(offsets[2], lengths[2])));
+            // Too small for the second value: it reports its length and no offset.
+            MemorySegment small = arena.allocate(8);
+            assertEquals(5, db.multiGet(keys, small, offsets, lengths));
+            assertEquals(-1, offsets[2]);
+            assertEquals(6, lengths[2]);
+        }
+        byte[] heap = new byte[16];
+        assertEquals(11, db.multiGet(keys, MemorySegment.ofArray(heap), offsets, lengths));
+        assertEquals("third!", new String(heap, (int) offsets[2], 6, StandardCharsets.UTF_8));
+        assertThrows(IllegalArgumentException.class,
+                () -> db.multiGet(keys, MemorySegment.ofArray(heap), new long[2], lengths));
+        assertThrows(IllegalArgumentException.class,
+                () -> db.multiGet(keys, MemorySegment.ofArray(heap).asReadOnly(), offsets, lengths));
+    }
+
+    @Test
+    void multiGetPinnedViewsEveryFoundValueUntilTheArenaCloses() {
+        db.put(bytes("a"), bytes("first"));
+        db.put(bytes("c"), new byte[10_000]);
+        db.flush();
+        List<MemorySegment> keys = List.of(MemorySegment.ofArray(bytes("a")), MemorySegment.ofArray(bytes("b")),
+                MemorySegment.ofArray(bytes("c")));
+        List<MemorySegment> values;
+        try (Arena arena = Arena.ofConfined()) {
+            values = db.multiGetPinned(arena, keys);
+            assertEquals("first", text(values.get(0)));
+            assertNull(values.get(1));
+            assertEquals(10_000, values.get(2).byteSize());
+            assertTrue(values.get(0).isReadOnly());
+            db.close();  // pins outlive the database
+            assertEquals("first", text(values.get(0)));
+        }
+        assertThrows(IllegalStateException.class, () -> values.get(0).get(ValueLayout.JAVA_BYTE, 0));
+        db = open(dir.resolve("db"), DbOptions.create());
+    }
+
+    @Test
+    void multiGetPinnedIntoAnUnusableArenaPinsNothing() throws Exception {
+        db.put(bytes("a"), bytes("v"));
+        db.flush();
+        List<MemorySegment> keys = List.of(MemorySegment.ofArray(bytes("a")));
+        long pinnedBefore = db.memoryUsage().pinnedBlockCacheBytes();
+        Arena closed = Arena.ofConfined();
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> db.multiGetPinned(closed, keys));
+        try (Arena other = Arena.ofConfined()) {
+            CompletableFuture<Throwable> failure = CompletableFuture.supplyAsync(() -> {
+                try {
+                    db.multiGetPinned(other, keys);
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            });
+            assertTrue(failure.get() instanceof WrongThreadException, String.valueOf(failure.get()));
+        }
+        assertEquals(pinnedBefore, db.memoryUsage().pinnedBlockCacheBytes());
+    }
+
+    private static String text(MemorySegment segment) {
+        return new String(segment.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
     }
 }

@@ -14,6 +14,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.pinrock.DbOptions;
@@ -65,6 +66,7 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle SNAPSHOT_RELEASE = PinrockNative.pr_db_snapshot_release$handle();
     private static final MethodHandle FLUSH = PinrockNative.pr_db_flush$handle();
     private static final MethodHandle MULTI_GET = PinrockNative.pr_db_multi_get$handle();
+    private static final MethodHandle MULTI_GET_PINNED = PinrockNative.pr_db_multi_get_pinned$handle();
     private static final MethodHandle PROPERTY = PinrockNative.pr_db_property$handle();
     private static final MethodHandle PROPERTY_INT = PinrockNative.pr_db_property_int$handle();
     private static final MethodHandle COMPACT_RANGE = PinrockNative.pr_db_compact_range$handle();
@@ -436,38 +438,19 @@ public final class FfmDb implements NativeDb {
     public byte[][] multiGet(byte[][] keys, int[] statuses) {
         int n = keys.length;
         byte[][] values = new byte[n][];
-        if (n == 0) {
-            return values;
-        }
-        Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
-            long totalKeyBytes = 0;
-            for (byte[] key : keys) {
-                totalKeyBytes += key.length;
-            }
-            MemorySegment keyBytes = arena.allocate(Math.max(1, totalKeyBytes));
-            MemorySegment keyPointers = arena.allocate(ValueLayout.ADDRESS, n);
-            MemorySegment keyLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
-            long at = 0;
-            for (int i = 0; i < n; i++) {
-                MemorySegment.copy(keys[i], 0, keyBytes, ValueLayout.JAVA_BYTE, at, keys[i].length);
-                keyPointers.setAtIndex(ValueLayout.ADDRESS, i, keyBytes.asSlice(at));
-                keyLengths.setAtIndex(ValueLayout.JAVA_LONG, i, keys[i].length);
-                at += keys[i].length;
-            }
-            MemorySegment offsets = arena.allocate(ValueLayout.JAVA_LONG, n);
-            MemorySegment lengths = arena.allocate(ValueLayout.JAVA_LONG, n);
-            MemorySegment keyStatuses = arena.allocate(ValueLayout.JAVA_INT, n);
-            MemorySegment buf = scratch.value;
+            MultiGet nativeKeys = new MultiGet(arena, Arrays.stream(keys).map(MemorySegment::ofArray).toList());
+            long[] offsets = new long[n];
+            long[] lengths = new long[n];
+            MemorySegment buf = Scratch.get().value;
             while (true) {
-                check((int) MULTI_GET.invokeExact(handle, (long) n, keyPointers, keyLengths, buf, buf.byteSize(),
-                        offsets, lengths, keyStatuses, scratch.err, ERR_CAP), scratch);
+                multiGet(nativeKeys, buf, offsets, lengths);
                 long needed = 0;
                 boolean allCopied = true;
                 for (int i = 0; i < n; i++) {
-                    if (keyStatuses.getAtIndex(ValueLayout.JAVA_INT, i) == PR_OK()) {
-                        needed += lengths.getAtIndex(ValueLayout.JAVA_LONG, i);
-                        allCopied &= offsets.getAtIndex(ValueLayout.JAVA_LONG, i) != -1L;
+                    if (nativeKeys.status(i) == PR_OK()) {
+                        needed += lengths[i];
+                        allCopied &= offsets[i] != -1L;
                     }
                 }
                 if (allCopied) {
@@ -477,13 +460,37 @@ public final class FfmDb implements NativeDb {
                 buf = arena.allocate(needed);
             }
             for (int i = 0; i < n; i++) {
-                statuses[i] = keyStatuses.getAtIndex(ValueLayout.JAVA_INT, i);
+                statuses[i] = nativeKeys.status(i);
                 if (statuses[i] == PR_OK()) {
-                    values[i] = buf.asSlice(offsets.getAtIndex(ValueLayout.JAVA_LONG, i),
-                            lengths.getAtIndex(ValueLayout.JAVA_LONG, i)).toArray(ValueLayout.JAVA_BYTE);
+                    values[i] = buf.asSlice(offsets[i], lengths[i]).toArray(ValueLayout.JAVA_BYTE);
                 }
             }
             return values;
+        }
+    }
+
+    @Override
+    public void multiGet(MultiGet keys, MemorySegment dst, long[] offsets, long[] lengths) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            long n = Math.max(1, keys.count);
+            MemorySegment nativeOffsets = arena.allocate(ValueLayout.JAVA_LONG, n);
+            MemorySegment nativeLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
+            check((int) MULTI_GET.invokeExact(handle, keys.count, keys.pointers, keys.lengths, dst, dst.byteSize(),
+                    nativeOffsets, nativeLengths, keys.statuses, scratch.err, ERR_CAP), scratch);
+            MemorySegment.copy(nativeOffsets, ValueLayout.JAVA_LONG, 0, offsets, 0, (int) keys.count);
+            MemorySegment.copy(nativeLengths, ValueLayout.JAVA_LONG, 0, lengths, 0, (int) keys.count);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public void multiGetPinned(MultiGet keys, MemorySegment results) {
+        Scratch scratch = Scratch.get();
+        try {
+            check((int) MULTI_GET_PINNED.invokeExact(handle, keys.count, keys.pointers, keys.lengths, results,
+                    keys.statuses, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -773,7 +780,7 @@ public final class FfmDb implements NativeDb {
         check(status, scratch);
     }
 
-    private static void releasePin(MemorySegment pin) {
+    static void releasePin(MemorySegment pin) {
         if (pin.equals(MemorySegment.NULL)) {
             return;
         }

@@ -137,6 +137,20 @@ public final class JniDb implements NativeDb {
     }
 
     @Override
+    public void multiGet(MultiGet keys, MemorySegment dst, long[] offsets, long[] lengths) {
+        requireUsable(dst);
+        multiGetInto(handle, keys.count, keys.pointers.address(), keys.lengths.address(), dst.address(),
+                dst.byteSize(), offsets, lengths, keys.statuses.address());
+        Reference.reachabilityFence(dst);
+    }
+
+    @Override
+    public void multiGetPinned(MultiGet keys, MemorySegment results) {
+        multiGetPinned(handle, keys.count, keys.pointers.address(), keys.lengths.address(), results.address(),
+                keys.statuses.address());
+    }
+
+    @Override
     public void write(MemorySegment batch, int flags) {
         requireUsable(batch);
         write(handle, batch.address(), batch.byteSize(), flags);
@@ -270,6 +284,12 @@ public final class JniDb implements NativeDb {
     private static native long open(long options, String path);
 
     private static native void close(long db);
+
+    private static native void multiGetInto(long db, long count, long keys, long keyLengths, long dst,
+            long dstCapacity, long[] offsets, long[] lengths, long statuses);
+
+    private static native void multiGetPinned(long db, long count, long keys, long keyLengths, long results,
+            long statuses);
 
     private static native void statistics(long db, long tickers, long tickerCount, long histograms,
             long histogramCount);

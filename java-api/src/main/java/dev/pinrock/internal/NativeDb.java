@@ -55,6 +55,15 @@ public interface NativeDb {
      */
     byte[][] multiGet(byte[][] keys, int[] statuses);
 
+    /**
+     * pr_db_multi_get into dst (native, of the caller's size): fills the
+     * keys' statuses, and offsets and lengths (one per key) as the C call does.
+     */
+    void multiGet(MultiGet keys, MemorySegment dst, long[] offsets, long[] lengths);
+
+    /** pr_db_multi_get_pinned: fills the keys' statuses and one native pr_get_result per key. */
+    void multiGetPinned(MultiGet keys, MemorySegment results);
+
     /** Applies an encoded write batch (RocksDB's WriteBatch format) with PR_WRITE_* flags. */
     void write(MemorySegment batch, int flags);
 

@@ -2819,6 +2819,71 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_db_multi_get_pinned {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_multi_get_pinned");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_pinned(pr_db_t *db, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_multi_get_pinned$descriptor() {
+        return pr_db_multi_get_pinned.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_pinned(pr_db_t *db, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_multi_get_pinned$handle() {
+        return pr_db_multi_get_pinned.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_pinned(pr_db_t *db, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_multi_get_pinned$address() {
+        return pr_db_multi_get_pinned.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_pinned(pr_db_t *db, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_multi_get_pinned(MemorySegment db, long n, MemorySegment keys, MemorySegment key_lens, MemorySegment results, MemorySegment statuses, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_multi_get_pinned.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_multi_get_pinned", db, n, keys, key_lens, results, statuses, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, n, keys, key_lens, results, statuses, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_pin_release {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             PinrockNative.C_POINTER

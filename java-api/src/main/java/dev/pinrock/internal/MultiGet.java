@@ -1,0 +1,140 @@
+package dev.pinrock.internal;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import dev.pinrock.RocksDbException;
+import dev.pinrock.StatusCode;
+import dev.pinrock.bindings.pr_get_result;
+
+/**
+ * The keys of one multiGet as the C ABI takes them (an array of pointers, an
+ * array of lengths, and the per-key status array the call fills), and the
+ * multiGet forms both bindings share. Native key segments are pointed at in
+ * place; heap ones are copied into the arena.
+ */
+public final class MultiGet {
+    final long count;
+    final MemorySegment pointers;
+    final MemorySegment lengths;
+    final MemorySegment statuses;
+
+    /**
+     * @param arena holds the arrays (and heap keys' copies) for the duration of the call
+     * @param keys the keys, each usable by this thread
+     */
+    MultiGet(Arena arena, List<MemorySegment> keys) {
+        count = keys.size();
+        int n = Math.max(1, keys.size());
+        pointers = arena.allocate(ValueLayout.ADDRESS, n);
+        lengths = arena.allocate(ValueLayout.JAVA_LONG, n);
+        statuses = arena.allocate(ValueLayout.JAVA_INT, n);
+        long heapBytes = keys.stream().filter(k -> !k.isNative()).mapToLong(MemorySegment::byteSize).sum();
+        MemorySegment copies = arena.allocate(Math.max(1, heapBytes));
+        long at = 0;
+        for (int i = 0; i < keys.size(); i++) {
+            MemorySegment key = keys.get(i);
+            if (!key.isNative()) {
+                MemorySegment.copy(key, 0, copies, at, key.byteSize());
+                key = copies.asSlice(at, key.byteSize());
+                at += key.byteSize();
+            }
+            pointers.setAtIndex(ValueLayout.ADDRESS, i, key);
+            lengths.setAtIndex(ValueLayout.JAVA_LONG, i, key.byteSize());
+        }
+    }
+
+    /** @return PR_OK, PR_NOT_FOUND or the failure of key i, after the call */
+    int status(int i) {
+        return statuses.getAtIndex(ValueLayout.JAVA_INT, i);
+    }
+
+    /** @return the statuses of every key, after the call */
+    int[] statuses() {
+        return statuses.asSlice(0, count * Integer.BYTES).toArray(ValueLayout.JAVA_INT);
+    }
+
+    /**
+     * Throws for the first key whose read failed (not found is no failure).
+     *
+     * @throws RocksDbException with that key's status
+     */
+    public static void requireAllAnswered(int[] statuses) {
+        for (int i = 0; i < statuses.length; i++) {
+            int code = statuses[i] & 0xff;
+            if (code != StatusCode.OK.nativeCode() && code != StatusCode.NOT_FOUND.nativeCode()) {
+                throw RocksDbException.of(statuses[i], StatusCode.of(code) + ": multiGet failed for key #" + i);
+            }
+        }
+    }
+
+    /**
+     * Reads keys into dst: found values one after another in key order, while they fit.
+     *
+     * @param offsets receives where each value starts in dst, or -1 when absent or not copied
+     * @param lengths receives each value's length, or NOT_FOUND (-1) when absent
+     * @return the bytes of dst used
+     */
+    public static long into(NativeDb db, List<MemorySegment> keys, MemorySegment dst, long[] offsets,
+            long[] lengths) {
+        try (Arena arena = Arena.ofConfined()) {
+            MultiGet call = new MultiGet(arena, keys);
+            MemorySegment target = dst.isNative() ? dst : arena.allocate(Math.max(1, dst.byteSize()));
+            db.multiGet(call, target, offsets, lengths);
+            int[] statuses = call.statuses();
+            requireAllAnswered(statuses);
+            long used = 0;
+            for (int i = 0; i < statuses.length; i++) {
+                if (statuses[i] != StatusCode.OK.nativeCode()) {
+                    lengths[i] = NativeDb.NOT_FOUND;
+                } else if (offsets[i] != -1) {
+                    used = Math.max(used, offsets[i] + lengths[i]);
+                }
+            }
+            if (target != dst) {
+                MemorySegment.copy(target, 0, dst, 0, used);
+            }
+            return used;
+        }
+    }
+
+    /**
+     * Reads keys without copying: each found value is pinned and viewed by a
+     * read-only segment of arena, whose closing releases the pin.
+     *
+     * @return a segment per key, null where the key is absent
+     */
+    public static List<MemorySegment> pinned(NativeDb db, Arena arena, List<MemorySegment> keys) {
+        // Fails now, before anything is pinned, when the arena is closed or another thread's.
+        MemorySegment.NULL.reinterpret(0, arena, null);
+        try (Arena call = Arena.ofConfined()) {
+            MultiGet multiGet = new MultiGet(call, keys);
+            MemorySegment results = call.allocate(pr_get_result.layout(), Math.max(1, keys.size()));
+            db.multiGetPinned(multiGet, results);
+            int[] statuses = multiGet.statuses();
+            List<MemorySegment> values = new ArrayList<>(Arrays.asList(new MemorySegment[keys.size()]));
+            int next = 0;
+            try {
+                requireAllAnswered(statuses);
+                for (; next < keys.size(); next++) {
+                    MemorySegment result = pr_get_result.asSlice(results, next);
+                    MemorySegment pin = pr_get_result.pin(result);
+                    if (!pin.equals(MemorySegment.NULL)) {
+                        values.set(next, pr_get_result.data(result).reinterpret(pr_get_result.value_len(result),
+                                arena, unused -> FfmDb.releasePin(pin)).asReadOnly());
+                    }
+                }
+            } finally {
+                // Pins not yet handed to the arena (after a failure) are released here.
+                for (int i = next; i < keys.size(); i++) {
+                    FfmDb.releasePin(pr_get_result.pin(pr_get_result.asSlice(results, i)));
+                }
+            }
+            return values;
+        }
+    }
+}
