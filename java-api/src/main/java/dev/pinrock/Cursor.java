@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -236,10 +237,14 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      *
      * @param dst the destination, direct or heap, writable
      * @return the value's length (copied when at most {@code dst.remaining()})
+     * @throws ReadOnlyBufferException when dst is read-only
      * @throws IllegalStateException when the cursor is on no entry, or closed
      */
     public int value(ByteBuffer dst) {
         Objects.requireNonNull(dst, "dst");
+        if (dst.isReadOnly()) {
+            throw new ReadOnlyBufferException();
+        }
         return onEntry(() -> {
             MemorySegment value = cursor.rawValue();
             if (value.byteSize() <= dst.remaining()) {

@@ -10,6 +10,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -288,6 +289,7 @@ abstract class CursorContract extends OpenDatabaseContract {
             assertEquals(2, cursor.value(dst));
             assertEquals(2, dst.limit());
             assertEquals('v', dst.get(0));
+            assertThrows(ReadOnlyBufferException.class, () -> cursor.value(ByteBuffer.allocate(8).asReadOnlyBuffer()));
         }
     }
 
