@@ -8,6 +8,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
 
 #include <algorithm>
 #include <charconv>
@@ -32,18 +33,33 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kUsage =
-    "usage: pinrock_floor --db PATH --op get|get-absent|put|delete --location sst|memtable\n"
+    "usage: pinrock_floor --db PATH\n"
+    "                     --op get|get-absent|put|delete|batch-put|multi-get|scan\n"
+    "                     --location sst|memtable\n"
     "                     --key-bytes N --value-bytes N --keys N --order random|sequential\n"
     "                     [--threads N (1)] [--seconds S (3)]\n"
     "                     [--block-cache-bytes B (1073741824)]\n"
     "                     [--write-buffer-bytes B (536870912)]\n"
-    "get reads an existing database (sst) or one it fills first (memtable);\n"
-    "put, delete and memtable reads create --db, which must not exist.\n";
+    "get, get-absent, multi-get and scan read an existing database (sst) or one\n"
+    "they fill first (memtable); writes and memtable reads create --db, which\n"
+    "must not exist. batch-put writes 1000 entries per operation, multi-get reads\n"
+    "100 keys per operation, scan reads every entry once per operation.\n";
 
 constexpr size_t kMinKeyBytes = 16;  // "key-" and 12 digits
-constexpr int kBatch = 256;          // operations between clock checks
+constexpr int kBatch = 256;          // point operations between clock checks
+constexpr int kBatchPuts = 1000;     // puts per batch-put, as PinrockBenchmark.BATCH_PUTS
+constexpr int kMultiGetKeys = 100;   // keys per multi-get, as Picker.MULTI_GET_KEYS
 
-enum class Op { kGet, kGetAbsent, kPut, kDelete };
+enum class Op { kGet, kGetAbsent, kPut, kDelete, kBatchPut, kMultiGet, kScan };
+
+constexpr bool is_read(Op op) {
+  return op == Op::kGet || op == Op::kGetAbsent || op == Op::kMultiGet || op == Op::kScan;
+}
+
+// Operations between clock checks: many point operations, one of the others.
+constexpr int operations_per_check(Op op) {
+  return op == Op::kBatchPut || op == Op::kMultiGet || op == Op::kScan ? 1 : kBatch;
+}
 
 struct Config {
   std::string db;
@@ -101,15 +117,17 @@ Config parse_args(int argc, char** argv) {
   }
   auto arg = [&](const std::string& name) { return *args.at(name); };
 
-  static const std::map<std::string, Op> kOps = {{"get", Op::kGet},
-                                                 {"get-absent", Op::kGetAbsent},
-                                                 {"put", Op::kPut},
-                                                 {"delete", Op::kDelete}};
+  static const std::map<std::string, Op> kOps = {
+      {"get", Op::kGet},         {"get-absent", Op::kGetAbsent}, {"put", Op::kPut},
+      {"delete", Op::kDelete},   {"batch-put", Op::kBatchPut},   {"multi-get", Op::kMultiGet},
+      {"scan", Op::kScan}};
   Config config;
   config.db = arg("db");
   config.op_name = arg("op");
   auto op = kOps.find(config.op_name);
-  if (op == kOps.end()) usage_error("--op must be get, get-absent, put or delete");
+  if (op == kOps.end()) {
+    usage_error("--op must be get, get-absent, put, delete, batch-put, multi-get or scan");
+  }
   config.op = op->second;
   if (arg("location") != "sst" && arg("location") != "memtable") {
     usage_error("--location must be sst or memtable");
@@ -247,6 +265,53 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
       failure = "found " + std::to_string(found.size()) + " bytes, expected " +
                 (kOp == Op::kGetAbsent ? "NotFound" : std::to_string(bench.config.value_bytes));
     }
+  } else if constexpr (kOp == Op::kMultiGet) {
+    // The keys live per thread, like the Java side's reusable key arrays.
+    thread_local std::vector<std::string> keys(kMultiGetKeys, init_key(bench.config.key_bytes));
+    rocksdb::Slice slices[kMultiGetKeys];
+    rocksdb::PinnableSlice values[kMultiGetKeys];
+    rocksdb::Status statuses[kMultiGetKeys];
+    for (int i = 0; i < kMultiGetKeys; i++) {
+      fill_key(&keys[i], picker->next());
+      slices[i] = keys[i];
+    }
+    db->MultiGet(bench.read_options, db->DefaultColumnFamily(), kMultiGetKeys, slices, values,
+                 statuses);
+    for (int i = 0; i < kMultiGetKeys; i++) {
+      if (statuses[i].ok() && values[i].size() == bench.config.value_bytes) {
+        result->checksum ^= checksum(values[i].data(), values[i].size());
+      } else if (failure.empty()) {
+        failure = "key " + keys[i] + ": " +
+                  (statuses[i].ok() ? "found " + std::to_string(values[i].size()) + " bytes"
+                                    : statuses[i].ToString());
+      }
+    }
+    if (failure.empty()) return;
+  } else if constexpr (kOp == Op::kScan) {
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bench.read_options));
+    uint64_t entries = 0;
+    uint64_t sum = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      rocksdb::Slice k = it->key();
+      rocksdb::Slice v = it->value();
+      sum = sum * 31 + (checksum(k.data(), k.size()) ^ checksum(v.data(), v.size()));
+      entries++;
+    }
+    result->checksum ^= sum;
+    if (it->status().ok() && entries == bench.config.keys) return;
+    failure = it->status().ok() ? "scanned " + std::to_string(entries) + " entries"
+                                : it->status().ToString();
+  } else if constexpr (kOp == Op::kBatchPut) {
+    rocksdb::WriteBatch batch;
+    for (int i = 0; i < kBatchPuts; i++) {
+      uint64_t index = picker->next();
+      fill_key(key, index);
+      fill_value(value, index);
+      batch.Put(*key, *value);
+    }
+    s = db->Write(bench.write_options, &batch);
+    if (s.ok()) return;
+    failure = s.ToString();
   } else {
     uint64_t index = picker->next();
     fill_key(key, index);
@@ -272,8 +337,9 @@ void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
   std::string key = init_key(config.key_bytes);
   std::string value(config.value_bytes, '\0');
   ThreadResult local;  // not *result, which shares a cache line with its neighbours
+  constexpr int kPerCheck = operations_per_check(kOp);
   auto batch = [&] {
-    for (int i = 0; i < kBatch; i++) operate<kOp>(bench, &picker, &key, &value, &local);
+    for (int i = 0; i < kPerCheck; i++) operate<kOp>(bench, &picker, &key, &value, &local);
   };
   Clock::time_point now;
   do {
@@ -282,7 +348,7 @@ void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
   local.start = now;
   do {
     batch();
-    local.operations += kBatch;
+    local.operations += kPerCheck;
   } while ((now = Clock::now()) < measure_end);
   local.end = now;
   *result = std::move(local);
@@ -299,6 +365,12 @@ void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
       return run_thread<Op::kPut>(bench, thread, warm_end, measure_end, result);
     case Op::kDelete:
       return run_thread<Op::kDelete>(bench, thread, warm_end, measure_end, result);
+    case Op::kBatchPut:
+      return run_thread<Op::kBatchPut>(bench, thread, warm_end, measure_end, result);
+    case Op::kMultiGet:
+      return run_thread<Op::kMultiGet>(bench, thread, warm_end, measure_end, result);
+    case Op::kScan:
+      return run_thread<Op::kScan>(bench, thread, warm_end, measure_end, result);
   }
 }
 
@@ -331,7 +403,7 @@ volatile uint64_t sink;  // keeps the value checksums computed
 int main(int argc, char** argv) {
   Bench bench{parse_args(argc, argv), nullptr, {}, {}};
   const Config& config = bench.config;
-  bool reads = config.op == Op::kGet || config.op == Op::kGetAbsent;
+  bool reads = is_read(config.op);
   bool create = !reads || config.memtable;
   std::error_code ec;
   if (create && std::filesystem::exists(config.db, ec)) {

@@ -33,13 +33,19 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * The quick grid (the default, the README's main job) measures gets at 100 B
  * and 4 KiB plus absent-key gets and puts; {@code --full} measures the core
  * sweep over five value sizes, the one-axis variations around the 100-byte
- * point, and get-absent, put and delete. The report goes to DIR (default
+ * point, get-absent, put and delete, and batch put (1000 entries per
+ * operation), multiGet (100 keys per operation) and a full scan of 1M
+ * entries. The report goes to DIR (default
  * jmh-benchmarks/target/comparison), the raw JMH JSON to DIR/jmh.
  */
 public final class Comparison {
-    /** Reads: FFM in every access mode; the JNI variant and RocksJava in their copying modes. */
+    /** Gets: FFM in every access mode; the JNI variant and RocksJava in their copying modes. */
     private static final String FFM_GETS = "getNewArray|getIntoArray|getDirectBuffer|getPinned";
     private static final String COPY_GETS = "getNewArray|getIntoArray|getDirectBuffer";
+    /** Scans and multiGets: pinrock (either binding) in every mode, RocksJava in its own. */
+    private static final String PINROCK_SCANS = "scanBatched|scanViews|scanArrays";
+    private static final String ROCKSJAVA_SCANS = "scanArrays|scanDirectBuffer";
+    private static final String PINROCK_MULTI_GETS = "multiGet|multiGetPinned";
     /** Keys requested by the core sweep (capped for large values, see {@link Grid#keyCount()}). */
     static final int CORE_KEYS = 1_000_000;
 
@@ -55,6 +61,29 @@ public final class Comparison {
 
         int keyCount() {
             return Grid.keyCount(Integer.parseInt(params.get("keys")), valueBytes());
+        }
+
+        /** @return whether the operation reads an existing dataset rather than writing */
+        boolean reads() {
+            return switch (operation) {
+                case "get", "get-absent", "multi-get", "scan" -> true;
+                default -> false;
+            };
+        }
+
+        /** @return the benchmark methods that measure this point for a binding ("ffm", "jni", "rocksjava") */
+        String methods(String binding) {
+            boolean rocksJava = binding.equals("rocksjava");
+            return switch (operation) {
+                case "get" -> binding.equals("ffm") ? FFM_GETS : COPY_GETS;
+                case "get-absent" -> "getAbsent";
+                case "put" -> "put";
+                case "delete" -> "delete";
+                case "batch-put" -> "batchPut";
+                case "multi-get" -> rocksJava ? "multiGet" : PINROCK_MULTI_GETS;
+                case "scan" -> rocksJava ? ROCKSJAVA_SCANS : PINROCK_SCANS;
+                default -> throw new IllegalArgumentException(operation);
+            };
         }
     }
 
@@ -88,7 +117,7 @@ public final class Comparison {
         List<Report.Row> floorRows = new ArrayList<>();
         for (Point point : points) {
             System.out.printf("%n=== %s (%s) ===%n", point.name(), point.params());
-            if (point.operation().startsWith("get") && point.params().get("location").equals("sst")) {
+            if (point.reads() && point.params().get("location").equals("sst")) {
                 Datasets.sst(point.keyBytes(), point.valueBytes(), point.keyCount()); // built once, outside the forks
             }
             jmhResults.addAll(runJmh(point, full, out));
@@ -125,6 +154,9 @@ public final class Comparison {
         points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(new Point("delete", "delete", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
+        points.add(new Point("batch put", "batch-put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
+        points.add(new Point("multiGet", "multi-get", params(16, 100, CORE_KEYS, "random", "sst"), 1));
+        points.add(new Point("full scan", "scan", params(16, 100, CORE_KEYS, "sequential", "sst"), 1));
         return points;
     }
 
@@ -140,17 +172,10 @@ public final class Comparison {
 
     /** Runs FFM, JNI and RocksJava at one point; returns the JMH JSON files written. */
     private static List<Path> runJmh(Point point, boolean full, Path out) throws RunnerException {
-        String method = switch (point.operation()) {
-            case "get" -> null;
-            case "get-absent" -> "getAbsent";
-            case "put" -> "put";
-            case "delete" -> "delete";
-            default -> throw new IllegalArgumentException(point.operation());
-        };
         List<Path> files = new ArrayList<>();
         String slug = point.name().replaceAll("[^A-Za-z0-9]+", "-");
         for (String binding : new String[] {"ffm", "jni", "rocksjava"}) {
-            String methods = method != null ? method : binding.equals("ffm") ? FFM_GETS : COPY_GETS;
+            String methods = point.methods(binding);
             String benchmarkClass = binding.equals("rocksjava") ? RocksJavaBenchmark.class.getName()
                     : PinrockBenchmark.class.getName();
             Path json = out.resolve("jmh-" + slug + "-" + binding + ".json");
@@ -186,7 +211,7 @@ public final class Comparison {
 
     /** Times the same operation in C++ on the same data and options. */
     private static Report.Row runFloor(Path floor, Point point, boolean full) throws IOException, InterruptedException {
-        boolean reads = point.operation().startsWith("get");
+        boolean reads = point.reads();
         boolean memtable = point.params().get("location").equals("memtable");
         Path scratch = null;
         Path db;

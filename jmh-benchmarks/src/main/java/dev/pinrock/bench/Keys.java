@@ -48,6 +48,14 @@ public final class Keys {
     }
 
     /**
+     * Folds one scanned entry into a scan's running hash: order-sensitive, so
+     * a scan that skips, repeats or reorders entries hashes differently.
+     */
+    public static long scanHash(long hash, MemorySegment key, long keyLength, MemorySegment value, long valueLength) {
+        return hash * 31 + (checksum(key, keyLength) ^ checksum(value, valueLength));
+    }
+
+    /**
      * Reads every byte of a value: the xor of its little-endian 8-byte words,
      * folded with the tail bytes. Every benchmark consumes what it read this
      * way, so that zero-copy reads do the same work on the value as copies.

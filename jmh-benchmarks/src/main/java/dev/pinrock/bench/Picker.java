@@ -4,6 +4,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -20,6 +22,9 @@ import org.openjdk.jmh.infra.ThreadParams;
  */
 @State(Scope.Thread)
 public class Picker {
+    /** Keys per multiGet (the native floor's kMultiGetKeys). */
+    public static final int MULTI_GET_KEYS = 100;
+
     private long state;
     private long next;
     private int keyCount;
@@ -34,6 +39,9 @@ public class Picker {
     public ByteBuffer directValue;
     /** The value to write, for put. */
     public byte[] value;
+    /** The keys of one multiGet, as arrays and as native segments. */
+    public List<byte[]> keys;
+    public List<MemorySegment> nativeKeys;
 
     private Arena arena;
 
@@ -55,6 +63,12 @@ public class Picker {
         directValue = ByteBuffer.allocateDirect(grid.valueBytes);
         arena = Arena.ofConfined();
         nativeKey = arena.allocate(grid.keyBytes);
+        keys = new ArrayList<>();
+        nativeKeys = new ArrayList<>();
+        for (int i = 0; i < MULTI_GET_KEYS; i++) {
+            keys.add(new byte[grid.keyBytes]);
+            nativeKeys.add(arena.allocate(grid.keyBytes));
+        }
     }
 
     @TearDown(Level.Trial)
@@ -98,6 +112,15 @@ public class Picker {
     public void nextNativeKey() {
         nextKey();
         MemorySegment.copy(key, 0, nativeKey, ValueLayout.JAVA_BYTE, 0, key.length);
+    }
+
+    /** Picks the next {@link #MULTI_GET_KEYS} present keys into {@link #keys} and {@link #nativeKeys}. */
+    public void nextKeys() {
+        for (int i = 0; i < MULTI_GET_KEYS; i++) {
+            byte[] next = keys.get(i);
+            Keys.fill(next, nextIndex());
+            MemorySegment.copy(next, 0, nativeKeys.get(i), ValueLayout.JAVA_BYTE, 0, next.length);
+        }
     }
 
     /** Picks the next key and fills {@link #value} with its value, for put. */

@@ -18,7 +18,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 import dev.pinrock.BenchmarkAccess;
+import dev.pinrock.Cursor;
 import dev.pinrock.RocksDb;
+import dev.pinrock.WriteBatch;
 
 /**
  * pinrock through FFM and through its JNI variant: one class, so both run the
@@ -29,6 +31,8 @@ import dev.pinrock.RocksDb;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED"})
 public class PinrockBenchmark {
+    /** Puts per batch-put (the native floor's kBatchPuts). */
+    public static final int BATCH_PUTS = 1000;
 
     /** A pinrock handle through the binding the parameter names. */
     public abstract static class Handle extends Grid {
@@ -73,6 +77,22 @@ public class PinrockBenchmark {
         @Setup(Level.Trial)
         public void open() {
             openScratch();
+        }
+    }
+
+    /** A write batch per thread, reused by every batch-put. */
+    @State(Scope.Thread)
+    public static class Batch {
+        WriteBatch batch;
+
+        @Setup(Level.Trial)
+        public void open() {
+            batch = new WriteBatch(BATCH_PUTS * 128L);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            batch.close();
         }
     }
 
@@ -123,5 +143,77 @@ public class PinrockBenchmark {
     public void delete(WriteDb s, Picker p) {
         p.nextKey();
         s.db.delete(p.key);
+    }
+
+    @Benchmark
+    public void batchPut(WriteDb s, Batch b, Picker p) {
+        b.batch.clear();
+        for (int i = 0; i < BATCH_PUTS; i++) {
+            p.nextEntry();
+            b.batch.put(p.key, p.value);
+        }
+        s.db.write(b.batch);
+    }
+
+    @Benchmark
+    public long multiGet(ReadDb s, Picker p) {
+        p.nextKeys();
+        long sum = 0;
+        for (byte[] value : s.db.multiGet(p.keys)) {
+            sum ^= Keys.checksum(MemorySegment.ofArray(value), value.length);
+        }
+        return sum;
+    }
+
+    @Benchmark
+    public long multiGetPinned(ReadDb s, Picker p) {
+        p.nextKeys();
+        long sum = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            for (MemorySegment value : s.db.multiGetPinned(arena, p.nativeKeys)) {
+                sum ^= Keys.checksum(value, value.byteSize());
+            }
+        }
+        return sum;
+    }
+
+    /** Every entry through the batched scan: many entries per native call, zero-copy views. */
+    @Benchmark
+    public long scanBatched(ReadDb s) {
+        long[] hash = {0};
+        try (Cursor cursor = s.db.cursor()) {
+            cursor.scan(Long.MAX_VALUE, (key, value) -> hash[0] = Keys.scanHash(hash[0], key, key.byteSize(), value,
+                    value.byteSize()));
+        }
+        return hash[0];
+    }
+
+    /** Every entry by stepping the cursor, reading zero-copy views of each entry. */
+    @Benchmark
+    public long scanViews(ReadDb s) {
+        long hash = 0;
+        try (Cursor cursor = s.db.cursor()) {
+            for (boolean on = cursor.first(); on; on = cursor.next()) {
+                MemorySegment key = cursor.key();
+                MemorySegment value = cursor.value();
+                hash = Keys.scanHash(hash, key, key.byteSize(), value, value.byteSize());
+            }
+        }
+        return hash;
+    }
+
+    /** Every entry by stepping the cursor, copying each key and value into new arrays. */
+    @Benchmark
+    public long scanArrays(ReadDb s) {
+        long hash = 0;
+        try (Cursor cursor = s.db.cursor()) {
+            for (boolean on = cursor.first(); on; on = cursor.next()) {
+                byte[] key = cursor.keyBytes();
+                byte[] value = cursor.valueBytes();
+                hash = Keys.scanHash(hash, MemorySegment.ofArray(key), key.length, MemorySegment.ofArray(value),
+                        value.length);
+            }
+        }
+        return hash;
     }
 }

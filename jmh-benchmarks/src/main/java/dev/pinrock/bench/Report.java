@@ -190,6 +190,13 @@ public final class Report {
             case "getAbsent" -> new String[] {"get-absent", "into-array"};
             case "put" -> new String[] {"put", "array"};
             case "delete" -> new String[] {"delete", "array"};
+            case "batchPut" -> new String[] {"batch-put", "array"};
+            case "multiGet" -> new String[] {"multi-get", "new-array"};
+            case "multiGetPinned" -> new String[] {"multi-get", "pinned"};
+            case "scanBatched" -> new String[] {"scan", "batched-views"};
+            case "scanViews" -> new String[] {"scan", "views"};
+            case "scanArrays" -> new String[] {"scan", "new-array"};
+            case "scanDirectBuffer" -> new String[] {"scan", "direct-buffer"};
             default -> throw new IllegalArgumentException("unknown benchmark method " + method);
         };
     }

@@ -1,6 +1,7 @@
 package dev.pinrock.bench;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -21,6 +22,8 @@ import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -95,6 +98,35 @@ public class RocksJavaBenchmark {
         }
     }
 
+    /** A write batch per thread, reused by every batch-put. */
+    @State(Scope.Thread)
+    public static class Batch {
+        WriteBatch batch;
+
+        @Setup(Level.Trial)
+        public void open() {
+            batch = new WriteBatch(PinrockBenchmark.BATCH_PUTS * 128);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            batch.close();
+        }
+    }
+
+    /** Direct buffers per thread for the scans that read into them. */
+    @State(Scope.Thread)
+    public static class ScanBuffers {
+        ByteBuffer key;
+        ByteBuffer value;
+
+        @Setup(Level.Trial)
+        public void allocate(Grid grid) {
+            key = ByteBuffer.allocateDirect(grid.keyBytes);
+            value = ByteBuffer.allocateDirect(grid.valueBytes);
+        }
+    }
+
     @Benchmark
     public long getNewArray(ReadDb s, Picker p) throws RocksDBException {
         p.nextKey();
@@ -133,5 +165,58 @@ public class RocksJavaBenchmark {
     public void delete(WriteDb s, Picker p) throws RocksDBException {
         p.nextKey();
         s.db.delete(s.writeOptions, p.key);
+    }
+
+    @Benchmark
+    public void batchPut(WriteDb s, Batch b, Picker p) throws RocksDBException {
+        b.batch.clear();
+        for (int i = 0; i < PinrockBenchmark.BATCH_PUTS; i++) {
+            p.nextEntry();
+            b.batch.put(p.key, p.value);
+        }
+        s.db.write(s.writeOptions, b.batch);
+    }
+
+    @Benchmark
+    public long multiGet(ReadDb s, Picker p) throws RocksDBException {
+        p.nextKeys();
+        long sum = 0;
+        for (byte[] value : s.db.multiGetAsList(s.readOptions, p.keys)) {
+            sum ^= Keys.checksum(MemorySegment.ofArray(value), value.length);
+        }
+        return sum;
+    }
+
+    /** Every entry, copying each key and value into new arrays (RocksIterator.key()/value()). */
+    @Benchmark
+    public long scanArrays(ReadDb s) {
+        long hash = 0;
+        try (RocksIterator it = s.db.newIterator(s.readOptions)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                byte[] value = it.value();
+                hash = Keys.scanHash(hash, MemorySegment.ofArray(key), key.length, MemorySegment.ofArray(value),
+                        value.length);
+            }
+        }
+        return hash;
+    }
+
+    /** Every entry, copying each key and value into reused direct buffers. */
+    @Benchmark
+    public long scanDirectBuffer(ReadDb s, ScanBuffers b) {
+        long hash = 0;
+        MemorySegment key = MemorySegment.ofBuffer(b.key);
+        MemorySegment value = MemorySegment.ofBuffer(b.value);
+        try (RocksIterator it = s.db.newIterator(s.readOptions)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                b.key.clear();
+                b.value.clear();
+                int keyLength = it.key(b.key);
+                int valueLength = it.value(b.value);
+                hash = Keys.scanHash(hash, key, keyLength, value, valueLength);
+            }
+        }
+        return hash;
     }
 }

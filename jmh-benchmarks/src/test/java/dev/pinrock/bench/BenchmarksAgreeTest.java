@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
 import java.util.function.ToLongBiFunction;
 
 import org.junit.jupiter.api.AfterAll;
@@ -64,10 +66,42 @@ class BenchmarksAgreeTest {
         return sums;
     }
 
+    /** The results a correct multiGet of the picker's key sequence gives, per multiGet. */
+    private static long[] expectedMultiGets(Grid grid, int multiGets) {
+        Picker picker = picker(grid);
+        byte[] value = new byte[VALUE_BYTES];
+        long[] sums = new long[multiGets];
+        for (int i = 0; i < multiGets; i++) {
+            for (int k = 0; k < Picker.MULTI_GET_KEYS; k++) {
+                Keys.fillValue(value, picker.nextIndex());
+                sums[i] ^= Keys.checksum(MemorySegment.ofArray(value), VALUE_BYTES);
+            }
+        }
+        return sums;
+    }
+
+    /** The hash a correct full scan of the dataset gives: every entry once, in key order. */
+    private static long expectedScan(Grid grid) {
+        byte[] key = new byte[grid.keyBytes];
+        byte[] value = new byte[VALUE_BYTES];
+        long hash = 0;
+        for (int i = 0; i < grid.keyCount(); i++) {
+            Keys.fill(key, i);
+            Keys.fillValue(value, i);
+            hash = Keys.scanHash(hash, MemorySegment.ofArray(key), key.length, MemorySegment.ofArray(value),
+                    VALUE_BYTES);
+        }
+        return hash;
+    }
+
     private static <S extends Grid> long[] run(S state, ToLongBiFunction<S, Picker> operation) {
+        return run(state, operation, OPERATIONS);
+    }
+
+    private static <S extends Grid> long[] run(S state, ToLongBiFunction<S, Picker> operation, int operations) {
         Picker picker = picker(state);
-        long[] sums = new long[OPERATIONS];
-        for (int i = 0; i < OPERATIONS; i++) {
+        long[] sums = new long[operations];
+        for (int i = 0; i < operations; i++) {
             sums[i] = operation.applyAsLong(state, picker);
         }
         picker.tearDown();
@@ -88,6 +122,13 @@ class BenchmarksAgreeTest {
                 assertArrayEquals(expected, run(db, bench::getIntoArray), binding + " into-array");
                 assertArrayEquals(expected, run(db, bench::getDirectBuffer), binding + " direct-buffer");
                 assertArrayEquals(expected, run(db, bench::getPinned), binding + " pinned");
+                long[] multiGets = expectedMultiGets(db, 5);
+                assertArrayEquals(multiGets, run(db, bench::multiGet, 5), binding + " multiGet");
+                assertArrayEquals(multiGets, run(db, bench::multiGetPinned, 5), binding + " multiGetPinned");
+                long scan = expectedScan(db);
+                assertEquals(scan, bench.scanBatched(db), binding + " scanBatched");
+                assertEquals(scan, bench.scanViews(db), binding + " scanViews");
+                assertEquals(scan, bench.scanArrays(db), binding + " scanArrays");
                 for (long absent : run(db, bench::getAbsent)) {
                     assertEquals(-1, absent, binding + " absent");
                 }
@@ -108,6 +149,12 @@ class BenchmarksAgreeTest {
             assertArrayEquals(expected, run(db, unchecked(bench::getNewArray)), "new-array");
             assertArrayEquals(expected, run(db, unchecked(bench::getIntoArray)), "into-array");
             assertArrayEquals(expected, run(db, unchecked(bench::getDirectBuffer)), "direct-buffer");
+            assertArrayEquals(expectedMultiGets(db, 5), run(db, unchecked(bench::multiGet), 5), "multiGet");
+            long scan = expectedScan(db);
+            assertEquals(scan, bench.scanArrays(db), "scanArrays");
+            RocksJavaBenchmark.ScanBuffers buffers = new RocksJavaBenchmark.ScanBuffers();
+            buffers.allocate(db);
+            assertEquals(scan, bench.scanDirectBuffer(db, buffers), "scanDirectBuffer");
             for (long absent : run(db, unchecked(bench::getAbsent))) {
                 assertEquals(-1, absent, "absent");
             }
@@ -135,6 +182,14 @@ class BenchmarksAgreeTest {
                 Keys.fillValue(value, index);
                 assertArrayEquals(value, db.db.get(reads.key));
             }
+            assertBatchPutsLand(db, batches -> {
+                PinrockBenchmark.Batch batch = new PinrockBenchmark.Batch();
+                batch.open();
+                for (int i = 0; i < batches; i++) {
+                    bench.batchPut(db, batch, picker(db));
+                }
+                batch.close();
+            }, key -> db.db.get(key));
             Picker deletes = picker(db);
             for (int i = 0; i < OPERATIONS; i++) {
                 bench.delete(db, deletes);
@@ -167,8 +222,42 @@ class BenchmarksAgreeTest {
             assertArrayEquals(value, db.db.get(reads.key));
             bench.delete(db, picker(db));
             assertEquals(null, db.db.get(reads.key));
+            assertBatchPutsLand(db, batches -> {
+                RocksJavaBenchmark.Batch batch = new RocksJavaBenchmark.Batch();
+                batch.open();
+                try {
+                    for (int i = 0; i < batches; i++) {
+                        bench.batchPut(db, batch, picker(db));
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                } finally {
+                    batch.close();
+                }
+            }, key -> {
+                try {
+                    return db.db.get(key);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
         } finally {
             db.close();
+        }
+    }
+
+    /**
+     * Runs one batch put, then checks that the picker's first
+     * {@link PinrockBenchmark#BATCH_PUTS} entries are in the database.
+     */
+    private static void assertBatchPutsLand(Grid grid, IntConsumer batchPuts, Function<byte[], byte[]> get) {
+        batchPuts.accept(1);
+        Picker reads = picker(grid);
+        byte[] value = new byte[VALUE_BYTES];
+        for (int i = 0; i < PinrockBenchmark.BATCH_PUTS; i++) {
+            int index = reads.nextKey();
+            Keys.fillValue(value, index);
+            assertArrayEquals(value, get.apply(reads.key), "batch-put entry " + i);
         }
     }
 
