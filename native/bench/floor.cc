@@ -259,11 +259,12 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
                               : s.ok() && found.size() == bench.config.value_bytes) {
       return;
     }
+    failure = "key " + *key + ": ";
     if (!s.ok()) {
-      failure = s.ToString();
+      failure += s.ToString();
     } else {
-      failure = "found " + std::to_string(found.size()) + " bytes, expected " +
-                (kOp == Op::kGetAbsent ? "NotFound" : std::to_string(bench.config.value_bytes));
+      failure += "found " + std::to_string(found.size()) + " bytes, expected " +
+                 (kOp == Op::kGetAbsent ? "NotFound" : std::to_string(bench.config.value_bytes));
     }
   } else if constexpr (kOp == Op::kMultiGet) {
     // The keys live per thread, like the Java side's reusable key arrays.
@@ -299,19 +300,27 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
     }
     result->checksum ^= sum;
     if (it->status().ok() && entries == bench.config.keys) return;
-    failure = it->status().ok() ? "scanned " + std::to_string(entries) + " entries"
-                                : it->status().ToString();
+    failure = "scan: ";
+    if (!it->status().ok()) {
+      failure += it->status().ToString();
+    } else {
+      failure +=
+          std::to_string(entries) + " entries, expected " + std::to_string(bench.config.keys);
+    }
   } else if constexpr (kOp == Op::kBatchPut) {
-    rocksdb::WriteBatch batch;
+    // One batch per thread, cleared and refilled, like the Java side's.
+    thread_local rocksdb::WriteBatch batch;
+    batch.Clear();
     for (int i = 0; i < kBatchPuts; i++) {
       uint64_t index = picker->next();
       fill_key(key, index);
       fill_value(value, index);
-      batch.Put(*key, *value);
+      s = batch.Put(*key, *value);
+      if (!s.ok()) break;
     }
-    s = db->Write(bench.write_options, &batch);
+    if (s.ok()) s = db->Write(bench.write_options, &batch);
     if (s.ok()) return;
-    failure = s.ToString();
+    failure = "batch of " + std::to_string(kBatchPuts) + " puts: " + s.ToString();
   } else {
     uint64_t index = picker->next();
     fill_key(key, index);
@@ -322,9 +331,9 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
       s = db->Delete(bench.write_options, *key);
     }
     if (s.ok()) return;
-    failure = s.ToString();
+    failure = "key " + *key + ": " + s.ToString();
   }
-  if (result->failures++ == 0) result->first_failure = "key " + *key + ": " + failure;
+  if (result->failures++ == 0) result->first_failure = failure;
 }
 
 // Runs operations in batches until warm_end, then counts those of the batches

@@ -170,7 +170,10 @@ public final class ReadOptions {
 
     /**
      * Returns a copy whose cursors prefetch the next blocks asynchronously
-     * while the current ones are consumed (RocksDB's async_io).
+     * while the current ones are consumed (RocksDB's async_io). pinrock's
+     * engine is built without io_uring, so RocksDB issues those prefetch
+     * reads synchronously: the option takes RocksDB's prefetching path but
+     * brings no parallel I/O.
      *
      * @param value whether to prefetch asynchronously (default false)
      * @return a copy with the setting changed

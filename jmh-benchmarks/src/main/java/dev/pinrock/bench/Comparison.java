@@ -170,14 +170,18 @@ public final class Comparison {
         return params;
     }
 
+    /** @return the class whose benchmarks measure a binding ("ffm", "jni", "rocksjava") */
+    static Class<?> benchmarkClass(String binding) {
+        return binding.equals("rocksjava") ? RocksJavaBenchmark.class : PinrockBenchmark.class;
+    }
+
     /** Runs FFM, JNI and RocksJava at one point; returns the JMH JSON files written. */
     private static List<Path> runJmh(Point point, boolean full, Path out) throws RunnerException {
         List<Path> files = new ArrayList<>();
         String slug = point.name().replaceAll("[^A-Za-z0-9]+", "-");
         for (String binding : new String[] {"ffm", "jni", "rocksjava"}) {
             String methods = point.methods(binding);
-            String benchmarkClass = binding.equals("rocksjava") ? RocksJavaBenchmark.class.getName()
-                    : PinrockBenchmark.class.getName();
+            String benchmarkClass = benchmarkClass(binding).getName();
             Path json = out.resolve("jmh-" + slug + "-" + binding + ".json");
             ChainedOptionsBuilder options = new OptionsBuilder()
                     .include(Pattern.quote(benchmarkClass) + "\\.(" + methods + ")$")

@@ -68,6 +68,16 @@ public final class Report {
                     keyBytes, keys, order, location, threads > 1 ? ", " + threads + " threads" : "");
         }
 
+        /** @return the entries one operation handles: its puts, its keys, every key for a scan, else one */
+        int entriesPerOperation() {
+            return switch (operation) {
+                case "batch-put" -> PinrockBenchmark.BATCH_PUTS;
+                case "multi-get" -> Picker.MULTI_GET_KEYS;
+                case "scan" -> keys;
+                default -> 1;
+            };
+        }
+
         boolean isCoreSweep() {
             return operation.equals("get") && keyBytes == Keys.MIN_KEY_BYTES && order.equals("random")
                     && location.equals("sst") && threads == 1
@@ -181,7 +191,8 @@ public final class Report {
         return rows;
     }
 
-    private static String[] operationAndMode(String method) {
+    /** @return the operation and access mode a benchmark method measures, as results.csv names them */
+    static String[] operationAndMode(String method) {
         return switch (method) {
             case "getNewArray" -> new String[] {"get", "new-array"};
             case "getIntoArray" -> new String[] {"get", "into-array"};
@@ -247,10 +258,14 @@ public final class Report {
     }
 
     private static String plainTable(List<Ratios> ratios) {
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%-58s %9s %9s %11s %12s%n",
-                "scenario (best mode of each binding)", "FFM/RJ", "FFM/JNI", "Java/native", "boundary ns"));
+        String heading = "scenario (best mode of each binding)";
+        int width = Stream.concat(Stream.of(heading), ratios.stream().map(r -> r.scenario().label()))
+                .mapToInt(String::length).max().orElseThrow();
+        String line = "%-" + width + "s %9s %9s %11s %12s%n";
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, line,
+                heading, "FFM/RJ", "FFM/JNI", "Java/native", "boundary ns"));
         for (Ratios r : ratios) {
-            out.append(String.format(Locale.ROOT, "%-58s %9s %9s %11s %12s%n", r.scenario().label(),
+            out.append(String.format(Locale.ROOT, line, r.scenario().label(),
                     ratio(r.ffmOverRocksJava()), ratio(r.ffmOverJni()), ratio(r.javaOverNative()),
                     format(r.boundaryNanos())));
         }
@@ -287,11 +302,16 @@ public final class Report {
                     .append(" | ").append(format(r.boundaryNanos())).append(" | ").append(byMode).append(" |\n");
         }
         md.append("\n## Throughput (ops/s) and allocation (bytes/op, GC profiler)\n\n");
-        md.append("| scenario | binding | mode | ops/s | ± error | bytes/op |\n|---|---|---|---|---|---|\n");
+        md.append("`entries/s` is ops/s times the entries one operation handles: 1 for get, get-absent, put ")
+                .append("and delete, ").append(PinrockBenchmark.BATCH_PUTS).append(" for a batch put, ")
+                .append(Picker.MULTI_GET_KEYS).append(" for a multiGet, every key of the dataset for a scan.\n\n");
+        md.append("| scenario | binding | mode | ops/s | ± error | entries/s | bytes/op |\n")
+                .append("|---|---|---|---|---|---|---|\n");
         for (Row row : rows) {
             md.append("| ").append(row.scenario().label()).append(" | ").append(row.binding()).append(" | ")
-                    .append(row.mode()).append(" | ").append(String.format(Locale.ROOT, "%,.0f", row.opsPerSecond()))
-                    .append(" | ").append(Double.isNaN(row.error()) ? "" : String.format(Locale.ROOT, "%,.0f", row.error()))
+                    .append(row.mode()).append(" | ").append(throughput(row.opsPerSecond()))
+                    .append(" | ").append(Double.isNaN(row.error()) ? "" : throughput(row.error()))
+                    .append(" | ").append(throughput(row.opsPerSecond() * row.scenario().entriesPerOperation()))
                     .append(" | ").append(Double.isNaN(row.bytesPerOp()) ? "" : String.format(Locale.ROOT, "%.1f",
                             row.bytesPerOp()))
                     .append(" |\n");
@@ -405,6 +425,11 @@ public final class Report {
 
     static String size(int bytes) {
         return bytes >= 1024 && bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
+    }
+
+    /** Whole numbers with separators, but three significant digits below 100 (whole scans per second). */
+    private static String throughput(double value) {
+        return String.format(Locale.ROOT, Math.abs(value) < 100 ? "%.3g" : "%,.0f", value);
     }
 
     private static String ratio(double value) {

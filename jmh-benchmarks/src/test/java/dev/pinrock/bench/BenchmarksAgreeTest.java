@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.function.Function;
-import java.util.function.IntConsumer;
+import java.util.function.IntUnaryOperator;
 import java.util.function.ToLongBiFunction;
 
 import org.junit.jupiter.api.AfterAll;
@@ -185,10 +185,13 @@ class BenchmarksAgreeTest {
             assertBatchPutsLand(db, batches -> {
                 PinrockBenchmark.Batch batch = new PinrockBenchmark.Batch();
                 batch.open();
+                Picker picker = picker(db);
                 for (int i = 0; i < batches; i++) {
-                    bench.batchPut(db, batch, picker(db));
+                    bench.batchPut(db, batch, picker);
                 }
+                int count = batch.batch.count();
                 batch.close();
+                return count;
             }, key -> db.db.get(key));
             Picker deletes = picker(db);
             for (int i = 0; i < OPERATIONS; i++) {
@@ -226,9 +229,11 @@ class BenchmarksAgreeTest {
                 RocksJavaBenchmark.Batch batch = new RocksJavaBenchmark.Batch();
                 batch.open();
                 try {
+                    Picker picker = picker(db);
                     for (int i = 0; i < batches; i++) {
-                        bench.batchPut(db, batch, picker(db));
+                        bench.batchPut(db, batch, picker);
                     }
+                    return batch.batch.count();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 } finally {
@@ -247,14 +252,16 @@ class BenchmarksAgreeTest {
     }
 
     /**
-     * Runs one batch put, then checks that the picker's first
-     * {@link PinrockBenchmark#BATCH_PUTS} entries are in the database.
+     * Runs two batch puts with one batch and one picker (batchPuts runs that
+     * many and returns the entries the batch holds after the last), then checks
+     * that the batch held one operation's puts and that the picker's first
+     * 2 * {@link PinrockBenchmark#BATCH_PUTS} entries are in the database.
      */
-    private static void assertBatchPutsLand(Grid grid, IntConsumer batchPuts, Function<byte[], byte[]> get) {
-        batchPuts.accept(1);
+    private static void assertBatchPutsLand(Grid grid, IntUnaryOperator batchPuts, Function<byte[], byte[]> get) {
+        assertEquals(PinrockBenchmark.BATCH_PUTS, batchPuts.applyAsInt(2), "entries in the reused batch");
         Picker reads = picker(grid);
         byte[] value = new byte[VALUE_BYTES];
-        for (int i = 0; i < PinrockBenchmark.BATCH_PUTS; i++) {
+        for (int i = 0; i < 2 * PinrockBenchmark.BATCH_PUTS; i++) {
             int index = reads.nextKey();
             Keys.fillValue(value, index);
             assertArrayEquals(value, get.apply(reads.key), "batch-put entry " + i);

@@ -75,6 +75,37 @@ class ReportTest {
     }
 
     @Test
+    void bulkOperationsGetTheSameRatiosAndTheirEntriesPerSecond() throws Exception {
+        Path results = Files.writeString(dir.resolve("bulk.json"), "[" + String.join(",",
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.scanBatched", "ffm", 4, 0),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.scanViews", "jni", 5, 0),
+                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.scanArrays", null, 2, 1.7e8),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.batchPut", "ffm", 300, 0),
+                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.multiGet", null, 2500, 11200)) + "]");
+        Report.Row floor = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1,
+                8, Double.NaN, Double.NaN);
+
+        Report.Summary summary = Report.write(List.of(results), List.of(floor), dir.resolve("out"),
+                "scripts/bench.sh --full", ZonedDateTime.parse("2026-11-22T08:00:00Z"));
+
+        assertEquals(List.of("scan", "batch-put", "multi-get"),
+                summary.ratios().stream().map(r -> r.scenario().operation()).toList());
+        Report.Ratios scan = summary.ratios().get(0);
+        assertEquals(2.0, scan.ffmOverRocksJava(), 1e-9);
+        assertEquals(0.8, scan.ffmOverJni(), 1e-9);
+        assertEquals(0.5, scan.javaOverNative(), 1e-9);
+
+        // Whole scans per second keep three digits; entries/s counts every key a scan reads.
+        String markdown = Files.readString(dir.resolve("out/RESULTS.md"));
+        String scenario = "| scan 100 B, 16 B keys, 1,000,000 keys, random, sst | ";
+        assertTrue(markdown.contains(scenario + "pinrock-ffm | batched-views | 4.00 | 10.0 | 4,000,000 | 0.0 |"),
+                markdown);
+        assertTrue(markdown.contains(scenario + "native | pinned | 8.00 |  | 8,000,000 |  |"), markdown);
+        assertTrue(markdown.contains("| pinrock-ffm | array | 300 | 10.0 | 300,000 | 0.0 |"), markdown);
+        assertTrue(markdown.contains("| rocksjava | new-array | 2,500 | 10.0 | 250,000 | 11200.0 |"), markdown);
+    }
+
+    @Test
     void keyCountIsCappedForLargeValues() {
         assertEquals(1_000_000, Grid.keyCount(1_000_000, 100));
         assertEquals(4096, Grid.keyCount(1_000_000, 65536));

@@ -1,0 +1,71 @@
+package dev.pinrock.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.annotations.Benchmark;
+
+/**
+ * The grids, the report and the benchmark classes agree: a mismatch would
+ * otherwise surface only when the runner reaches that point.
+ */
+class ComparisonTest {
+    /** One benchmark method the runner measures at a grid point for a binding. */
+    private record Measured(Comparison.Point point, String binding, Class<?> benchmarks, String method) {
+        String where() {
+            return point.name() + ", " + binding + ": " + benchmarks.getSimpleName() + "." + method;
+        }
+    }
+
+    private static List<Measured> measured(List<Comparison.Point> grid) {
+        List<Measured> measured = new ArrayList<>();
+        for (Comparison.Point point : grid) {
+            for (String binding : List.of("ffm", "jni", "rocksjava")) {
+                for (String method : point.methods(binding).split("\\|")) {
+                    measured.add(new Measured(point, binding, Comparison.benchmarkClass(binding), method));
+                }
+            }
+        }
+        return measured;
+    }
+
+    @Test
+    void everyGridPointRunsBenchmarksThatTheReportFilesUnderItsOperation() {
+        for (Measured m : measured(Stream.concat(Comparison.quickGrid().stream(), Comparison.fullGrid().stream())
+                .toList())) {
+            assertTrue(Stream.of(m.benchmarks().getMethods()).anyMatch(
+                    method -> method.getName().equals(m.method()) && method.isAnnotationPresent(Benchmark.class)),
+                    m.where());
+            assertEquals(m.point().operation(), Report.operationAndMode(m.method())[0], m.where());
+        }
+    }
+
+    @Test
+    void theFullGridRunsEveryBenchmarkMethod() {
+        Set<String> measured = measured(Comparison.fullGrid()).stream()
+                .map(m -> m.benchmarks().getSimpleName() + "." + m.method()).collect(Collectors.toSet());
+        for (Class<?> benchmarks : List.of(PinrockBenchmark.class, RocksJavaBenchmark.class)) {
+            for (Method method : benchmarks.getMethods()) {
+                String name = benchmarks.getSimpleName() + "." + method.getName();
+                assertTrue(!method.isAnnotationPresent(Benchmark.class) || measured.contains(name),
+                        name + " is in no point of the full grid");
+            }
+        }
+    }
+
+    @Test
+    void theBulkOperationsAreInTheFullGridOnly() {
+        Set<String> bulk = Set.of("batch-put", "multi-get", "scan");
+        Set<String> full = Comparison.fullGrid().stream().map(Comparison.Point::operation).collect(Collectors.toSet());
+        assertTrue(full.containsAll(bulk), full.toString());
+        assertTrue(Comparison.quickGrid().stream().map(Comparison.Point::operation).noneMatch(bulk::contains));
+    }
+}
