@@ -298,23 +298,16 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_compactRange(JNIEnv* 
 
 PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_multiGetInto(
     JNIEnv* env, jclass, jlong db, jlong count, jlong keys, jlong key_lens, jlong dst,
-    jlong dst_cap, jlongArray offsets, jlongArray lengths, jlong statuses) {
-  std::vector<uint64_t> value_offsets(static_cast<size_t>(count));
-  std::vector<uint64_t> value_lens(static_cast<size_t>(count));
+    jlong dst_cap, jlong value_offsets, jlong value_lens, jlong statuses) {
   char err[kErrCap];
-  if (!ok(env,
-          pr_db_multi_get(db_of(db), static_cast<size_t>(count),
-                          reinterpret_cast<const uint8_t* const*>(keys),
-                          reinterpret_cast<const size_t*>(key_lens), reinterpret_cast<uint8_t*>(dst),
-                          static_cast<size_t>(dst_cap), value_offsets.data(), value_lens.data(),
-                          reinterpret_cast<int32_t*>(statuses), err, sizeof err),
-          err)) {
-    return;
-  }
-  env->SetLongArrayRegion(offsets, 0, static_cast<jsize>(count),
-                          reinterpret_cast<const jlong*>(value_offsets.data()));
-  env->SetLongArrayRegion(lengths, 0, static_cast<jsize>(count),
-                          reinterpret_cast<const jlong*>(value_lens.data()));
+  ok(env,
+     pr_db_multi_get(db_of(db), static_cast<size_t>(count),
+                     reinterpret_cast<const uint8_t* const*>(keys),
+                     reinterpret_cast<const size_t*>(key_lens), reinterpret_cast<uint8_t*>(dst),
+                     static_cast<size_t>(dst_cap), reinterpret_cast<uint64_t*>(value_offsets),
+                     reinterpret_cast<uint64_t*>(value_lens), reinterpret_cast<int32_t*>(statuses),
+                     err, sizeof err),
+     err);
 }
 
 PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_multiGetPinned(

@@ -22,6 +22,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <shared_mutex>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -87,7 +88,9 @@ struct pr_database {
   rocksdb::ColumnFamilyOptions default_family_options;
   std::shared_ptr<rocksdb::Cache> default_block_cache;
   bool default_merge_operator = false;
-  std::mutex mutex;  // guards what follows
+  // Guards what follows: shared by readers (every batch write checks its
+  // families), exclusive for creating and dropping families.
+  std::shared_mutex mutex;
   // Every other family opened or created, dropped ones too: handles live
   // until the database closes, so a dropped family's handle stays valid.
   std::vector<std::unique_ptr<pr_db>> families;
@@ -220,7 +223,7 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
 // operator, another column family) is refused before anything is written.
 class BatchCheck : public rocksdb::WriteBatch::Handler {
  public:
-  // The caller holds the database's mutex while the batch is checked.
+  // The caller holds the database's mutex (shared) while the batch is checked.
   explicit BatchCheck(const pr_database& database) : database_(database) {}
 
   rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice&, const rocksdb::Slice&) override {
@@ -640,7 +643,7 @@ int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_
   return guarded(err, err_cap, [&] {
     rocksdb::WriteBatch write_batch(std::string(reinterpret_cast<const char*>(batch), batch_len));
     {
-      std::lock_guard<std::mutex> lock(db->database->mutex);
+      std::shared_lock<std::shared_mutex> lock(db->database->mutex);
       BatchCheck check(*db->database);
       rocksdb::Status s = write_batch.Iterate(&check);
       if (!s.ok()) return to_status(s, err, err_cap);
@@ -932,7 +935,7 @@ int32_t pr_db_family_names(pr_db_t* db, char* buf, size_t buf_cap, uint64_t* nam
   *names_len = 0;
   return guarded(err, err_cap, [&] {
     std::vector<std::string> names;
-    std::lock_guard<std::mutex> lock(db->database->mutex);
+    std::shared_lock<std::shared_mutex> lock(db->database->mutex);
     for (const auto& [name, family] : db->database->open_families) names.push_back(name);
     return write_names(names, buf, buf_cap, names_len);
   });
@@ -942,7 +945,7 @@ int32_t pr_db_family(pr_db_t* db, const char* name, pr_db_t** family_out, char* 
                      size_t err_cap) {
   *family_out = nullptr;
   return guarded(err, err_cap, [&] {
-    std::lock_guard<std::mutex> lock(db->database->mutex);
+    std::shared_lock<std::shared_mutex> lock(db->database->mutex);
     auto found = db->database->open_families.find(name);
     if (found == db->database->open_families.end()) return PR_NOT_FOUND;
     *family_out = found->second;
@@ -966,7 +969,7 @@ int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_options, con
       options = rocksdb::ColumnFamilyOptions(to_rocksdb_options(*family_options, &family->block_cache));
       family->has_merge_operator = family_options->merge_operator != nullptr;
     }
-    std::lock_guard<std::mutex> lock(database.mutex);
+    std::unique_lock<std::shared_mutex> lock(database.mutex);
     rocksdb::Status s = db->db->CreateColumnFamily(options, name, &family->family);
     if (!s.ok()) return to_status(s, err, err_cap);
     *family_out = family.get();
@@ -978,7 +981,7 @@ int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_options, con
 
 int32_t pr_db_drop_family(pr_db_t* family, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    std::lock_guard<std::mutex> lock(family->database->mutex);
+    std::unique_lock<std::shared_mutex> lock(family->database->mutex);
     rocksdb::Status s = family->db->DropColumnFamily(family->family);
     if (!s.ok()) return to_status(s, err, err_cap);
     family->database->open_families.erase(family->name);
@@ -1042,7 +1045,7 @@ int32_t pr_db_memory_usage(pr_db_t* db, pr_memory_usage_t* usage, char* err, siz
   return guarded(err, err_cap, [&] {
     std::unordered_set<const rocksdb::Cache*> caches;
     {
-      std::lock_guard<std::mutex> lock(db->database->mutex);
+      std::shared_lock<std::shared_mutex> lock(db->database->mutex);
       for (const auto& [name, family] : db->database->open_families) {
         if (family->block_cache) caches.insert(family->block_cache.get());
       }

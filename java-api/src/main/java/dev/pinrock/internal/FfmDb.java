@@ -440,17 +440,15 @@ public final class FfmDb implements NativeDb {
         byte[][] values = new byte[n][];
         try (Arena arena = Arena.ofConfined()) {
             MultiGet nativeKeys = new MultiGet(arena, Arrays.stream(keys).map(MemorySegment::ofArray).toList());
-            long[] offsets = new long[n];
-            long[] lengths = new long[n];
             MemorySegment buf = Scratch.get().value;
             while (true) {
-                multiGet(nativeKeys, buf, offsets, lengths);
+                multiGet(nativeKeys, buf);
                 long needed = 0;
                 boolean allCopied = true;
                 for (int i = 0; i < n; i++) {
                     if (nativeKeys.status(i) == PR_OK()) {
-                        needed += lengths[i];
-                        allCopied &= offsets[i] != -1L;
+                        needed += nativeKeys.valueLength(i);
+                        allCopied &= nativeKeys.valueOffset(i) != -1L;
                     }
                 }
                 if (allCopied) {
@@ -462,7 +460,8 @@ public final class FfmDb implements NativeDb {
             for (int i = 0; i < n; i++) {
                 statuses[i] = nativeKeys.status(i);
                 if (statuses[i] == PR_OK()) {
-                    values[i] = buf.asSlice(offsets[i], lengths[i]).toArray(ValueLayout.JAVA_BYTE);
+                    values[i] = buf.asSlice(nativeKeys.valueOffset(i), nativeKeys.valueLength(i))
+                            .toArray(ValueLayout.JAVA_BYTE);
                 }
             }
             return values;
@@ -470,16 +469,11 @@ public final class FfmDb implements NativeDb {
     }
 
     @Override
-    public void multiGet(MultiGet keys, MemorySegment dst, long[] offsets, long[] lengths) {
+    public void multiGet(MultiGet keys, MemorySegment dst) {
         Scratch scratch = Scratch.get();
-        try (Arena arena = Arena.ofConfined()) {
-            long n = Math.max(1, keys.count);
-            MemorySegment nativeOffsets = arena.allocate(ValueLayout.JAVA_LONG, n);
-            MemorySegment nativeLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
-            check((int) MULTI_GET.invokeExact(handle, keys.count, keys.pointers, keys.lengths, dst, dst.byteSize(),
-                    nativeOffsets, nativeLengths, keys.statuses, scratch.err, ERR_CAP), scratch);
-            MemorySegment.copy(nativeOffsets, ValueLayout.JAVA_LONG, 0, offsets, 0, (int) keys.count);
-            MemorySegment.copy(nativeLengths, ValueLayout.JAVA_LONG, 0, lengths, 0, (int) keys.count);
+        try {
+            check((int) MULTI_GET.invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, dst, dst.byteSize(),
+                    keys.valueOffsets, keys.valueLengths, keys.statuses, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -489,7 +483,7 @@ public final class FfmDb implements NativeDb {
     public void multiGetPinned(MultiGet keys, MemorySegment results) {
         Scratch scratch = Scratch.get();
         try {
-            check((int) MULTI_GET_PINNED.invokeExact(handle, keys.count, keys.pointers, keys.lengths, results,
+            check((int) MULTI_GET_PINNED.invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, results,
                     keys.statuses, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);

@@ -137,16 +137,16 @@ public final class JniDb implements NativeDb {
     }
 
     @Override
-    public void multiGet(MultiGet keys, MemorySegment dst, long[] offsets, long[] lengths) {
+    public void multiGet(MultiGet keys, MemorySegment dst) {
         requireUsable(dst);
-        multiGetInto(handle, keys.count, keys.pointers.address(), keys.lengths.address(), dst.address(),
-                dst.byteSize(), offsets, lengths, keys.statuses.address());
+        multiGetInto(handle, keys.count, keys.pointers.address(), keys.keyLengths.address(), dst.address(),
+                dst.byteSize(), keys.valueOffsets.address(), keys.valueLengths.address(), keys.statuses.address());
         Reference.reachabilityFence(dst);
     }
 
     @Override
     public void multiGetPinned(MultiGet keys, MemorySegment results) {
-        multiGetPinned(handle, keys.count, keys.pointers.address(), keys.lengths.address(), results.address(),
+        multiGetPinned(handle, keys.count, keys.pointers.address(), keys.keyLengths.address(), results.address(),
                 keys.statuses.address());
     }
 
@@ -286,7 +286,7 @@ public final class JniDb implements NativeDb {
     private static native void close(long db);
 
     private static native void multiGetInto(long db, long count, long keys, long keyLengths, long dst,
-            long dstCapacity, long[] offsets, long[] lengths, long statuses);
+            long dstCapacity, long valueOffsets, long valueLengths, long statuses);
 
     private static native void multiGetPinned(long db, long count, long keys, long keyLengths, long results,
             long statuses);

@@ -12,16 +12,19 @@ import dev.pinrock.StatusCode;
 import dev.pinrock.bindings.pr_get_result;
 
 /**
- * The keys of one multiGet as the C ABI takes them (an array of pointers, an
- * array of lengths, and the per-key status array the call fills), and the
- * multiGet forms both bindings share. Native key segments are pointed at in
+ * The keys of one multiGet as the C ABI takes them (an array of pointers and
+ * an array of lengths) with the per-key arrays the call fills (statuses,
+ * value offsets and lengths), and the multiGet forms both bindings share. Native key segments are pointed at in
  * place; heap ones are copied into the arena.
  */
 public final class MultiGet {
     final long count;
     final MemorySegment pointers;
-    final MemorySegment lengths;
+    final MemorySegment keyLengths;
     final MemorySegment statuses;
+    /** Filled by pr_db_multi_get: where each value starts in the buffer, and its length. */
+    final MemorySegment valueOffsets;
+    final MemorySegment valueLengths;
 
     /**
      * @param arena holds the arrays (and heap keys' copies) for the duration of the call
@@ -31,8 +34,10 @@ public final class MultiGet {
         count = keys.size();
         int n = Math.max(1, keys.size());
         pointers = arena.allocate(ValueLayout.ADDRESS, n);
-        lengths = arena.allocate(ValueLayout.JAVA_LONG, n);
+        keyLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
         statuses = arena.allocate(ValueLayout.JAVA_INT, n);
+        valueOffsets = arena.allocate(ValueLayout.JAVA_LONG, n);
+        valueLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
         long heapBytes = keys.stream().filter(k -> !k.isNative()).mapToLong(MemorySegment::byteSize).sum();
         MemorySegment copies = arena.allocate(Math.max(1, heapBytes));
         long at = 0;
@@ -44,13 +49,23 @@ public final class MultiGet {
                 at += key.byteSize();
             }
             pointers.setAtIndex(ValueLayout.ADDRESS, i, key);
-            lengths.setAtIndex(ValueLayout.JAVA_LONG, i, key.byteSize());
+            keyLengths.setAtIndex(ValueLayout.JAVA_LONG, i, key.byteSize());
         }
     }
 
     /** @return PR_OK, PR_NOT_FOUND or the failure of key i, after the call */
     int status(int i) {
         return statuses.getAtIndex(ValueLayout.JAVA_INT, i);
+    }
+
+    /** @return where value i starts in the buffer, or -1 when absent or not copied, after pr_db_multi_get */
+    long valueOffset(int i) {
+        return valueOffsets.getAtIndex(ValueLayout.JAVA_LONG, i);
+    }
+
+    /** @return the length of value i (0 when absent), after pr_db_multi_get */
+    long valueLength(int i) {
+        return valueLengths.getAtIndex(ValueLayout.JAVA_LONG, i);
     }
 
     /** @return the statuses of every key, after the call */
@@ -84,14 +99,14 @@ public final class MultiGet {
         try (Arena arena = Arena.ofConfined()) {
             MultiGet call = new MultiGet(arena, keys);
             MemorySegment target = dst.isNative() ? dst : arena.allocate(Math.max(1, dst.byteSize()));
-            db.multiGet(call, target, offsets, lengths);
+            db.multiGet(call, target);
             int[] statuses = call.statuses();
             requireAllAnswered(statuses);
             long used = 0;
             for (int i = 0; i < statuses.length; i++) {
-                if (statuses[i] != StatusCode.OK.nativeCode()) {
-                    lengths[i] = NativeDb.NOT_FOUND;
-                } else if (offsets[i] != -1) {
+                offsets[i] = call.valueOffset(i);
+                lengths[i] = statuses[i] == StatusCode.OK.nativeCode() ? call.valueLength(i) : NativeDb.NOT_FOUND;
+                if (offsets[i] != -1) {
                     used = Math.max(used, offsets[i] + lengths[i]);
                 }
             }

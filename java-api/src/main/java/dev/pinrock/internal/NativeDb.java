@@ -57,9 +57,9 @@ public interface NativeDb {
 
     /**
      * pr_db_multi_get into dst (native, of the caller's size): fills the
-     * keys' statuses, and offsets and lengths (one per key) as the C call does.
+     * keys' statuses, value offsets and value lengths.
      */
-    void multiGet(MultiGet keys, MemorySegment dst, long[] offsets, long[] lengths);
+    void multiGet(MultiGet keys, MemorySegment dst);
 
     /** pr_db_multi_get_pinned: fills the keys' statuses and one native pr_get_result per key. */
     void multiGetPinned(MultiGet keys, MemorySegment results);
