@@ -113,8 +113,11 @@ struct pr_sst_writer {
 };
 
 struct pr_pin {
-  rocksdb::PinnableSlice slice;
+  // Declared first so that it is destroyed last: the slice's cleanup
+  // releases its handle into this cache, which the pin may be the last to
+  // hold once the database has closed.
   std::shared_ptr<rocksdb::Cache> block_cache;
+  rocksdb::PinnableSlice slice;
 };
 
 namespace {
@@ -316,7 +319,7 @@ int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t*
     if (value.size() > 0) std::memcpy(buf, value.data(), value.size());
     result->data = buf;
   } else if ((flags & PR_GET_PIN_IF_LARGER) != 0) {
-    auto* pin = new pr_pin{std::move(value), db.block_cache};
+    auto* pin = new pr_pin{db.block_cache, std::move(value)};
     result->data = reinterpret_cast<const uint8_t*>(pin->slice.data());
     result->pin = pin;
   }
@@ -794,7 +797,7 @@ int32_t pr_db_multi_get_pinned(pr_db_t* db, size_t n, const uint8_t* const* keys
     // Allocate every pin first, so that a failed allocation hands out none.
     std::vector<std::unique_ptr<pr_pin>> pins(n);
     for (size_t i = 0; i < n; i++) {
-      if (key_statuses[i].ok()) pins[i].reset(new pr_pin{std::move(values[i]), db->block_cache});
+      if (key_statuses[i].ok()) pins[i].reset(new pr_pin{db->block_cache, std::move(values[i])});
     }
     for (size_t i = 0; i < n; i++) {
       statuses[i] = to_status(key_statuses[i], nullptr, 0);
