@@ -1,0 +1,62 @@
+package dev.pinrock.kafka;
+
+import org.apache.kafka.streams.kstream.EmitStrategy;
+import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
+import org.apache.kafka.streams.state.DslKeyValueParams;
+import org.apache.kafka.streams.state.DslSessionParams;
+import org.apache.kafka.streams.state.DslStoreSuppliers;
+import org.apache.kafka.streams.state.DslWindowParams;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
+import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
+
+/**
+ * Moves every store of a Kafka Streams DSL topology onto pinrock with one
+ * configuration line:
+ * <pre>{@code
+ * props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, PinrockDslStoreSuppliers.class);
+ * }</pre>
+ * or per operator with {@code Materialized.as(new PinrockDslStoreSuppliers())}.
+ *
+ * <p>Key-value stores (plain and timestamped), window stores and session
+ * stores come from {@link PinrockStores}, with the retention, window size
+ * and duplicate settings the DSL asks for. Windowed and session aggregations
+ * that emit only final results ({@code EmitStrategy.onWindowClose()}) need
+ * the built-in time-ordered stores, whose results come in time order; for
+ * them this class hands out Kafka Streams' built-in RocksDB stores.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public class PinrockDslStoreSuppliers implements DslStoreSuppliers {
+
+    /** Creates the suppliers; Kafka Streams calls this through {@code dsl.store.suppliers.class}. */
+    public PinrockDslStoreSuppliers() {
+    }
+
+    @Override
+    public KeyValueBytesStoreSupplier keyValueStore(DslKeyValueParams params) {
+        return params.isTimestamped()
+                ? PinrockStores.timestampedKeyValueStore(params.name())
+                : PinrockStores.keyValueStore(params.name());
+    }
+
+    @Override
+    public WindowBytesStoreSupplier windowStore(DslWindowParams params) {
+        if (params.emitStrategy().type() == EmitStrategy.StrategyType.ON_WINDOW_CLOSE) {
+            return BuiltInDslStoreSuppliers.ROCKS_DB.windowStore(params);
+        }
+        return params.isTimestamped()
+                ? PinrockStores.timestampedWindowStore(params.name(), params.retentionPeriod(), params.windowSize(),
+                        params.retainDuplicates())
+                : PinrockStores.windowStore(params.name(), params.retentionPeriod(), params.windowSize(),
+                        params.retainDuplicates());
+    }
+
+    @Override
+    public SessionBytesStoreSupplier sessionStore(DslSessionParams params) {
+        if (params.emitStrategy().type() == EmitStrategy.StrategyType.ON_WINDOW_CLOSE) {
+            return BuiltInDslStoreSuppliers.ROCKS_DB.sessionStore(params);
+        }
+        return PinrockStores.sessionStore(params.name(), params.retentionPeriod());
+    }
+}

@@ -1,0 +1,206 @@
+package dev.pinrock.kafka.internal;
+
+import java.util.NoSuchElementException;
+import java.util.function.Function;
+
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.TimestampedBytesStore;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
+import org.apache.kafka.streams.state.internals.WindowKeySchema;
+
+/**
+ * A persistent Kafka Streams window bytes store on pinrock: Kafka Streams'
+ * window key layout ([key][window start][sequence number]) in a
+ * {@link SegmentedStore}, with the built-in {@code RocksDBWindowStore}'s
+ * behaviour: with duplicates retained, every put gets the next sequence
+ * number and a null value is ignored; otherwise a null value deletes.
+ *
+ * <p>Writes come from the stream thread; reads also from interactive-query threads.
+ */
+public class PinrockWindowStore implements WindowStore<Bytes, byte[]> {
+    private final String name;
+    private final long windowSize;
+    private final boolean retainDuplicates;
+    private final SegmentedStore segmented;
+    private int seqnum;
+
+    /**
+     * @param name the store's name
+     * @param metricsScope its supplier's metrics scope
+     * @param retentionPeriod how long windows are kept, in ms
+     * @param segmentInterval the segments' length, in ms
+     * @param windowSize the windows' size, in ms
+     * @param retainDuplicates whether every put is kept, with a sequence number
+     */
+    public PinrockWindowStore(String name, String metricsScope, long retentionPeriod, long segmentInterval,
+            long windowSize, boolean retainDuplicates) {
+        this.name = name;
+        this.windowSize = windowSize;
+        this.retainDuplicates = retainDuplicates;
+        this.segmented = new SegmentedStore(name, metricsScope, SegmentKeySchema.WINDOW, retentionPeriod,
+                segmentInterval);
+    }
+
+    /** The timestamped variant: values carry their timestamp (8 bytes) first, so the DSL needs no adapter. */
+    public static final class Timestamped extends PinrockWindowStore implements TimestampedBytesStore {
+        /** Same parameters as {@link PinrockWindowStore}. */
+        public Timestamped(String name, String metricsScope, long retentionPeriod, long segmentInterval,
+                long windowSize, boolean retainDuplicates) {
+            super(name, metricsScope, retentionPeriod, segmentInterval, windowSize, retainDuplicates);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        segmented.init(context, root);
+    }
+
+    @Override
+    public synchronized void put(Bytes key, byte[] value, long windowStartTimestamp) {
+        if (value == null && retainDuplicates) {
+            return; // deleting one of several duplicates is not possible; the built-in store ignores it too
+        }
+        if (retainDuplicates) {
+            seqnum = (seqnum + 1) & 0x7FFFFFFF;
+        }
+        segmented.put(WindowKeySchema.toStoreKeyBinary(key, windowStartTimestamp, seqnum), value);
+    }
+
+    @Override
+    public byte[] fetch(Bytes key, long time) {
+        return segmented.get(WindowKeySchema.toStoreKeyBinary(key, time, seqnum));
+    }
+
+    @Override
+    public WindowStoreIterator<byte[]> fetch(Bytes key, long timeFrom, long timeTo) {
+        return new TimesIterator(segmented.fetch(key, key, timeFrom, timeTo, true, true));
+    }
+
+    @Override
+    public WindowStoreIterator<byte[]> backwardFetch(Bytes key, long timeFrom, long timeTo) {
+        return new TimesIterator(segmented.fetch(key, key, timeFrom, timeTo, false, true));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> fetch(Bytes keyFrom, Bytes keyTo, long timeFrom, long timeTo) {
+        return windowed(segmented.fetch(keyFrom, keyTo, timeFrom, timeTo, true, false));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetch(Bytes keyFrom, Bytes keyTo, long timeFrom,
+            long timeTo) {
+        return windowed(segmented.fetch(keyFrom, keyTo, timeFrom, timeTo, false, false));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> fetchAll(long timeFrom, long timeTo) {
+        return windowed(segmented.fetch(null, null, timeFrom, timeTo, true, false));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetchAll(long timeFrom, long timeTo) {
+        return windowed(segmented.fetch(null, null, timeFrom, timeTo, false, false));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> all() {
+        return windowed(segmented.fetch(null, null, 0, Long.MAX_VALUE, true, false));
+    }
+
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> backwardAll() {
+        return windowed(segmented.fetch(null, null, 0, Long.MAX_VALUE, false, false));
+    }
+
+    private KeyValueIterator<Windowed<Bytes>, byte[]> windowed(KeyValueIterator<Bytes, byte[]> binary) {
+        return new MappedKeyIterator<>(binary, key -> WindowKeySchema.fromStoreBytesKey(key.get(), windowSize));
+    }
+
+    @Override
+    public void flush() {
+        segmented.flush();
+    }
+
+    @Override
+    public void close() {
+        segmented.close();
+    }
+
+    @Override
+    public boolean persistent() {
+        return true;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return segmented.isOpen();
+    }
+
+    @Override
+    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+        return StoreQueries.handle(query, positionBound, config, this, segmented.position(), segmented.context());
+    }
+
+    @Override
+    public Position getPosition() {
+        return segmented.position();
+    }
+
+    /** One key's entries as (window start, value). */
+    private static final class TimesIterator extends MappedKeyIterator<Long> implements WindowStoreIterator<byte[]> {
+        TimesIterator(KeyValueIterator<Bytes, byte[]> binary) {
+            super(binary, key -> SegmentKeySchema.WINDOW.segmentTimestamp(key.get()));
+        }
+    }
+
+    /** A binary-key iterator seen through a key conversion. */
+    static class MappedKeyIterator<K> implements KeyValueIterator<K, byte[]> {
+        private final KeyValueIterator<Bytes, byte[]> binary;
+        private final Function<Bytes, K> convert;
+
+        MappedKeyIterator(KeyValueIterator<Bytes, byte[]> binary, Function<Bytes, K> convert) {
+            this.binary = binary;
+            this.convert = convert;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return binary.hasNext();
+        }
+
+        @Override
+        public KeyValue<K, byte[]> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            KeyValue<Bytes, byte[]> entry = binary.next();
+            return KeyValue.pair(convert.apply(entry.key), entry.value);
+        }
+
+        @Override
+        public K peekNextKey() {
+            return convert.apply(binary.peekNextKey());
+        }
+
+        @Override
+        public void close() {
+            binary.close();
+        }
+    }
+}

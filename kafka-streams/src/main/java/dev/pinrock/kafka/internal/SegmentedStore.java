@@ -1,0 +1,379 @@
+package dev.pinrock.kafka.internal;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NoSuchElementException;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.stream.Stream;
+
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+import dev.pinrock.ReadOptions;
+import dev.pinrock.RocksDbException;
+import dev.pinrock.WriteBatch;
+
+/**
+ * The segmented bytes store under pinrock's window and session stores, the
+ * counterpart of Kafka Streams' {@code AbstractRocksDBSegmentedBytesStore}
+ * with the same behaviour: time is cut into segments of
+ * {@code segmentInterval} milliseconds, each one pinrock database in
+ * {@code <state dir>/pinrock/<store>/<store>.<segment start>}; a record goes to
+ * the segment of its key's time; stream time is the largest time seen, and
+ * segments older than stream time minus the retention are closed and
+ * deleted, and records for them dropped. Queries search the live segments of
+ * their time range, in time order (reversed for backward queries), each in
+ * binary key order.
+ *
+ * <p>Writes and segment changes come from the stream thread; reads also
+ * from interactive-query threads.
+ */
+final class SegmentedStore {
+    private final String name;
+    private final String metricsScope;
+    private final SegmentKeySchema schema;
+    private final long retentionPeriod;
+    private final long segmentInterval;
+    private final NavigableMap<Long, StoreDatabase> segments = new ConcurrentSkipListMap<>();
+    private final Position position = Position.emptyPosition();
+    private OpenIterators iterators;
+    /** Reused by the stream thread for every put and remove; guarded by this. */
+    private WriteBatch writes;
+    private StateStoreContext context;
+    private Path directory;
+    private StoreMetrics metrics;
+    private long observedStreamTime = -1;
+    private volatile boolean open;
+
+    SegmentedStore(String name, String metricsScope, SegmentKeySchema schema, long retentionPeriod,
+            long segmentInterval) {
+        this.name = name;
+        this.metricsScope = metricsScope;
+        this.schema = schema;
+        this.retentionPeriod = retentionPeriod;
+        this.segmentInterval = segmentInterval;
+    }
+
+    /** Opens the segments found on disk, registers the metrics and the batching restore callback. */
+    synchronized void init(StateStoreContext context, StateStore root) {
+        if (open) {
+            throw new IllegalStateException("Store " + name + " is already open");
+        }
+        this.context = context;
+        this.directory = context.stateDir().toPath().resolve(PinrockKeyValueStore.STATE_SUBDIRECTORY).resolve(name);
+        this.iterators = new OpenIterators(name);
+        this.writes = new WriteBatch();
+        try {
+            Files.createDirectories(directory);
+            try (Stream<Path> found = Files.list(directory)) {
+                found.map(path -> segmentIdOf(path.getFileName().toString()))
+                        .filter(id -> id >= 0)
+                        .sorted()
+                        .forEach(this::openSegment);
+            }
+        } catch (IOException e) {
+            throw new ProcessorStateException("Error opening store " + name + " at " + directory, e);
+        }
+        metrics = StoreMetrics.register(context, name, metricsScope, () -> List.copyOf(segments.values()));
+        open = true;
+        context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
+    }
+
+    /** @return the id of a segment directory named {@code <store>.<segment start>}, or -1 for anything else */
+    private long segmentIdOf(String directoryName) {
+        if (!directoryName.startsWith(name + ".")) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(directoryName.substring(name.length() + 1)) / segmentInterval;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private StoreDatabase openSegment(long segmentId) {
+        return segments.computeIfAbsent(segmentId, id -> {
+            String segmentName = name + "." + id * segmentInterval;
+            return StoreDatabase.open(segmentName, directory.resolve(segmentName), context.appConfigs());
+        });
+    }
+
+    private long segmentId(long timestamp) {
+        return timestamp / segmentInterval;
+    }
+
+    /**
+     * Returns the live segment for a time, opening it if needed, and drops
+     * the segments that stream time has made expire.
+     *
+     * @return the segment, or null when the time's segment has expired
+     */
+    private StoreDatabase liveSegment(long timestamp) {
+        long minLiveSegment = segmentId(observedStreamTime - retentionPeriod);
+        long segmentId = segmentId(timestamp);
+        StoreDatabase segment = segmentId >= minLiveSegment ? openSegment(segmentId) : null;
+        dropSegmentsBefore(minLiveSegment);
+        return segment;
+    }
+
+    private void dropSegmentsBefore(long minLiveSegment) {
+        Iterator<Map.Entry<Long, StoreDatabase>> expired = segments.headMap(minLiveSegment, false).entrySet()
+                .iterator();
+        while (expired.hasNext()) {
+            StoreDatabase segment = expired.next().getValue();
+            expired.remove();
+            segment.close();
+            StoreDatabase.delete(directory.resolve(segment.name()));
+        }
+    }
+
+    /** Writes a binary key (a null value deletes it); a record for an expired segment is dropped. */
+    synchronized void put(Bytes key, byte[] value) {
+        checkOpen();
+        long timestamp = schema.segmentTimestamp(key.get());
+        observedStreamTime = Math.max(observedStreamTime, timestamp);
+        StoreDatabase segment = liveSegment(timestamp);
+        if (segment == null) {
+            return;
+        }
+        writes.clear();
+        if (value == null) {
+            writes.delete(key.get());
+        } else {
+            writes.put(key.get(), value);
+        }
+        write(segment, "putting key/value into");
+        StoreQueries.updatePosition(position, context);
+    }
+
+    /** Removes a binary key, advancing stream time as a put does. */
+    synchronized void remove(Bytes key) {
+        checkOpen();
+        long timestamp = schema.segmentTimestamp(key.get());
+        observedStreamTime = Math.max(observedStreamTime, timestamp);
+        StoreDatabase segment = segments.get(segmentId(timestamp));
+        if (segment != null) {
+            writes.clear();
+            writes.delete(key.get());
+            write(segment, "removing a key from");
+        }
+    }
+
+    /** Writes {@link #writes} to a segment without the WAL. */
+    private void write(StoreDatabase segment, String what) {
+        try {
+            segment.db().write(writes, StoreDatabase.WRITE_OPTIONS);
+        } catch (RocksDbException e) {
+            throw new ProcessorStateException("Error while " + what + " store " + name, e);
+        }
+    }
+
+    /** @return the value of a binary key, or null when absent or expired */
+    byte[] get(Bytes key) {
+        checkOpen();
+        long timestamp = schema.segmentTimestamp(key.get());
+        if (timestamp < observedStreamTime - retentionPeriod + 1) {
+            return null;
+        }
+        StoreDatabase segment = segments.get(segmentId(timestamp));
+        if (segment == null) {
+            return null;
+        }
+        try {
+            return segment.db().get(key.get());
+        } catch (RocksDbException e) {
+            throw new ProcessorStateException("Error while getting value for key from store " + name, e);
+        } catch (IllegalStateException segmentClosed) {
+            return null; // the segment expired meanwhile
+        }
+    }
+
+    /** Restores one batch of changelog records: one write batch per segment. */
+    private synchronized void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
+        for (KeyValue<byte[], byte[]> record : records) {
+            observedStreamTime = Math.max(observedStreamTime, schema.segmentTimestamp(record.key));
+        }
+        Map<StoreDatabase, WriteBatch> batches = new HashMap<>();
+        try {
+            for (KeyValue<byte[], byte[]> record : records) {
+                StoreDatabase segment = liveSegment(schema.segmentTimestamp(record.key));
+                if (segment != null) {
+                    WriteBatch batch = batches.computeIfAbsent(segment, s -> new WriteBatch());
+                    if (record.value == null) {
+                        batch.delete(record.key);
+                    } else {
+                        batch.put(record.key, record.value);
+                    }
+                }
+            }
+            for (Map.Entry<StoreDatabase, WriteBatch> entry : batches.entrySet()) {
+                entry.getKey().db().write(entry.getValue(), StoreDatabase.WRITE_OPTIONS);
+            }
+        } catch (RocksDbException e) {
+            throw new ProcessorStateException("Error restoring batch to store " + name, e);
+        } finally {
+            batches.values().forEach(WriteBatch::close);
+        }
+    }
+
+    /**
+     * Iterates the binary keys of keys keyFrom..keyTo (null: open) whose time
+     * matches from..to, segment by segment.
+     *
+     * @param fixedSizeKey whether keyFrom and keyTo are one key (tighter binary bounds)
+     */
+    KeyValueIterator<Bytes, byte[]> fetch(Bytes keyFrom, Bytes keyTo, long from, long to, boolean forward,
+            boolean fixedSizeKey) {
+        checkOpen();
+        if (keyFrom != null && keyTo != null && keyFrom.compareTo(keyTo) > 0) {
+            return PinrockKeyValueStore.EmptyIterator.INSTANCE;
+        }
+        long actualFrom = Math.max(from, observedStreamTime - retentionPeriod + 1);
+        long lastSegmentTime = schema.lastSegmentTime(to);
+        if (schema == SegmentKeySchema.WINDOW && to < actualFrom) {
+            return PinrockKeyValueStore.EmptyIterator.INSTANCE;
+        }
+        NavigableMap<Long, StoreDatabase> searched = segmentId(actualFrom) > segmentId(lastSegmentTime)
+                ? new ConcurrentSkipListMap<>()
+                : segments.subMap(segmentId(actualFrom), true, segmentId(lastSegmentTime), true);
+        List<StoreDatabase> searchSpace = new ArrayList<>((forward ? searched : searched.descendingMap()).values());
+        Bytes lower = fixedSizeKey ? schema.lowerRangeFixedSize(keyFrom, actualFrom) : schema.lowerRange(keyFrom,
+                actualFrom);
+        Bytes upper = fixedSizeKey ? schema.upperRangeFixedSize(keyTo, to) : schema.upperRange(keyTo, to);
+        ReadOptions bounds = ReadOptions.DEFAULT
+                .lowerBound(lower == null ? null : lower.get())
+                .upperBound(upper == null ? null : PinrockKeyValueStore.successor(upper.get()));
+        return new SegmentIterator(searchSpace.iterator(), bounds, forward,
+                storeKey -> schema.matches(storeKey, keyFrom, keyTo, actualFrom, to));
+    }
+
+    /** Walks the searched segments one after another, skipping entries the query excludes. */
+    private final class SegmentIterator implements KeyValueIterator<Bytes, byte[]> {
+        private final Iterator<StoreDatabase> remaining;
+        private final ReadOptions bounds;
+        private final boolean forward;
+        private final java.util.function.Predicate<byte[]> matches;
+        private CursorIterator current;
+
+        SegmentIterator(Iterator<StoreDatabase> segments, ReadOptions bounds, boolean forward,
+                java.util.function.Predicate<byte[]> matches) {
+            this.remaining = segments;
+            this.bounds = bounds;
+            this.forward = forward;
+            this.matches = matches;
+        }
+
+        @Override
+        public boolean hasNext() {
+            checkOpen();
+            while (true) {
+                if (current != null) {
+                    try {
+                        while (current.hasNext()) {
+                            if (matches.test(current.peekNextKey().get())) {
+                                return true;
+                            }
+                            current.next();
+                        }
+                    } catch (InvalidStateStoreException segmentClosed) {
+                        checkOpen(); // the segment expired meanwhile: go on with the next one
+                    }
+                    current.close();
+                    current = null;
+                }
+                if (!remaining.hasNext()) {
+                    return false;
+                }
+                StoreDatabase segment = remaining.next();
+                try {
+                    current = iterators.open(segment.db().cursor(bounds), !forward);
+                } catch (IllegalStateException segmentClosed) {
+                    checkOpen();
+                }
+            }
+        }
+
+        @Override
+        public KeyValue<Bytes, byte[]> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return current.next();
+        }
+
+        @Override
+        public Bytes peekNextKey() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return current.peekNextKey();
+        }
+
+        @Override
+        public void close() {
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+        }
+    }
+
+    /** Persists every segment's memtables and records the statistics metrics. */
+    synchronized void flush() {
+        checkOpen();
+        try {
+            for (StoreDatabase segment : segments.values()) {
+                segment.db().flush();
+            }
+        } catch (RocksDbException e) {
+            throw new ProcessorStateException("Error while executing flush from store " + name, e);
+        }
+        metrics.record();
+    }
+
+    /** Closes the open iterators, the metrics and every segment; idempotent. */
+    synchronized void close() {
+        if (!open) {
+            return;
+        }
+        open = false;
+        iterators.closeAll();
+        metrics.close();
+        segments.values().forEach(StoreDatabase::close);
+        segments.clear();
+        writes.close();
+    }
+
+    boolean isOpen() {
+        return open;
+    }
+
+    Position position() {
+        return position;
+    }
+
+    StateStoreContext context() {
+        return context;
+    }
+
+    private void checkOpen() {
+        if (!open) {
+            throw new InvalidStateStoreException("Store " + name + " is currently closed");
+        }
+    }
+}

@@ -1,0 +1,372 @@
+package dev.pinrock.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.SessionWindows;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.SessionStore;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.ValueAndTimestamp;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The same topologies (word count, table-table joins, windowed counts, a
+ * session aggregation, a Processor API store) on pinrock's stores and on Kafka Streams' built-in
+ * RocksDB stores, through {@link TopologyTestDriver}: their outputs and
+ * final store contents must be identical. Each runs without the record cache
+ * (every update reaches the store) and with it (the caching layer merges its
+ * entries with the store's ranges).
+ */
+class TopologiesAgreeTest {
+    private static final List<String> VOCABULARY = vocabulary();
+
+    @TempDir
+    Path stateDir;
+
+    /** What one run produced: output records and the final contents of the stores read back. */
+    record Outcome(List<String> output, List<String> stores) {
+    }
+
+    private static List<String> vocabulary() {
+        List<String> words = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            words.add(Integer.toString(i * 7919, 36));
+        }
+        return words;
+    }
+
+    private Properties config(Object storeSuppliers, long cacheBytes, String run) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "agree");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:0");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve(run).toString());
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, cacheBytes);
+        props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, storeSuppliers);
+        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        return props;
+    }
+
+    /**
+     * Runs a topology on the built-in stores and on pinrock's, and checks that pinrock's were used.
+     * Each run builds its own topology: a topology's DSL stores take their suppliers from the
+     * first configuration they see.
+     */
+    private void assertSameOutcome(Supplier<Topology> topology, long cacheBytes,
+            Function<TopologyTestDriver, Outcome> run) {
+        Outcome builtIn;
+        try (TopologyTestDriver driver = new TopologyTestDriver(topology.get(),
+                config(BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers.class, cacheBytes, "builtin"))) {
+            builtIn = run.apply(driver);
+        }
+        Outcome pinrock;
+        try (TopologyTestDriver driver = new TopologyTestDriver(topology.get(),
+                config(PinrockDslStoreSuppliers.class, cacheBytes, "pinrock"))) {
+            pinrock = run.apply(driver);
+            Path task = stateDir.resolve("pinrock").resolve("agree").resolve("0_0");
+            assertTrue(Files.isDirectory(task.resolve("pinrock")), "pinrock stores in " + task);
+            assertFalse(Files.exists(task.resolve("rocksdb")), "no built-in store in " + task);
+        }
+        assertFalse(builtIn.output().isEmpty());
+        assertSameLines("output", builtIn.output(), pinrock.output());
+        assertSameLines("stores", builtIn.stores(), pinrock.stores());
+    }
+
+    /** Equal lists, or a failure that shows the first difference rather than both lists. */
+    static void assertSameLines(String what, List<String> expected, List<String> actual) {
+        for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
+            assertEquals(expected.get(i), actual.get(i), what + " differ first at line " + i);
+        }
+        assertEquals(expected.size(), actual.size(), what + ": number of lines");
+    }
+
+    private static <K, V> List<String> contents(KeyValueIterator<K, V> iterator) {
+        List<String> entries = new ArrayList<>();
+        try (iterator) {
+            iterator.forEachRemaining(entry -> entries.add(entry.key + "=" + entry.value));
+        }
+        return entries;
+    }
+
+    private static <K, V> List<String> records(TestOutputTopic<K, V> topic) {
+        return topic.readRecordsToList().stream()
+                .map(r -> r.key() + "=" + r.value() + "@" + r.timestamp())
+                .toList();
+    }
+
+    @ParameterizedTest(name = "cache {0} bytes")
+    @ValueSource(longs = {0, 1 << 20})
+    void wordCount(long cacheBytes) {
+        Supplier<Topology> wordCount = () -> {
+            StreamsBuilder builder = new StreamsBuilder();
+            builder.<String, String>stream("lines")
+                    .flatMapValues(line -> Arrays.asList(line.toLowerCase(Locale.ROOT).split(" ")))
+                    .groupBy((key, word) -> word)
+                    .count(Materialized.as("counts"))
+                    .toStream()
+                    .to("counts-out", Produced.with(Serdes.String(), Serdes.Long()));
+            return builder.build();
+        };
+        Random random = new Random(42);
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            StringBuilder line = new StringBuilder();
+            for (int w = 1 + random.nextInt(8); w > 0; w--) {
+                line.append(VOCABULARY.get((int) Math.abs(random.nextGaussian() * 60) % VOCABULARY.size()))
+                        .append(' ');
+            }
+            lines.add(line.toString().trim());
+        }
+        assertSameOutcome(wordCount, cacheBytes, driver -> {
+            TestInputTopic<String, String> input = driver.createInputTopic("lines",
+                    Serdes.String().serializer(), Serdes.String().serializer());
+            Instant time = Instant.ofEpochSecond(1_700_000_000);
+            for (String line : lines) {
+                input.pipeInput(null, line, time);
+                time = time.plusMillis(10);
+            }
+            TestOutputTopic<String, Long> output = driver.createOutputTopic("counts-out",
+                    Serdes.String().deserializer(), Serdes.Long().deserializer());
+            KeyValueStore<String, Long> counts = driver.getKeyValueStore("counts");
+            List<String> stores = new ArrayList<>(contents(counts.all()));
+            stores.addAll(contents(counts.reverseRange("a", "m")));
+            stores.addAll(contents(counts.prefixScan("1", Serdes.String().serializer())));
+            stores.add("entries~" + (counts.approximateNumEntries() > 0));
+            return new Outcome(records(output), stores);
+        });
+    }
+
+    @ParameterizedTest(name = "cache {0} bytes")
+    @ValueSource(longs = {0, 1 << 20})
+    void tableTableJoins(long cacheBytes) {
+        Supplier<Topology> joins = () -> {
+            StreamsBuilder builder = new StreamsBuilder();
+            var users = builder.table("users", Consumed.with(Serdes.String(), Serdes.String()),
+                    Materialized.as("users"));
+            var regions = builder.table("regions", Consumed.with(Serdes.String(), Serdes.String()),
+                    Materialized.as("regions"));
+            users.join(regions, (user, region) -> user + "@" + region, Materialized.as("inner"))
+                    .toStream().to("inner-out");
+            users.leftJoin(regions, (user, region) -> user + "@" + region, Materialized.as("left"))
+                    .toStream().to("left-out");
+            return builder.build();
+        };
+        assertSameOutcome(joins, cacheBytes, driver -> {
+            Random random = new Random(7);
+            TestInputTopic<String, String> userInput = driver.createInputTopic("users",
+                    Serdes.String().serializer(), Serdes.String().serializer());
+            TestInputTopic<String, String> regionInput = driver.createInputTopic("regions",
+                    Serdes.String().serializer(), Serdes.String().serializer());
+            Instant time = Instant.ofEpochSecond(1_700_000_000);
+            for (int i = 0; i < 1500; i++) {
+                String key = "k" + random.nextInt(120);
+                String value = random.nextInt(10) == 0 ? null : "v" + i;
+                (random.nextBoolean() ? userInput : regionInput).pipeInput(new TestRecord<>(key, value, time));
+                time = time.plusMillis(random.nextInt(5));
+            }
+            List<String> output = new ArrayList<>(records(driver.createOutputTopic("inner-out",
+                    Serdes.String().deserializer(), Serdes.String().deserializer())));
+            output.addAll(records(driver.createOutputTopic("left-out",
+                    Serdes.String().deserializer(), Serdes.String().deserializer())));
+            List<String> stores = new ArrayList<>();
+            for (String store : List.of("users", "regions", "inner", "left")) {
+                stores.addAll(contents(driver.getTimestampedKeyValueStore(store).all()));
+                stores.addAll(contents(driver.getTimestampedKeyValueStore(store).reverseAll()));
+            }
+            return new Outcome(output, stores);
+        });
+    }
+
+    private static final long START = 1_700_000_000_000L;
+
+    /** Clicks per user with out-of-order timestamps: some arrive after their window's grace period. */
+    private static void pipeClicks(TopologyTestDriver driver) {
+        Random random = new Random(11);
+        TestInputTopic<String, String> clicks = driver.createInputTopic("clicks",
+                Serdes.String().serializer(), Serdes.String().serializer());
+        long time = START;
+        for (int i = 0; i < 1000; i++) {
+            time += random.nextInt(4000);
+            long lateness = random.nextInt(10) == 0 ? random.nextInt(200_000) : 0;
+            clicks.pipeInput("user" + random.nextInt(40), "page" + random.nextInt(5),
+                    Instant.ofEpochMilli(time - lateness));
+        }
+    }
+
+    private static String windowed(Windowed<String> key) {
+        return key.key() + "@" + key.window().start() + "/" + key.window().end();
+    }
+
+    @ParameterizedTest(name = "cache {0} bytes")
+    @ValueSource(longs = {0, 1 << 20})
+    void windowedCounts(long cacheBytes) {
+        Supplier<Topology> counts = () -> {
+            StreamsBuilder builder = new StreamsBuilder();
+            var clicks = builder.stream("clicks", Consumed.with(Serdes.String(), Serdes.String())).groupByKey();
+            clicks.windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMinutes(1), Duration.ofSeconds(20)))
+                    .count(Materialized.as("tumbling"))
+                    .toStream((key, count) -> windowed(key)).to("tumbling-out",
+                            Produced.with(Serdes.String(), Serdes.Long()));
+            clicks.windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMinutes(2), Duration.ZERO)
+                            .advanceBy(Duration.ofSeconds(30)))
+                    .count(Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("hopping")
+                            .withRetention(Duration.ofMinutes(5)))
+                    .toStream((key, count) -> windowed(key)).to("hopping-out",
+                            Produced.with(Serdes.String(), Serdes.Long()));
+            return builder.build();
+        };
+        assertSameOutcome(counts, cacheBytes, driver -> {
+            pipeClicks(driver);
+            List<String> output = new ArrayList<>();
+            for (String topic : List.of("tumbling-out", "hopping-out")) {
+                output.addAll(records(driver.createOutputTopic(topic, Serdes.String().deserializer(),
+                        Serdes.Long().deserializer())));
+            }
+            List<String> stores = new ArrayList<>();
+            for (String name : List.of("tumbling", "hopping")) {
+                WindowStore<String, ValueAndTimestamp<Long>> store = driver.getTimestampedWindowStore(name);
+                stores.addAll(contents(store.all()));
+                stores.addAll(contents(store.backwardAll()));
+                stores.addAll(contents(store.fetchAll(Instant.ofEpochMilli(START + 600_000),
+                        Instant.ofEpochMilli(START + 3_000_000))));
+                // bounded: a caching store steps through a time range segment by segment
+                stores.addAll(contents(store.fetch("user1", "user3", Instant.ofEpochMilli(START),
+                        Instant.ofEpochMilli(START + 10_000_000))));
+                stores.addAll(contents(store.backwardFetch("user7", Instant.ofEpochMilli(START),
+                        Instant.ofEpochMilli(START + 10_000_000))));
+            }
+            return new Outcome(output, stores);
+        });
+    }
+
+    @ParameterizedTest(name = "cache {0} bytes")
+    @ValueSource(longs = {0, 1 << 20})
+    void sessionAggregation(long cacheBytes) {
+        Supplier<Topology> sessions = () -> {
+            StreamsBuilder builder = new StreamsBuilder();
+            builder.stream("clicks", Consumed.with(Serdes.String(), Serdes.String())).groupByKey()
+                    .windowedBy(SessionWindows.ofInactivityGapAndGrace(Duration.ofSeconds(30),
+                            Duration.ofSeconds(40)))
+                    .aggregate(() -> "", (user, page, pages) -> pages + page.charAt(4),
+                            (user, left, right) -> left + right,
+                            Materialized.<String, String, SessionStore<Bytes, byte[]>>as("sessions")
+                                    .withRetention(Duration.ofMinutes(10)))
+                    .toStream((key, pages) -> windowed(key)).to("sessions-out");
+            return builder.build();
+        };
+        assertSameOutcome(sessions, cacheBytes, driver -> {
+            pipeClicks(driver);
+            List<String> output = records(driver.createOutputTopic("sessions-out", Serdes.String().deserializer(),
+                    Serdes.String().deserializer()));
+            SessionStore<String, String> store = driver.getSessionStore("sessions");
+            List<String> stores = new ArrayList<>();
+            // bounded: a caching store steps through a time range segment by segment
+            for (int user = 0; user < 40; user++) {
+                stores.addAll(contents(store.findSessions("user" + user, START, START + 10_000_000)));
+                stores.addAll(contents(store.backwardFindSessions("user" + user, START, START + 10_000_000)));
+            }
+            stores.addAll(contents(store.findSessions("user1", "user2", START + 1_000_000, START + 3_000_000)));
+            stores.addAll(contents(store.findSessions("user3", "user5", START, START + 10_000_000)));
+            return new Outcome(output, stores);
+        });
+    }
+
+    /** Emits each key's first value only, remembering keys in a key-value store built by the caller. */
+    static final class FirstSeen implements Processor<String, String, String, String> {
+        private final String storeName;
+        private KeyValueStore<String, String> seen;
+        private ProcessorContext<String, String> context;
+
+        FirstSeen(String storeName) {
+            this.storeName = storeName;
+        }
+
+        @Override
+        public void init(ProcessorContext<String, String> context) {
+            this.context = context;
+            this.seen = context.getStateStore(storeName);
+        }
+
+        @Override
+        public void process(Record<String, String> record) {
+            if (seen.putIfAbsent(record.key(), record.value()) == null) {
+                context.forward(record);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "cache {0} bytes")
+    @ValueSource(longs = {0, 1 << 20})
+    void processorApiStoreBuilders(long cacheBytes) {
+        Function<KeyValueBytesStoreSupplier, Topology> topology = supplier -> {
+            Topology t = new Topology();
+            t.addSource("in", Serdes.String().deserializer(), Serdes.String().deserializer(), "events");
+            t.addProcessor("first", () -> new FirstSeen("seen"), "in");
+            t.addStateStore(Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.String())
+                    .withCachingEnabled(), "first");
+            t.addSink("out", "firsts", Serdes.String().serializer(), Serdes.String().serializer(), "first");
+            return t;
+        };
+        Function<TopologyTestDriver, Outcome> run = driver -> {
+            TestInputTopic<String, String> input = driver.createInputTopic("events",
+                    Serdes.String().serializer(), Serdes.String().serializer());
+            for (int i = 0; i < 2000; i++) {
+                input.pipeInput("k" + (i * 31 % 500), "v" + i, i);
+            }
+            KeyValueStore<String, String> seen = driver.getKeyValueStore("seen");
+            return new Outcome(records(driver.createOutputTopic("firsts", Serdes.String().deserializer(),
+                    Serdes.String().deserializer())), contents(seen.range("k1", "k3")));
+        };
+        Outcome builtIn;
+        try (TopologyTestDriver driver = new TopologyTestDriver(
+                topology.apply(Stores.persistentKeyValueStore("seen")),
+                config(BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers.class, cacheBytes, "builtin"))) {
+            builtIn = run.apply(driver);
+        }
+        try (TopologyTestDriver driver = new TopologyTestDriver(topology.apply(PinrockStores.keyValueStore("seen")),
+                config(BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers.class, cacheBytes, "pinrock"))) {
+            assertEquals(builtIn, run.apply(driver));
+            assertTrue(Files.isDirectory(stateDir.resolve("pinrock/agree/0_0/pinrock/seen")));
+        }
+        assertEquals(500, builtIn.output().size());
+    }
+}

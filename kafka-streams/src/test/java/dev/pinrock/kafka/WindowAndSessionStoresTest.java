@@ -1,0 +1,445 @@
+package dev.pinrock.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.kstream.internals.SessionWindow;
+import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.query.FailureReason;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.WindowKeyQuery;
+import org.apache.kafka.streams.query.WindowRangeQuery;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
+import org.apache.kafka.streams.state.SessionStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.TimestampedBytesStore;
+import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
+import org.apache.kafka.streams.state.internals.WindowKeySchema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * pinrock's window and session stores against the built-in ones: random
+ * operations through a processor (the built-in stores need Kafka Streams'
+ * internal context, so both run inside {@link TopologyTestDriver}), every
+ * answer compared; then retention, restoration, queries and misuse on
+ * pinrock's stores directly.
+ */
+class WindowAndSessionStoresTest {
+    private static final long MINUTE = 60_000;
+    private static final long START = 1_700_000_000_000L;
+    /** Keys where one is a prefix of another, so binary ranges let foreign keys through. */
+    private static final List<String> KEYS = List.of("a", "aa", "ab", "b", "ba", "c");
+
+    @TempDir
+    Path stateDir;
+
+    /** Runs one operation (a line of words) on a store and describes the answer. */
+    interface Operations<S> {
+        String run(S store, String[] op);
+    }
+
+    /** Applies each input record's operation to the store and forwards the answer. */
+    record Exerciser<S>(String storeName, Operations<S> operations)
+            implements Processor<String, String, String, String> {
+        private static final ThreadLocal<ProcessorContext<String, String>> CONTEXT = new ThreadLocal<>();
+
+        @Override
+        public void init(ProcessorContext<String, String> context) {
+            CONTEXT.set(context);
+        }
+
+        @Override
+        public void process(Record<String, String> record) {
+            ProcessorContext<String, String> context = CONTEXT.get();
+            S store = context.getStateStore(storeName);
+            context.forward(record.withValue(operations.run(store, record.value().split(" "))));
+        }
+    }
+
+    private List<String> exercise(StoreBuilder<?> store, Operations<?> operations, List<String> ops, String run) {
+        Topology topology = new Topology();
+        topology.addSource("ops", Serdes.String().deserializer(), Serdes.String().deserializer(), "ops");
+        topology.addProcessor("exercise", () -> new Exerciser<>(store.name(), operations), "ops");
+        topology.addStateStore(store, "exercise");
+        topology.addSink("answers", "answers", Serdes.String().serializer(), Serdes.String().serializer(),
+                "exercise");
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "exercise");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:0");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve(run).toString());
+        try (TopologyTestDriver driver = new TopologyTestDriver(topology, props)) {
+            TestInputTopic<String, String> input = driver.createInputTopic("ops", Serdes.String().serializer(),
+                    Serdes.String().serializer());
+            for (String op : ops) {
+                input.pipeInput("op", op, START);
+            }
+            return driver.createOutputTopic("answers", Serdes.String().deserializer(),
+                    Serdes.String().deserializer()).readValuesToList();
+        }
+    }
+
+    private static <K> String describe(KeyValueIterator<K, String> iterator, Function<K, String> key) {
+        StringBuilder answer = new StringBuilder();
+        try (iterator) {
+            while (iterator.hasNext()) {
+                KeyValue<K, String> entry = iterator.next();
+                answer.append(key.apply(entry.key)).append('=').append(entry.value).append(' ');
+            }
+        }
+        return answer.toString();
+    }
+
+    private static String windowed(Windowed<String> key) {
+        return key.key() + "@" + key.window().start() + "/" + key.window().end();
+    }
+
+    private static String key(Random random) {
+        return random.nextInt(8) == 0 ? "-" : KEYS.get(random.nextInt(KEYS.size()));
+    }
+
+    private static String nullable(String key) {
+        return "-".equals(key) ? null : key;
+    }
+
+    /** The time range that ends an operation: its last two words. */
+    private static long from(String[] op) {
+        return Long.parseLong(op[op.length - 2]);
+    }
+
+    private static long to(String[] op) {
+        return Long.parseLong(op[op.length - 1]);
+    }
+
+    private static final Operations<WindowStore<String, String>> WINDOW_OPERATIONS = (store, op) -> {
+        return switch (op[0]) {
+            case "put" -> {
+                store.put(op[1], "null".equals(op[3]) ? null : op[3], Long.parseLong(op[2]));
+                yield "ok";
+            }
+            case "fetch1" -> String.valueOf(store.fetch(op[1], Long.parseLong(op[2])));
+            case "fetch" -> describe(store.fetch(op[1], from(op), to(op)), String::valueOf);
+            case "bfetch" -> describe(store.backwardFetch(op[1], from(op), to(op)), String::valueOf);
+            case "range" -> describe(store.fetch(nullable(op[1]), nullable(op[2]), from(op), to(op)),
+                    WindowAndSessionStoresTest::windowed);
+            case "brange" -> describe(store.backwardFetch(nullable(op[1]), nullable(op[2]), from(op), to(op)),
+                    WindowAndSessionStoresTest::windowed);
+            case "fetchAll" -> describe(store.fetchAll(from(op), to(op)), WindowAndSessionStoresTest::windowed);
+            case "bfetchAll" -> describe(store.backwardFetchAll(from(op), to(op)), WindowAndSessionStoresTest::windowed);
+            case "all" -> describe(store.all(), WindowAndSessionStoresTest::windowed);
+            case "ball" -> describe(store.backwardAll(), WindowAndSessionStoresTest::windowed);
+            default -> throw new IllegalArgumentException(op[0]);
+        };
+    };
+
+    /** Random window operations over a stream time that moves on, so that segments expire. */
+    private static List<String> windowOperations(long seed) {
+        Random random = new Random(seed);
+        List<String> ops = new ArrayList<>();
+        long time = START;
+        for (int i = 0; i < 400; i++) {
+            time += random.nextInt(5000);
+            long windowStart = time - random.nextInt(4) * MINUTE - (time % MINUTE);
+            long from = time - random.nextInt(6) * MINUTE;
+            long to = from + random.nextInt(5) * MINUTE;
+            String k = KEYS.get(random.nextInt(KEYS.size()));
+            ops.add(switch (random.nextInt(12)) {
+                case 0, 1, 2, 3 -> "put " + k + " " + windowStart + " v" + i;
+                case 4 -> "put " + k + " " + windowStart + " null";
+                case 5 -> "fetch1 " + k + " " + windowStart;
+                case 6 -> (random.nextBoolean() ? "fetch " : "bfetch ") + k + " " + from + " " + to;
+                case 7, 8 -> (random.nextBoolean() ? "range " : "brange ") + key(random) + " " + key(random)
+                        + " " + from + " " + to;
+                case 9 -> (random.nextBoolean() ? "fetchAll " : "bfetchAll ") + from + " " + to;
+                default -> random.nextBoolean() ? "all" : "ball";
+            });
+        }
+        return ops;
+    }
+
+    @ParameterizedTest(name = "retainDuplicates {0}")
+    @ValueSource(booleans = {false, true})
+    void windowStoresAgreeOnRandomOperations(boolean retainDuplicates) {
+        long seed = new Random().nextLong();
+        List<String> ops = windowOperations(seed);
+        Function<WindowBytesStoreSupplier, StoreBuilder<?>> builder = supplier -> Stores.windowStoreBuilder(
+                supplier, Serdes.String(), Serdes.String()).withLoggingDisabled();
+        List<String> builtIn = exercise(builder.apply(Stores.persistentWindowStore("w", Duration.ofMinutes(3),
+                Duration.ofMinutes(1), retainDuplicates)), WINDOW_OPERATIONS, ops, "builtin");
+        List<String> pinrock = exercise(builder.apply(PinrockStores.windowStore("w", Duration.ofMinutes(3),
+                Duration.ofMinutes(1), retainDuplicates)), WINDOW_OPERATIONS, ops, "pinrock");
+        for (int i = 0; i < ops.size(); i++) {
+            assertEquals(builtIn.get(i), pinrock.get(i), "seed " + seed + ", operation " + i + ": " + ops.get(i));
+        }
+        assertTrue(builtIn.stream().filter(answer -> answer.contains("=")).count() > 50, "queries found entries");
+    }
+
+    private static final Operations<SessionStore<String, String>> SESSION_OPERATIONS = (store, op) -> {
+        return switch (op[0]) {
+            case "put" -> {
+                store.put(new Windowed<>(op[1], new SessionWindow(Long.parseLong(op[2]), Long.parseLong(op[3]))),
+                        op[4]);
+                yield "ok";
+            }
+            case "remove" -> {
+                store.remove(new Windowed<>(op[1], new SessionWindow(from(op), to(op))));
+                yield "ok";
+            }
+            case "fetchSession" -> String.valueOf(store.fetchSession(op[1], from(op), to(op)));
+            case "find" -> describe(store.findSessions(op[1], from(op), to(op)), WindowAndSessionStoresTest::windowed);
+            case "findRange" -> describe(store.findSessions(nullable(op[1]), nullable(op[2]), from(op), to(op)),
+                    WindowAndSessionStoresTest::windowed);
+            case "fetch" -> describe(store.fetch(op[1]), WindowAndSessionStoresTest::windowed);
+            case "fetchRange" -> describe(store.fetch(op[1], op[2]), WindowAndSessionStoresTest::windowed);
+            default -> throw new IllegalArgumentException(op[0]);
+        };
+    };
+
+    @Test
+    void sessionStoresAgreeOnRandomOperations() {
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        List<String> ops = new ArrayList<>();
+        List<String> sessions = new ArrayList<>();
+        long time = START;
+        for (int i = 0; i < 400; i++) {
+            time += random.nextInt(5000);
+            long end = time - random.nextInt(3) * MINUTE;
+            long start = end - random.nextInt(3) * 20_000;
+            String k = KEYS.get(random.nextInt(KEYS.size()));
+            long earliestEnd = time - random.nextInt(6) * MINUTE;
+            long latestStart = earliestEnd + random.nextInt(5) * MINUTE;
+            ops.add(switch (random.nextInt(10)) {
+                case 0, 1, 2 -> {
+                    sessions.add(k + " " + start + " " + end);
+                    yield "put " + k + " " + start + " " + end + " v" + i;
+                }
+                case 3 -> "remove " + (sessions.isEmpty() ? k + " 0 0" : sessions.get(random.nextInt(sessions.size())));
+                case 4 -> "fetchSession " + (sessions.isEmpty() ? k + " 0 0"
+                        : sessions.get(random.nextInt(sessions.size())));
+                case 5 -> "find " + k + " " + earliestEnd + " " + latestStart;
+                case 6, 7 -> "findRange " + key(random) + " " + key(random) + " " + earliestEnd + " " + latestStart;
+                case 8 -> "fetch " + k;
+                default -> "fetchRange " + k + " " + KEYS.get(random.nextInt(KEYS.size()));
+            });
+        }
+        Function<SessionBytesStoreSupplier, StoreBuilder<?>> builder = supplier -> Stores.sessionStoreBuilder(
+                supplier, Serdes.String(), Serdes.String()).withLoggingDisabled();
+        List<String> builtIn = exercise(builder.apply(Stores.persistentSessionStore("s", Duration.ofMinutes(4))),
+                SESSION_OPERATIONS, ops, "builtin");
+        List<String> pinrock = exercise(builder.apply(PinrockStores.sessionStore("s", Duration.ofMinutes(4))),
+                SESSION_OPERATIONS, ops, "pinrock");
+        for (int i = 0; i < ops.size(); i++) {
+            assertEquals(builtIn.get(i), pinrock.get(i), "seed " + seed + ", operation " + i + ": " + ops.get(i));
+        }
+        assertTrue(builtIn.stream().filter(answer -> answer.contains("=")).count() > 50, "queries found entries");
+    }
+
+    /**
+     * The backward session queries, which a processor cannot reach (Kafka
+     * Streams' read-write decorator lacks them): each is its forward query reversed.
+     */
+    @Test
+    void backwardSessionQueriesAreTheForwardOnesReversed() {
+        SessionStore<Bytes, byte[]> store = open(PinrockStores.sessionStore("s", Duration.ofMinutes(4)).get(),
+                new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        Random random = new Random(3);
+        for (int i = 0; i < 300; i++) {
+            long end = START + random.nextInt(400) * 1000L;
+            Bytes key = Bytes.wrap(KEYS.get(random.nextInt(KEYS.size())).getBytes());
+            store.put(new Windowed<>(key, new SessionWindow(end - random.nextInt(30_000), end)), new byte[] {1});
+        }
+        Bytes a = Bytes.wrap("a".getBytes());
+        Bytes b = Bytes.wrap("b".getBytes());
+        long from = START + 100_000;
+        long to = START + 300_000;
+        assertReversed(store.findSessions(a, from, to), store.backwardFindSessions(a, from, to));
+        assertReversed(store.findSessions(a, b, from, to), store.backwardFindSessions(a, b, from, to));
+        assertReversed(store.findSessions(null, b, from, to), store.backwardFindSessions(null, b, from, to));
+        assertReversed(store.fetch(a), store.backwardFetch(a));
+        assertReversed(store.fetch(a, b), store.backwardFetch(a, b));
+        store.close();
+    }
+
+    private static void assertReversed(KeyValueIterator<Windowed<Bytes>, byte[]> forward,
+            KeyValueIterator<Windowed<Bytes>, byte[]> backward) {
+        List<String> expected = new ArrayList<>();
+        try (forward) {
+            forward.forEachRemaining(entry -> expected.add(0, entry.key.toString()));
+        }
+        List<String> actual = new ArrayList<>();
+        try (backward) {
+            backward.forEachRemaining(entry -> actual.add(entry.key.toString()));
+        }
+        assertFalse(expected.isEmpty());
+        assertEquals(expected, actual);
+    }
+
+    private <S extends org.apache.kafka.streams.processor.StateStore> S open(S store, StoreContexts.Recording context) {
+        store.init(context, store);
+        return store;
+    }
+
+    private List<String> segmentDirectories(String store) throws IOException {
+        try (Stream<Path> found = Files.list(stateDir.resolve("pinrock").resolve(store))) {
+            return found.map(path -> path.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void expiredSegmentsAreDeletedAndTheirRecordsDropped() throws IOException {
+        StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
+        WindowStore<Bytes, byte[]> store = open(PinrockStores.windowStore("w", Duration.ofMinutes(3),
+                Duration.ofMinutes(1), false).get(), context);
+        Bytes key = Bytes.wrap(new byte[] {1});
+        store.put(key, new byte[] {1}, 0);
+        store.put(key, new byte[] {2}, 90_000);
+        assertEquals(List.of("w.0", "w.90000"), segmentDirectories("w"), "segments of 90 s: half the retention");
+        store.put(key, new byte[] {3}, 5 * MINUTE);
+        assertEquals(List.of("w.270000", "w.90000"), segmentDirectories("w"), "segment 0 expired and deleted");
+        store.put(key, new byte[] {4}, 0);
+        assertNull(store.fetch(key, 0), "a record for an expired segment is dropped");
+        try (WindowStoreIterator<byte[]> all = store.fetch(key, 0, Long.MAX_VALUE)) {
+            assertEquals(5 * MINUTE, all.next().key);
+            assertFalse(all.hasNext());
+        }
+        store.close();
+        WindowStore<Bytes, byte[]> reopened = open(PinrockStores.windowStore("w", Duration.ofMinutes(3),
+                Duration.ofMinutes(1), false).get(), new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        assertEquals(3, reopened.fetch(key, 5 * MINUTE)[0], "segments found on disk reopen");
+        reopened.close();
+    }
+
+    @Test
+    void restorationWritesIntoLiveSegmentsOnly() throws IOException {
+        StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
+        WindowStore<Bytes, byte[]> store = open(PinrockStores.timestampedWindowStore("t", Duration.ofMinutes(3),
+                Duration.ofMinutes(1), false).get(), context);
+        assertInstanceOf(TimestampedBytesStore.class, store);
+        BatchingStateRestoreCallback restore = assertInstanceOf(BatchingStateRestoreCallback.class,
+                context.restoreCallback);
+        Bytes key = Bytes.wrap(new byte[] {7});
+        restore.restoreAll(List.of(
+                KeyValue.pair(WindowKeySchema.toStoreKeyBinary(key, 0, 0).get(), new byte[] {0}),
+                KeyValue.pair(WindowKeySchema.toStoreKeyBinary(key, 4 * MINUTE, 0).get(), new byte[] {4}),
+                KeyValue.pair(WindowKeySchema.toStoreKeyBinary(key, 5 * MINUTE, 0).get(), new byte[] {5}),
+                KeyValue.pair(WindowKeySchema.toStoreKeyBinary(key, 5 * MINUTE, 0).get(), null)));
+        assertEquals(List.of("t.180000", "t.270000"), segmentDirectories("t"));
+        assertNull(store.fetch(key, 0));
+        assertEquals(4, store.fetch(key, 4 * MINUTE)[0]);
+        assertNull(store.fetch(key, 5 * MINUTE), "a null value deletes");
+        store.close();
+    }
+
+    @Test
+    void answersWindowQueriesAndRefusesOthers() {
+        StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
+        WindowStore<Bytes, byte[]> windows = open(PinrockStores.windowStore("w", Duration.ofMinutes(3),
+                Duration.ofMinutes(1), false).get(), context);
+        SessionStore<Bytes, byte[]> sessions = open(PinrockStores.sessionStore("s", Duration.ofMinutes(3)).get(),
+                context);
+        Bytes key = Bytes.wrap(new byte[] {1});
+        windows.put(key, new byte[] {1}, MINUTE);
+        sessions.put(new Windowed<>(key, new SessionWindow(10, 20)), new byte[] {2});
+        QueryConfig config = new QueryConfig(false);
+        // One instant for both ends: Kafka Streams 4.1.0's WindowKeyQuery swaps timeFrom and timeTo,
+        // so a wider range finds nothing, in the built-in store as in pinrock's.
+        java.time.Instant minute = java.time.Instant.ofEpochMilli(MINUTE);
+        QueryResult<WindowStoreIterator<byte[]>> byKey = windows.query(WindowKeyQuery.withKeyAndWindowStartRange(
+                key, minute, minute), PositionBound.unbounded(), config);
+        try (WindowStoreIterator<byte[]> found = byKey.getResult()) {
+            assertEquals(MINUTE, found.next().key);
+        }
+        QueryResult<KeyValueIterator<Windowed<Bytes>, byte[]>> byTime = windows.query(
+                WindowRangeQuery.withWindowStartRange(java.time.Instant.EPOCH,
+                        java.time.Instant.ofEpochMilli(2 * MINUTE)), PositionBound.unbounded(), config);
+        try (KeyValueIterator<Windowed<Bytes>, byte[]> found = byTime.getResult()) {
+            assertEquals(key, found.next().key.key());
+        }
+        assertEquals(FailureReason.UNKNOWN_QUERY_TYPE, windows.query(WindowRangeQuery.withKey(key),
+                PositionBound.unbounded(), config).getFailureReason());
+        QueryResult<KeyValueIterator<Windowed<Bytes>, byte[]>> session = sessions.query(WindowRangeQuery.withKey(key),
+                PositionBound.unbounded(), config);
+        try (KeyValueIterator<Windowed<Bytes>, byte[]> found = session.getResult()) {
+            assertEquals(20, found.next().key.window().end());
+        }
+        windows.close();
+        sessions.close();
+    }
+
+    @Test
+    void closingClosesIteratorsAndLaterCallsSayTheStoreIsClosed() {
+        StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
+        WindowStore<Bytes, byte[]> store = open(PinrockStores.windowStore("w", Duration.ofMinutes(3),
+                Duration.ofMinutes(1), false).get(), context);
+        for (int i = 0; i < 50; i++) {
+            store.put(Bytes.wrap(new byte[] {(byte) i}), new byte[] {1}, i * 1000L);
+        }
+        KeyValueIterator<Windowed<Bytes>, byte[]> all = store.all();
+        all.next();
+        store.close();
+        assertThrows(InvalidStateStoreException.class, all::hasNext);
+        assertThrows(InvalidStateStoreException.class, () -> store.put(Bytes.wrap(new byte[] {1}), new byte[1], 0));
+        assertThrows(InvalidStateStoreException.class, () -> store.fetch(Bytes.wrap(new byte[] {1}), 0));
+        assertThrows(InvalidStateStoreException.class, store::flush);
+        store.close();
+        all.close();
+    }
+
+    @Test
+    void suppliersValidateLikeTheBuiltInOnes() {
+        assertThrows(IllegalArgumentException.class, () -> PinrockStores.windowStore("w", Duration.ofMinutes(1),
+                Duration.ofMinutes(2), false));
+        assertThrows(IllegalArgumentException.class, () -> PinrockStores.windowStore("w", Duration.ofMinutes(-1),
+                Duration.ZERO, false));
+        assertThrows(IllegalArgumentException.class, () -> PinrockStores.sessionStore("s", Duration.ofMinutes(-1)));
+        assertThrows(NullPointerException.class, () -> PinrockStores.sessionStore(null, Duration.ZERO));
+        WindowBytesStoreSupplier supplier = PinrockStores.timestampedWindowStore("w", Duration.ofHours(1),
+                Duration.ofMinutes(5), true);
+        WindowBytesStoreSupplier builtIn = Stores.persistentTimestampedWindowStore("w", Duration.ofHours(1),
+                Duration.ofMinutes(5), true);
+        assertEquals(builtIn.segmentIntervalMs(), supplier.segmentIntervalMs());
+        assertEquals(builtIn.retentionPeriod(), supplier.retentionPeriod());
+        assertEquals(builtIn.windowSize(), supplier.windowSize());
+        assertTrue(supplier.retainDuplicates());
+        assertEquals("pinrock-window", supplier.metricsScope());
+        assertEquals(Stores.persistentSessionStore("s", Duration.ofMinutes(30)).segmentIntervalMs(),
+                PinrockStores.sessionStore("s", Duration.ofMinutes(30)).segmentIntervalMs());
+    }
+}
