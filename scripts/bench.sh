@@ -2,19 +2,31 @@
 # Builds everything and runs the main job: the JMH comparison of pinrock FFM,
 # its JNI variant, RocksJava 9.10.0 and the native C++ floor, ending with the
 # ratio table. Quick by default (a reduced grid, about three minutes once built);
-#   scripts/bench.sh --full   the full grid (about 40 minutes on 2 cores),
-#                             recorded in docs/benchmarks/
+#   scripts/bench.sh --full            the full grid (about 40 minutes on 2 cores),
+#                                      recorded in docs/benchmarks/
+#   scripts/bench.sh --kafka-streams   Kafka Streams on pinrock against the built-in
+#                                      store, recorded in docs/benchmarks/kafka-streams.md
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 prepare
 cd "$PINROCK_ROOT"
 report=jmh-benchmarks/target/comparison
+runner=dev.pinrock.bench.Comparison
+command=scripts/bench.sh
 for arg in "$@"; do
   [[ $arg == --full ]] && report=docs/benchmarks
 done
+if [[ ${1:-} == --kafka-streams ]]; then
+  # Kafka Streams word count on pinrock against the built-in store (about 3 minutes),
+  # recorded in docs/benchmarks/kafka-streams.md.
+  shift
+  report=docs/benchmarks
+  runner=dev.pinrock.bench.KafkaStreamsComparison
+  command="scripts/bench.sh --kafka-streams"
+fi
 # One reactor build: the class path points at this tree's jars, not at the
 # local Maven repository, which other builds may be rewriting.
 mvn -B -ntp -q -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
 java --enable-native-access=ALL-UNNAMED -Dpinrock.floor=native/target/cmake/pinrock_floor \
   -cp "jmh-benchmarks/target/classes:$(cat jmh-benchmarks/target/classpath.txt)" \
-  dev.pinrock.bench.Comparison --report "$report" --command "scripts/bench.sh" "$@"
+  "$runner" --report "$report" --command "$command" "$@"

@@ -320,7 +320,7 @@ public final class Report {
         return md.toString();
     }
 
-    private static String machine() {
+    static String machine() {
         String cpu = firstValue(Path.of("/proc/cpuinfo"), "model name").orElse("unknown CPU");
         String memory = firstValue(Path.of("/proc/meminfo"), "MemTotal")
                 .map(kb -> Math.round(Long.parseLong(kb.replace("kB", "").strip()) / 1048576.0) + " GiB RAM")
@@ -339,7 +339,7 @@ public final class Report {
         }
     }
 
-    private static String rocksJavaVersion() {
+    static String rocksJavaVersion() {
         org.rocksdb.RocksDB.loadLibrary();
         return org.rocksdb.RocksDB.rocksdbVersion().toString();
     }
