@@ -40,9 +40,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Word count on pinrock stores against a real Kafka broker: a single KRaft
  * node (broker and controller) started from the Maven Central jars in a
  * child JVM on loopback. The application, in a child JVM too, is killed with
- * SIGKILL after the first half of the input, its state directory removed,
- * and started again, so that its store is restored from the changelog; the
- * final counts must equal the counts of the whole input.
+ * SIGKILL after the first third of the input, its state directory removed,
+ * and started again, so that its store is restored from the changelog; after
+ * the second third it is stopped cleanly and started on its state directory,
+ * whose checkpoint spares it the restoration. The counts must always equal
+ * the counts of the input so far.
  */
 class RealBrokerWordCountTest {
     private static final Duration PATIENCE = Duration.ofMinutes(3);
@@ -190,7 +192,7 @@ class RealBrokerWordCountTest {
     }
 
     @Test
-    void wordCountSurvivesAKillAndRestoresFromTheChangelog() throws Exception {
+    void wordCountSurvivesAKillAndARestart() throws Exception {
         String bootstrap = startBroker();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(List.of(new NewTopic(WordCountApp.INPUT, 2, (short) 1),
@@ -205,22 +207,22 @@ class RealBrokerWordCountTest {
             }
             lines.add(line.toString());
         }
-        List<String> firstHalf = lines.subList(0, lines.size() / 2);
+        int third = lines.size() / 3;
 
         Properties consumerProps = new Properties();
         consumerProps.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, "checker");
         consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Path stateDir = work.resolve("app-state");
         try (KafkaConsumer<String, Long> output = new KafkaConsumer<>(consumerProps, new StringDeserializer(),
                 new LongDeserializer())) {
             output.subscribe(List.of(WordCountApp.OUTPUT));
             Map<String, Long> latest = new HashMap<>();
 
-            Path stateDir = work.resolve("app-state");
             Process first = startApp(bootstrap, stateDir, "app-1");
-            produce(bootstrap, firstHalf);
-            awaitCounts(output, latest, count(firstHalf), "app-1");
+            produce(bootstrap, lines.subList(0, third));
+            awaitCounts(output, latest, count(lines.subList(0, third)), "app-1");
             assertTrue(Files.isDirectory(stateDir.resolve("pinrock-word-count")), "the app kept state");
             first.destroyForcibly();
             assertTrue(first.waitFor(1, TimeUnit.MINUTES));
@@ -228,20 +230,30 @@ class RealBrokerWordCountTest {
 
             Utils.delete(stateDir.toFile());
             assertFalse(Files.exists(stateDir));
-            startApp(bootstrap, stateDir, "app-2");
+            Process second = startApp(bootstrap, stateDir, "app-2");
             awaitLine("app-2", "RUNNING");
-            produce(bootstrap, lines.subList(lines.size() / 2, lines.size()));
-            awaitCounts(output, latest, count(lines), "app-2");
+            produce(bootstrap, lines.subList(third, 2 * third));
+            awaitCounts(output, latest, count(lines.subList(0, 2 * third)), "app-2");
+            second.destroy();
+            assertTrue(second.waitFor(2, TimeUnit.MINUTES), "a clean close:\n" + log("app-2"));
+
+            startApp(bootstrap, stateDir, "app-3");
+            awaitLine("app-3", "RUNNING");
+            produce(bootstrap, lines.subList(2 * third, lines.size()));
+            awaitCounts(output, latest, count(lines), "app-3");
         }
-        long restored = log("app-2").lines().filter(line -> line.startsWith("RESTORED "))
-                .mapToLong(line -> Long.parseLong(line.substring("RESTORED ".length()))).max().orElse(0);
-        assertTrue(restored > 0, "the second instance restored its store from the changelog:\n" + log("app-2"));
-        try (var files = Files.walk(stateDir(work))) {
+        assertTrue(restored("app-2") > 0, "the second instance restored its store from the changelog:\n"
+                + log("app-2"));
+        assertTrue(restored("app-3") < restored("app-2") / 10, "the third instance started from its checkpoint: "
+                + restored("app-3") + " records restored\n" + log("app-3"));
+        try (var files = Files.walk(stateDir)) {
             assertTrue(files.anyMatch(path -> path.endsWith(Path.of("pinrock", "counts"))), "pinrock's store");
         }
     }
 
-    private static Path stateDir(Path work) {
-        return work.resolve("app-state");
+    /** @return the records an application instance reported restoring (0 when it restored nothing) */
+    private long restored(String app) {
+        return log(app).lines().filter(line -> line.startsWith("RESTORED "))
+                .mapToLong(line -> Long.parseLong(line.substring("RESTORED ".length()))).max().orElse(0);
     }
 }

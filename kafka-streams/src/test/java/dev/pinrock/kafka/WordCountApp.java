@@ -1,5 +1,6 @@
 package dev.pinrock.kafka;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Properties;
@@ -24,7 +25,8 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * child JVM (so that it can be killed with SIGKILL), on pinrock stores
  * through {@code dsl.store.suppliers.class}, exactly once. It prints
  * {@code RUNNING} once it runs and {@code RESTORED <records>} after a
- * restoration, and runs until it is killed.
+ * restoration, and runs until it is killed; SIGTERM closes it cleanly, which
+ * writes its local checkpoint.
  *
  * <p>Arguments: bootstrap servers, state directory, application id.
  */
@@ -86,7 +88,12 @@ public final class WordCountApp {
                 System.out.println("RUNNING");
             }
         });
+        CountDownLatch closed = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            streams.close(Duration.ofMinutes(1));
+            closed.countDown();
+        }));
         streams.start();
-        new CountDownLatch(1).await();
+        closed.await();
     }
 }
