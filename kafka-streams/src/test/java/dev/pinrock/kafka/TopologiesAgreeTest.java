@@ -27,6 +27,7 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.JoinWindows;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.SessionWindows;
@@ -49,8 +50,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The same topologies (word count, table-table joins, windowed counts, a
- * session aggregation, a Processor API store) on pinrock's stores and on Kafka Streams' built-in
+ * The same topologies (word count, table-table joins, stream-stream joins,
+ * windowed counts, a session aggregation, a Processor API store) on pinrock's stores and on Kafka Streams' built-in
  * RocksDB stores, through {@link TopologyTestDriver}: their outputs and
  * final store contents must be identical. Each runs without the record cache
  * (every update reaches the store) and with it (the caching layer merges its
@@ -307,6 +308,40 @@ class TopologiesAgreeTest {
             stores.addAll(contents(store.findSessions("user1", "user2", START + 1_000_000, START + 3_000_000)));
             stores.addAll(contents(store.findSessions("user3", "user5", START, START + 10_000_000)));
             return new Outcome(output, stores);
+        });
+    }
+
+    @ParameterizedTest(name = "cache {0} bytes")
+    @ValueSource(longs = {0, 1 << 20})
+    void streamStreamJoins(long cacheBytes) {
+        Supplier<Topology> joins = () -> {
+            StreamsBuilder builder = new StreamsBuilder();
+            var views = builder.stream("views", Consumed.with(Serdes.String(), Serdes.String()));
+            var clicks = builder.stream("clicks", Consumed.with(Serdes.String(), Serdes.String()));
+            JoinWindows window = JoinWindows.ofTimeDifferenceAndGrace(Duration.ofSeconds(30), Duration.ofSeconds(10));
+            views.join(clicks, (view, click) -> view + "+" + click, window).to("inner-out");
+            views.outerJoin(clicks, (view, click) -> view + "+" + click, window).to("outer-out");
+            return builder.build();
+        };
+        assertSameOutcome(joins, cacheBytes, driver -> {
+            Random random = new Random(13);
+            TestInputTopic<String, String> views = driver.createInputTopic("views",
+                    Serdes.String().serializer(), Serdes.String().serializer());
+            TestInputTopic<String, String> clicks = driver.createInputTopic("clicks",
+                    Serdes.String().serializer(), Serdes.String().serializer());
+            long time = START;
+            for (int i = 0; i < 800; i++) {
+                time += random.nextInt(3000);
+                long lateness = random.nextInt(8) == 0 ? random.nextInt(60_000) : 0;
+                (random.nextBoolean() ? views : clicks).pipeInput("user" + random.nextInt(30), "e" + i,
+                        Instant.ofEpochMilli(time - lateness));
+            }
+            List<String> output = new ArrayList<>();
+            for (String topic : List.of("inner-out", "outer-out")) {
+                output.addAll(records(driver.createOutputTopic(topic, Serdes.String().deserializer(),
+                        Serdes.String().deserializer())));
+            }
+            return new Outcome(output, List.of());
         });
     }
 
