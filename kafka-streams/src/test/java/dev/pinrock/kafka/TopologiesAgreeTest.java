@@ -167,7 +167,7 @@ class TopologiesAgreeTest {
             }
             TestOutputTopic<String, Long> output = driver.createOutputTopic("counts-out",
                     Serdes.String().deserializer(), Serdes.Long().deserializer());
-            KeyValueStore<String, Long> counts = driver.getKeyValueStore("counts");
+            KeyValueStore<String, ValueAndTimestamp<Long>> counts = driver.getTimestampedKeyValueStore("counts");
             List<String> stores = new ArrayList<>(contents(counts.all()));
             stores.addAll(contents(counts.reverseRange("a", "m")));
             stores.addAll(contents(counts.prefixScan("1", Serdes.String().serializer())));
