@@ -127,6 +127,7 @@ PR_API int32_t pr_engine_version(void);
  *   write_buffer_bytes     64 MiB
  *   max_open_files         -1 (keep every table file open)
  *   paranoid_checks        1
+ *   wal_recovery_mode      PR_WAL_RECOVERY_POINT_IN_TIME
  *   merge_operator         none (a write with a merge fails)
  */
 typedef struct pr_options pr_options_t;
@@ -147,6 +148,27 @@ PR_API void pr_options_set_error_if_exists(pr_options_t* options, int32_t value)
 /* Verify checksums and consistency aggressively at open and during reads of
  * metadata (0 or 1). */
 PR_API void pr_options_set_paranoid_checks(pr_options_t* options, int32_t value);
+
+/* What pr_db_open does with a write-ahead log whose records are damaged:
+ * RocksDB's WALRecoveryMode values. */
+enum pr_wal_recovery_mode {
+  /* Ignore an incomplete record at the end of the log (a write cut short by
+   * a crash); fail on damage anywhere else. */
+  PR_WAL_RECOVERY_TOLERATE_CORRUPTED_TAIL = 0,
+  /* Fail on any damaged or incomplete record. */
+  PR_WAL_RECOVERY_ABSOLUTE_CONSISTENCY = 1,
+  /* Recover up to the first damaged record and drop everything after it:
+   * the database is consistent as of some point in time. */
+  PR_WAL_RECOVERY_POINT_IN_TIME = 2,
+  /* Recover every record that can be read, skipping damaged ones (salvage
+   * mode: later writes may survive where earlier ones are lost). */
+  PR_WAL_RECOVERY_SKIP_ANY_CORRUPTED = 3
+};
+
+/* Sets how pr_db_open replays a damaged write-ahead log. Returns PR_OK, or
+ * PR_CODE_INVALID_ARGUMENT for a value outside enum pr_wal_recovery_mode. */
+PR_API int32_t pr_options_set_wal_recovery_mode(pr_options_t* options, int32_t mode, char* err,
+                                                size_t err_cap);
 
 /* Sets the compression of every level but the bottommost.
  * Returns PR_OK, or PR_CODE_INVALID_ARGUMENT for a value outside
@@ -520,6 +542,18 @@ PR_API int32_t pr_options_set_family_options(pr_options_t* options, const char* 
 PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path, char* buf,
                                    size_t buf_cap, uint64_t* names_len, char* err,
                                    size_t err_cap);
+
+/* Rebuilds the metadata of the closed database at path from the table and
+ * log files it finds (RocksDB's RepairDB): for a database whose MANIFEST or
+ * CURRENT file is lost or damaged. Data in damaged table files and what the
+ * lost metadata alone knew (e.g. which files were obsolete) may not come
+ * back; files it cannot use are moved to path/lost. Must not run while the
+ * database is open anywhere. Returns PR_OK, PR_CODE_INVALID_ARGUMENT when
+ * path is not a directory, or a RocksDB status.
+ * options may be NULL; they must be those the database is opened with
+ * (column families found are repaired with these options). */
+PR_API int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err,
+                            size_t err_cap);
 
 /* Names the open (not dropped) column families of db's database, as
  * pr_db_list_families does. Thread-safe. */

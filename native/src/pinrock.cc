@@ -41,6 +41,7 @@ struct pr_options {
   bool create_if_missing = false;
   bool error_if_exists = false;
   bool paranoid_checks = true;
+  rocksdb::WALRecoveryMode wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
   rocksdb::CompressionType compression = rocksdb::kLZ4Compression;
   rocksdb::CompressionType bottommost_compression = rocksdb::kZSTD;
   int zstd_level = ZSTD_CLEVEL_DEFAULT;
@@ -187,6 +188,7 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
   options.create_if_missing = o.create_if_missing;
   options.error_if_exists = o.error_if_exists;
   options.paranoid_checks = o.paranoid_checks;
+  options.wal_recovery_mode = o.wal_recovery_mode;
   options.compression = o.compression;
   options.bottommost_compression = o.bottommost_compression;
   options.compression_per_level = o.compression_per_level;
@@ -354,6 +356,17 @@ void pr_options_set_error_if_exists(pr_options_t* options, int32_t value) {
 
 void pr_options_set_paranoid_checks(pr_options_t* options, int32_t value) {
   options->paranoid_checks = value != 0;
+}
+
+int32_t pr_options_set_wal_recovery_mode(pr_options_t* options, int32_t mode, char* err,
+                                         size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (mode < PR_WAL_RECOVERY_TOLERATE_CORRUPTED_TAIL || mode > PR_WAL_RECOVERY_SKIP_ANY_CORRUPTED) {
+      return invalid_argument("unknown WAL recovery mode " + std::to_string(mode), err, err_cap);
+    }
+    options->wal_recovery_mode = static_cast<rocksdb::WALRecoveryMode>(mode);
+    return PR_OK;
+  });
 }
 
 int32_t pr_options_set_compression(pr_options_t* options, int32_t type, char* err,
@@ -930,6 +943,21 @@ int32_t pr_db_list_families(const pr_options_t* options, const char* path, char*
     if (!s.ok()) return to_status(s.IsNotFound() ? rocksdb::Status::InvalidArgument(s.ToString()) : s,
                                   err, err_cap);
     return write_names(names, buf, buf_cap, names_len);
+  });
+}
+
+int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    std::shared_ptr<rocksdb::Cache> unused_cache;
+    pr_options defaults;
+    rocksdb::Options rocks_options =
+        to_rocksdb_options(options != nullptr ? *options : defaults, &unused_cache);
+    // RepairDB would create an empty database where there is none.
+    bool is_directory = false;
+    if (!rocksdb::Env::Default()->IsDirectory(path, &is_directory).ok() || !is_directory) {
+      return invalid_argument(std::string("no database directory at ") + path, err, err_cap);
+    }
+    return to_status(rocksdb::RepairDB(path, rocks_options), err, err_cap);
   });
 }
 

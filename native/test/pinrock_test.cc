@@ -94,6 +94,8 @@ TEST(OptionsTest, SettersRejectInvalidValuesWithAMessage) {
             pr_options_set_write_buffer_bytes(o.handle, 1024, err, sizeof err));
   EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_max_open_files(o.handle, 5, err, sizeof err));
   EXPECT_NE(nullptr, std::strstr(err, "max open files 5")) << err;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_wal_recovery_mode(o.handle, 4, err, sizeof err));
+  EXPECT_NE(nullptr, std::strstr(err, "WAL recovery mode 4")) << err;
 }
 
 TEST(OptionsTest, SettersAcceptValidValues) {
@@ -107,6 +109,9 @@ TEST(OptionsTest, SettersAcceptValidValues) {
   EXPECT_EQ(PR_OK, pr_options_set_write_buffer_bytes(o.handle, 1 << 20, nullptr, 0));
   EXPECT_EQ(PR_OK, pr_options_set_max_open_files(o.handle, -1, nullptr, 0));
   EXPECT_EQ(PR_OK, pr_options_set_max_open_files(o.handle, 100, nullptr, 0));
+  for (int32_t mode : {PR_WAL_RECOVERY_TOLERATE_CORRUPTED_TAIL, PR_WAL_RECOVERY_SKIP_ANY_CORRUPTED}) {
+    EXPECT_EQ(PR_OK, pr_options_set_wal_recovery_mode(o.handle, mode, nullptr, 0));
+  }
 }
 
 TEST(OptionsTest, MessageIsTruncatedToTheCallersBuffer) {
@@ -914,6 +919,39 @@ TEST_F(DbTest, CheckpointIsAnOpenableCopy) {
   EXPECT_EQ(PR_NOT_FOUND,
             pr_db_get(copied, bytes("after"), 5, buf, sizeof buf, 0, &result, err, sizeof err));
   EXPECT_EQ(PR_OK, pr_db_close(copied, err, sizeof err));
+}
+
+TEST_F(DbTest, RepairRebuildsADatabaseWhoseManifestAndCurrentAreLost) {
+  Put("k1", "v1");
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+  Put("k2", "v2");  // only in the write-ahead log
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  db = nullptr;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    std::string name = entry.path().filename().string();
+    if (name == "CURRENT" || name.rfind("MANIFEST-", 0) == 0) fs::remove(entry.path());
+  }
+  pr_options_set_create_if_missing(options.handle, 0);
+  EXPECT_NE(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err));
+  EXPECT_EQ(nullptr, db);
+
+  ASSERT_EQ(PR_OK, pr_db_repair(options.handle, dir.path().c_str(), err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  pr_get_result_t result;
+  for (const char* key : {"k1", "k2"}) {
+    ASSERT_EQ(PR_OK, Get(key, 16, 0, &result)) << key << ": " << err;
+    EXPECT_EQ(std::string(key[1] == '1' ? "v1" : "v2"),
+              std::string(reinterpret_cast<char*>(buffer.data()), result.value_len));
+  }
+}
+
+TEST(RepairTest, RepairOfAMissingDirectoryIsAnError) {
+  TempDir dir;
+  char err[256] = {0};
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_db_repair(nullptr, dir.path("absent").c_str(), err, sizeof err));
+  EXPECT_NE(nullptr, std::strstr(err, "no database directory")) << err;
+  EXPECT_FALSE(fs::exists(dir.path("absent")));
 }
 
 TEST_F(DbTest, IntegerPropertiesAnswerAndOthersAreNotFound) {

@@ -29,6 +29,7 @@ public final class DbOptions {
     private final boolean createIfMissing;
     private final boolean errorIfExists;
     private final boolean paranoidChecks;
+    private final WalRecovery walRecovery;
     private final Compression compression;
     private final Compression bottommostCompression;
     private final int zstdLevel;
@@ -49,6 +50,7 @@ public final class DbOptions {
         boolean createIfMissing;
         boolean errorIfExists;
         boolean paranoidChecks = true;
+        WalRecovery walRecovery = WalRecovery.POINT_IN_TIME;
         Compression compression = Compression.LZ4;
         Compression bottommostCompression = Compression.ZSTD;
         int zstdLevel = 3;
@@ -69,6 +71,7 @@ public final class DbOptions {
         this.createIfMissing = v.createIfMissing;
         this.errorIfExists = v.errorIfExists;
         this.paranoidChecks = v.paranoidChecks;
+        this.walRecovery = v.walRecovery;
         this.compression = v.compression;
         this.bottommostCompression = v.bottommostCompression;
         this.zstdLevel = v.zstdLevel;
@@ -90,6 +93,7 @@ public final class DbOptions {
         v.createIfMissing = createIfMissing;
         v.errorIfExists = errorIfExists;
         v.paranoidChecks = paranoidChecks;
+        v.walRecovery = walRecovery;
         v.compression = compression;
         v.bottommostCompression = bottommostCompression;
         v.zstdLevel = zstdLevel;
@@ -151,6 +155,19 @@ public final class DbOptions {
     public DbOptions paranoidChecks(boolean value) {
         Values v = values();
         v.paranoidChecks = value;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy that replays a damaged write-ahead log as {@code mode}
+     * says when the database opens.
+     *
+     * @param mode the recovery mode (default {@link WalRecovery#POINT_IN_TIME})
+     * @return a copy with the setting changed
+     */
+    public DbOptions walRecovery(WalRecovery mode) {
+        Values v = values();
+        v.walRecovery = Objects.requireNonNull(mode, "mode");
         return new DbOptions(v);
     }
 
@@ -406,6 +423,11 @@ public final class DbOptions {
         return paranoidChecks;
     }
 
+    /** @return how a damaged write-ahead log is replayed */
+    public WalRecovery walRecovery() {
+        return walRecovery;
+    }
+
     /** @return the compression of every level but the bottommost */
     public Compression compression() {
         return compression;
@@ -444,7 +466,7 @@ public final class DbOptions {
     @Override
     public String toString() {
         return "DbOptions[createIfMissing=" + createIfMissing + ", errorIfExists=" + errorIfExists
-                + ", paranoidChecks=" + paranoidChecks + ", compression=" + compression
+                + ", paranoidChecks=" + paranoidChecks + ", walRecovery=" + walRecovery + ", compression=" + compression
                 + ", bottommostCompression=" + bottommostCompression + ", zstdLevel=" + zstdLevel
                 + ", blockCacheBytes=" + blockCacheBytes + ", writeBufferBytes=" + writeBufferBytes
                 + ", maxOpenFiles=" + maxOpenFiles + ", mergeOperator=" + mergeOperator + ", memoryBudget=" + (memoryBudget != null) + ", compressionPerLevel=" + compressionPerLevel

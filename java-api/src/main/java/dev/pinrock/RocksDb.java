@@ -273,6 +273,28 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     }
 
     /**
+     * Rebuilds the metadata of a closed database from the table and log files
+     * in its directory (RocksDB's {@code RepairDB}): the way back in when the
+     * {@code MANIFEST} or {@code CURRENT} file is lost or damaged and
+     * {@link #open(Path, DbOptions)} fails. Recovery is best effort: records in
+     * damaged table files, and deletions the lost metadata alone knew about, may
+     * not come back; files repair cannot use are moved to {@code path/lost}.
+     * Back the directory up first. Must not run while the database is open, in
+     * this process or another.
+     *
+     * @param path the database directory
+     * @param options the options the database is opened with (its column families are
+     *     repaired with them)
+     * @throws RocksDbException.InvalidArgumentException when path is not a directory
+     * @throws RocksDbException when the repair fails (e.g. an I/O error), with RocksDB's status
+     */
+    public static void repair(Path path, DbOptions options) {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(options, "options");
+        FfmDb.repair(path.toAbsolutePath(), options);
+    }
+
+    /**
      * Lists the column families of a database that need not be open.
      *
      * @param path the database directory

@@ -40,6 +40,7 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle SET_CREATE_IF_MISSING = PinrockNative.pr_options_set_create_if_missing$handle();
     private static final MethodHandle SET_ERROR_IF_EXISTS = PinrockNative.pr_options_set_error_if_exists$handle();
     private static final MethodHandle SET_PARANOID_CHECKS = PinrockNative.pr_options_set_paranoid_checks$handle();
+    private static final MethodHandle SET_WAL_RECOVERY_MODE = PinrockNative.pr_options_set_wal_recovery_mode$handle();
     private static final MethodHandle SET_COMPRESSION = PinrockNative.pr_options_set_compression$handle();
     private static final MethodHandle SET_BOTTOMMOST_COMPRESSION = PinrockNative.pr_options_set_bottommost_compression$handle();
     private static final MethodHandle SET_ZSTD_LEVEL = PinrockNative.pr_options_set_zstd_level$handle();
@@ -78,6 +79,7 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle MEMORY_USAGE = PinrockNative.pr_db_memory_usage$handle();
     private static final MethodHandle SET_FAMILY_OPTIONS = PinrockNative.pr_options_set_family_options$handle();
     private static final MethodHandle LIST_FAMILIES = PinrockNative.pr_db_list_families$handle();
+    private static final MethodHandle REPAIR = PinrockNative.pr_db_repair$handle();
     private static final MethodHandle FAMILY_NAMES = PinrockNative.pr_db_family_names$handle();
     private static final MethodHandle FAMILY = PinrockNative.pr_db_family$handle();
     private static final MethodHandle CREATE_FAMILY = PinrockNative.pr_db_create_family$handle();
@@ -157,6 +159,8 @@ public final class FfmDb implements NativeDb {
                 SET_CREATE_IF_MISSING.invokeExact(nativeOptions, flag(options.createIfMissing()));
                 SET_ERROR_IF_EXISTS.invokeExact(nativeOptions, flag(options.errorIfExists()));
                 SET_PARANOID_CHECKS.invokeExact(nativeOptions, flag(options.paranoidChecks()));
+                check((int) SET_WAL_RECOVERY_MODE.invokeExact(nativeOptions,
+                        options.walRecovery().nativeCode(), err, ERR_CAP), scratch);
                 check((int) SET_COMPRESSION.invokeExact(nativeOptions,
                         options.compression().nativeCode(), err, ERR_CAP), scratch);
                 check((int) SET_BOTTOMMOST_COMPRESSION.invokeExact(nativeOptions,
@@ -650,6 +654,21 @@ public final class FfmDb implements NativeDb {
             MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
             return names((buf, length, scratch) -> (int) LIST_FAMILIES.invokeExact(MemorySegment.NULL, nativePath,
                     buf, buf.byteSize(), length, scratch.err, ERR_CAP));
+        }
+    }
+
+    /**
+     * Rebuilds the metadata of the closed database at path (RocksDB's RepairDB).
+     *
+     * @param path the absolute database directory
+     * @param options the options the database is opened with
+     */
+    public static void repair(Path path, DbOptions options) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
+            withNativeOptions(options, 0, nativeOptions -> check(
+                    (int) REPAIR.invokeExact(nativeOptions, nativePath, scratch.err, ERR_CAP), scratch));
         }
     }
 

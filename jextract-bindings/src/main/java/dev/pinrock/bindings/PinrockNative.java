@@ -906,6 +906,103 @@ public class PinrockNative {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+    private static final int PR_WAL_RECOVERY_TOLERATE_CORRUPTED_TAIL = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_wal_recovery_mode.PR_WAL_RECOVERY_TOLERATE_CORRUPTED_TAIL = 0
+     * }
+     */
+    public static int PR_WAL_RECOVERY_TOLERATE_CORRUPTED_TAIL() {
+        return PR_WAL_RECOVERY_TOLERATE_CORRUPTED_TAIL;
+    }
+    private static final int PR_WAL_RECOVERY_ABSOLUTE_CONSISTENCY = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_wal_recovery_mode.PR_WAL_RECOVERY_ABSOLUTE_CONSISTENCY = 1
+     * }
+     */
+    public static int PR_WAL_RECOVERY_ABSOLUTE_CONSISTENCY() {
+        return PR_WAL_RECOVERY_ABSOLUTE_CONSISTENCY;
+    }
+    private static final int PR_WAL_RECOVERY_POINT_IN_TIME = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_wal_recovery_mode.PR_WAL_RECOVERY_POINT_IN_TIME = 2
+     * }
+     */
+    public static int PR_WAL_RECOVERY_POINT_IN_TIME() {
+        return PR_WAL_RECOVERY_POINT_IN_TIME;
+    }
+    private static final int PR_WAL_RECOVERY_SKIP_ANY_CORRUPTED = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_wal_recovery_mode.PR_WAL_RECOVERY_SKIP_ANY_CORRUPTED = 3
+     * }
+     */
+    public static int PR_WAL_RECOVERY_SKIP_ANY_CORRUPTED() {
+        return PR_WAL_RECOVERY_SKIP_ANY_CORRUPTED;
+    }
+
+    private static class pr_options_set_wal_recovery_mode {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_wal_recovery_mode");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_wal_recovery_mode(pr_options_t *options, int32_t mode, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_wal_recovery_mode$descriptor() {
+        return pr_options_set_wal_recovery_mode.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_wal_recovery_mode(pr_options_t *options, int32_t mode, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_wal_recovery_mode$handle() {
+        return pr_options_set_wal_recovery_mode.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_wal_recovery_mode(pr_options_t *options, int32_t mode, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_wal_recovery_mode$address() {
+        return pr_options_set_wal_recovery_mode.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_wal_recovery_mode(pr_options_t *options, int32_t mode, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_wal_recovery_mode(MemorySegment options, int mode, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_wal_recovery_mode.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_wal_recovery_mode", options, mode, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, mode, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
 
     private static class pr_options_set_compression {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
@@ -3439,6 +3536,67 @@ public class PinrockNative {
                 traceDowncall("pr_db_list_families", options, path, buf, buf_cap, names_len, err, err_cap);
             }
             return (int)mh$.invokeExact(options, path, buf, buf_cap, names_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_repair {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_repair");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_repair(const pr_options_t *options, const char *path, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_repair$descriptor() {
+        return pr_db_repair.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_repair(const pr_options_t *options, const char *path, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_repair$handle() {
+        return pr_db_repair.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_repair(const pr_options_t *options, const char *path, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_repair$address() {
+        return pr_db_repair.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_repair(const pr_options_t *options, const char *path, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_repair(MemorySegment options, MemorySegment path, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_repair.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_repair", options, path, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, path, err, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

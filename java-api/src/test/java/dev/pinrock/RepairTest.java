@@ -1,0 +1,69 @@
+package dev.pinrock;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link RocksDb#repair(Path, DbOptions)} and {@link DbOptions#walRecovery(WalRecovery)}. */
+class RepairTest {
+    @TempDir
+    Path dir;
+
+    private static final DbOptions CREATE = DbOptions.create().createIfMissing(true);
+
+    @Test
+    void repairBringsBackADatabaseWhoseCurrentFileIsLost() throws IOException {
+        Path path = dir.resolve("db");
+        try (RocksDb db = RocksDb.open(path, CREATE)) {
+            db.put(bytes("flushed"), bytes("1"));
+            db.flush();
+            db.put(bytes("logged"), bytes("2"));
+        }
+        Files.delete(path.resolve("CURRENT"));
+        assertThrows(RocksDbException.class, () -> RocksDb.open(path, DbOptions.create()).close());
+
+        RocksDb.repair(path, DbOptions.create());
+        try (RocksDb db = RocksDb.open(path, DbOptions.create())) {
+            assertArrayEquals(bytes("1"), db.get(bytes("flushed")));
+            assertArrayEquals(bytes("2"), db.get(bytes("logged")));
+        }
+    }
+
+    @Test
+    void repairOfAMissingDirectoryIsInvalidArgumentAndCreatesNothing() {
+        Path missing = dir.resolve("missing");
+        var e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                () -> RocksDb.repair(missing, DbOptions.create()));
+        assertTrue(e.getMessage().contains("no database directory at " + missing), e.getMessage());
+        assertFalse(Files.exists(missing));
+    }
+
+    @Test
+    void everyWalRecoveryModeOpensAnIntactDatabase() {
+        Path path = dir.resolve("db");
+        RocksDb.open(path, CREATE).close();
+        assertEquals(WalRecovery.POINT_IN_TIME, DbOptions.create().walRecovery());
+        for (WalRecovery mode : WalRecovery.values()) {
+            DbOptions options = DbOptions.create().walRecovery(mode);
+            assertEquals(mode, options.walRecovery());
+            assertTrue(options.toString().contains("walRecovery=" + mode), options.toString());
+            try (RocksDb db = RocksDb.open(path, options)) {
+                db.put(bytes(mode.name()), bytes("ok"));
+            }
+        }
+        assertThrows(NullPointerException.class, () -> DbOptions.create().walRecovery(null));
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+}
