@@ -49,8 +49,10 @@ import dev.pinrock.internal.ResourceGuard;
  * {@link KeyValue} arrays, a batch per native call.
  *
  * <p><b>Threads and lifetime.</b> A cursor is not thread-safe: use it from one
- * thread at a time. {@link #close()} may come from any thread: it waits for a
- * call in flight, and is idempotent. Closing the database closes its cursors.
+ * thread at a time. A call made while another thread's call on the same
+ * cursor is in flight is refused with {@link IllegalStateException} (so is a
+ * move from inside a scan's visitor). {@link #close()} may come from any
+ * thread: it waits for a call in flight, and is idempotent. Closing the database closes its cursors.
  * A cursor whose entry views are open on another live thread cannot be moved
  * or closed from this one ({@link IllegalStateException}): move it on that
  * thread first, or read with {@link #keyBytes()}.
@@ -61,7 +63,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
 
     private final RocksDb owner;
     private final NativeCursor cursor;
-    private final ResourceGuard guard = new ResourceGuard("Cursor");
+    private final ResourceGuard guard = ResourceGuard.exclusive("Cursor");
     /** How the database frees this cursor natively, before it closes or when the cursor does. */
     final RocksDb.Dependent dependent = this::closeNative;
     /** Whether the cursor has been placed at least once (scans start at an end otherwise). */
@@ -177,11 +179,17 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         });
     }
 
-    /** @return whether the cursor is on an entry (false when closed) */
+    /**
+     * Returns whether the cursor is on an entry.
+     *
+     * @return whether the cursor is on an entry (false when closed)
+     * @throws IllegalStateException when another thread's call on the cursor is in flight
+     */
     public boolean isValid() {
-        if (!guard.tryAcquire()) {
+        if (guard.isClosed()) {
             return false;
         }
+        guard.acquire();
         try {
             return cursor.onEntry();
         } finally {

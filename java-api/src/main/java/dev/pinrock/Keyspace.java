@@ -13,6 +13,7 @@ import java.util.OptionalLong;
 import dev.pinrock.internal.MultiGet;
 import dev.pinrock.internal.NativeDb;
 import dev.pinrock.internal.ResourceGuard;
+import dev.pinrock.internal.Segments;
 
 /**
  * The keyed operations of one column family: reads, writes, cursors and
@@ -258,13 +259,15 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
             throw new ReadOnlyBufferException();
         }
         long length;
+        MemorySegment destination = MemorySegment.ofBuffer(dst);
         acquire();
         try {
-            length = db.get(MemorySegment.ofBuffer(key), MemorySegment.ofBuffer(dst));
+            length = db.get(MemorySegment.ofBuffer(key), destination);
         } finally {
             guard.release();
         }
         if (length == NOT_FOUND) {
+            Segments.requireUsable(destination);
             return NOT_FOUND;
         }
         if (length <= dst.remaining()) {
@@ -291,12 +294,17 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("dst is a read-only segment");
         }
+        long length;
         acquire();
         try {
-            return db.get(key, dst);
+            length = db.get(key, dst);
         } finally {
             guard.release();
         }
+        if (length == NOT_FOUND) {
+            Segments.requireUsable(dst);
+        }
+        return length;
     }
 
     /**
@@ -320,7 +328,12 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         acquire();
         try {
             MemorySegment value = db.getPinned(arena, key);
-            return value == null ? null : value.asReadOnly();
+            if (value == null) {
+                // Nothing was pinned into the arena: fail as a pin would have.
+                MemorySegment.NULL.reinterpret(0, arena, null);
+                return null;
+            }
+            return value.asReadOnly();
         } finally {
             guard.release();
         }

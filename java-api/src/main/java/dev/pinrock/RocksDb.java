@@ -149,10 +149,16 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         dependents.add(dependent);
     }
 
-    /** Frees a snapshot or cursor once; a no-op when the database already freed it on close. */
+    /**
+     * Frees a snapshot or cursor once; a no-op when the database already freed
+     * it on close. A close of the database under way is waited for: when it
+     * fails (and the database stays open), the dependent is freed here.
+     */
     void release(Dependent dependent) {
-        if (!guard.tryAcquire()) {
-            return;
+        while (!guard.tryAcquire()) {
+            if (guard.awaitRelease()) {
+                return;
+            }
         }
         try {
             dependent.closeNative();
@@ -432,18 +438,27 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws RocksDbException when RocksDB reports an error while closing (the
      *     database is closed all the same)
      * @throws IllegalStateException when a cursor's entry views are open on another live
-     *     thread: the cursor cannot be closed safely, so the database stays open natively
-     *     (its lock held) while every call through this object is refused
+     *     thread: that cursor cannot be closed safely, so the database stays open and usable
+     *     (cursors and snapshots closed before it stay closed); close again once that thread
+     *     has moved the cursor or ended
      */
     @Override
     public void close() {
+        RocksDbException[] closeError = new RocksDbException[1];
         guard.close(() -> {
             // RocksDB's iterators and snapshots must go before the database.
             for (Dependent dependent : List.copyOf(dependents)) {
                 dependent.closeNative();
             }
-            db.close();
+            try {
+                db.close();
+            } catch (RocksDbException e) {
+                closeError[0] = e; // the native handle is freed all the same: the guard must stay closed
+            }
         });
+        if (closeError[0] != null) {
+            throw closeError[0];
+        }
     }
 
     @Override

@@ -20,12 +20,13 @@ import dev.pinrock.internal.ResourceGuard;
  * db.ingest(List.of(file), true);         // moved in, not copied
  * }</pre>
  *
- * <p>Not thread-safe. {@link #close()} is idempotent; an unfinished file is
+ * <p>Not thread-safe: a call made while another thread's call is in flight is
+ * refused with {@link IllegalStateException}. {@link #close()} is idempotent; an unfinished file is
  * left incomplete and must not be ingested.
  */
 public final class SstFileWriter implements AutoCloseable {
     private final FfmSstWriter writer;
-    private final ResourceGuard guard = new ResourceGuard("SstFileWriter");
+    private final ResourceGuard guard = ResourceGuard.exclusive("SstFileWriter");
 
     private SstFileWriter(FfmSstWriter writer) {
         this.writer = writer;

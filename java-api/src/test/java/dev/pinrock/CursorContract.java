@@ -3,6 +3,7 @@ package dev.pinrock;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -130,6 +131,53 @@ abstract class CursorContract extends OpenDatabaseContract {
         assertTrue(cursor.next());  // the owner moves on; now any thread may use it
         CompletableFuture.runAsync(cursor::close).get();
         assertFalse(cursor.isOpen());
+    }
+
+    @Test
+    void closingTheDatabaseUnderAnotherThreadsViewsIsRefusedAndLeavesItUsable() throws Exception {
+        putAll("a");
+        Cursor cursor = db.cursor();
+        CountDownLatch viewing = new CountDownLatch(1);
+        CountDownLatch move = new CountDownLatch(1);
+        Throwable[] viewerFailure = new Throwable[1];
+        Thread viewer = Thread.ofPlatform().start(() -> {
+            try {
+                cursor.first();
+                cursor.key();
+                viewing.countDown();
+                move.await();
+                cursor.next();
+            } catch (Throwable t) {
+                viewerFailure[0] = t;
+                viewing.countDown();
+            }
+        });
+        try {
+            viewing.await();
+            assertThrows(IllegalStateException.class, db::close);
+            assertTrue(db.isOpen());
+            assertTrue(cursor.isOpen());
+            assertArrayEquals(bytes("va"), db.get(bytes("a")));
+            assertThrows(RocksDbException.RocksIoException.class, () -> open(dir.resolve("db"), DbOptions.create()));
+        } finally {
+            move.countDown();
+            viewer.join();
+        }
+        assertNull(viewerFailure[0]);
+        db.close();  // now finishes: the cursor, then the database and its lock
+        assertFalse(cursor.isOpen());
+        db = open(dir.resolve("db"), DbOptions.create());
+    }
+
+    @Test
+    void aMoveDuringAnotherCallOnTheCursorIsRefused() {
+        putAll("a", "b", "c");
+        try (Cursor cursor = db.cursor()) {
+            var e = assertThrows(IllegalStateException.class, () -> cursor.scan(3, (key, value) -> cursor.next()));
+            assertTrue(e.getMessage().contains("in use"), e.getMessage());
+            assertTrue(cursor.first());  // usable again once the scan returned
+            assertEquals("a", text(cursor.key()));
+        }
     }
 
     @Test

@@ -16,6 +16,8 @@ import java.nio.ReadOnlyBufferException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -234,6 +236,36 @@ abstract class RocksDbContract extends OpenDatabaseContract {
             other.start();
             other.join();
             assertTrue(thrown[0] instanceof WrongThreadException, String.valueOf(thrown[0]));
+        }
+    }
+
+    @Test
+    void unusableDestinationsAreRefusedAlsoWhenTheKeyIsAbsent() throws Exception {
+        Arena closed = Arena.ofConfined();
+        MemorySegment closedDst = closed.allocate(8);
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> db.getPinned(closed, bytes("absent")));
+        assertThrows(IllegalStateException.class, () -> db.get(MemorySegment.ofArray(bytes("absent")), closedDst));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment dst = arena.allocate(8);
+            List<Class<?>> thrown = new CopyOnWriteArrayList<>();
+            Thread other = new Thread(() -> {
+                for (Runnable read : List.<Runnable>of(
+                        () -> db.getPinned(arena, bytes("absent")),
+                        () -> db.get(MemorySegment.ofArray(bytes("absent")), dst),
+                        () -> db.get(ByteBuffer.wrap(bytes("absent")), dst.asByteBuffer()))) {
+                    try {
+                        read.run();
+                        thrown.add(Void.class);
+                    } catch (Throwable t) {
+                        thrown.add(t.getClass());
+                    }
+                }
+            });
+            other.start();
+            other.join();
+            assertEquals(List.of(WrongThreadException.class, WrongThreadException.class, WrongThreadException.class),
+                    thrown);
         }
     }
 

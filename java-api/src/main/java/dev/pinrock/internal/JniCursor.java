@@ -13,7 +13,7 @@ final class JniCursor extends NativeCursor {
 
     @Override
     protected int move(int op, MemorySegment key, long keyLength) {
-        JniDb.requireUsable(key);
+        Segments.requireUsable(key);
         int status = move(handle, op, key.address(), keyLength, entry.address());
         Reference.reachabilityFence(key);
         return status;

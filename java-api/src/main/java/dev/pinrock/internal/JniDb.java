@@ -56,8 +56,8 @@ public final class JniDb implements NativeDb {
     @Override
     public void put(MemorySegment key, MemorySegment value) {
         if (key.isNative() && value.isNative()) {
-            requireUsable(key);
-            requireUsable(value);
+            Segments.requireUsable(key);
+            Segments.requireUsable(value);
             putAddress(handle, key.address(), key.byteSize(), value.address(), value.byteSize());
             Reference.reachabilityFence(key);
             Reference.reachabilityFence(value);
@@ -99,8 +99,8 @@ public final class JniDb implements NativeDb {
     @Override
     public long get(MemorySegment key, MemorySegment dst) {
         if (key.isNative() && dst.isNative()) {
-            requireUsable(key);
-            requireUsable(dst);
+            Segments.requireUsable(key);
+            Segments.requireUsable(dst);
             long length = getAddress(handle, key.address(), key.byteSize(), dst.address(), dst.byteSize());
             Reference.reachabilityFence(key);
             Reference.reachabilityFence(dst);
@@ -138,7 +138,7 @@ public final class JniDb implements NativeDb {
 
     @Override
     public void multiGet(MultiGet keys, MemorySegment dst) {
-        requireUsable(dst);
+        Segments.requireUsable(dst);
         multiGetInto(handle, keys.count, keys.pointers.address(), keys.keyLengths.address(), dst.address(),
                 dst.byteSize(), keys.valueOffsets.address(), keys.valueLengths.address(), keys.statuses.address());
         Reference.reachabilityFence(dst);
@@ -152,7 +152,7 @@ public final class JniDb implements NativeDb {
 
     @Override
     public void write(MemorySegment batch, int flags) {
-        requireUsable(batch);
+        Segments.requireUsable(batch);
         write(handle, batch.address(), batch.byteSize(), flags);
         Reference.reachabilityFence(batch);
     }
@@ -170,7 +170,7 @@ public final class JniDb implements NativeDb {
     @Override
     public void delete(MemorySegment key) {
         if (key.isNative()) {
-            requireUsable(key);
+            Segments.requireUsable(key);
             deleteAddress(handle, key.address(), key.byteSize());
             Reference.reachabilityFence(key);
         } else {
@@ -269,16 +269,6 @@ public final class JniDb implements NativeDb {
     @Override
     public void close() {
         close(handle);
-    }
-
-    /** Throws what an FFM downcall would for a closed or foreign-thread segment. */
-    static void requireUsable(MemorySegment segment) {
-        if (!segment.scope().isAlive()) {
-            throw new IllegalStateException("Already closed");
-        }
-        if (!segment.isAccessibleBy(Thread.currentThread())) {
-            throw new WrongThreadException("Attempted access outside owning thread");
-        }
     }
 
     private static native long open(long options, String path);

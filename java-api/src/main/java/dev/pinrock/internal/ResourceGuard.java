@@ -10,6 +10,11 @@ import java.lang.invoke.VarHandle;
  * only then releases the native resource. Close is idempotent and
  * thread-safe: a second closer waits until the first has finished. A call
  * must not close the guard it holds.
+ *
+ * <p>An {@linkplain #exclusive(String) exclusive} guard admits one call at a
+ * time, for a native resource that is not thread-safe (a RocksDB iterator or
+ * table-file writer): a call arriving while another is in flight is refused
+ * with {@link IllegalStateException} instead of racing it in native code.
  */
 public final class ResourceGuard {
     /** Set in {@link #state} once closing has begun; the other bits count calls in flight. */
@@ -25,6 +30,7 @@ public final class ResourceGuard {
     }
 
     private final String name;
+    private final boolean exclusive;
     private volatile int state;
     /** Guarded by this: whether the native resource has been released. */
     private boolean released;
@@ -35,23 +41,41 @@ public final class ResourceGuard {
      * @param name what the guard protects, for the message of a use after close
      */
     public ResourceGuard(String name) {
+        this(name, false);
+    }
+
+    private ResourceGuard(String name, boolean exclusive) {
         this.name = name;
+        this.exclusive = exclusive;
+    }
+
+    /**
+     * Creates an open guard that admits one call at a time.
+     *
+     * @param name what the guard protects, for the messages
+     * @return the guard
+     */
+    public static ResourceGuard exclusive(String name) {
+        return new ResourceGuard(name, true);
     }
 
     /**
      * Marks one call in flight; pair with {@link #release()} in a finally block.
      *
-     * @throws IllegalStateException when the resource is closed or closing
+     * @throws IllegalStateException when the resource is closed or closing, or, for an
+     *     exclusive guard, in use by another call
      */
     public void acquire() {
         if (!tryAcquire()) {
-            throw new IllegalStateException(name + " is closed");
+            throw new IllegalStateException(isClosed() ? name + " is closed"
+                    : name + " is in use by another thread: it is not thread-safe");
         }
     }
 
     /**
-     * Marks one call in flight unless the resource is closed or closing;
-     * pair a true result with {@link #release()} in a finally block.
+     * Marks one call in flight unless the resource is closed or closing (or,
+     * for an exclusive guard, in use); pair a true result with
+     * {@link #release()} in a finally block.
      *
      * @return whether the call may go on
      */
@@ -59,7 +83,7 @@ public final class ResourceGuard {
         int current;
         do {
             current = state;
-            if ((current & CLOSING) != 0) {
+            if ((current & CLOSING) != 0 || (exclusive && current != 0)) {
                 return false;
             }
         } while (!STATE.weakCompareAndSet(this, current, current + 1));
@@ -73,10 +97,12 @@ public final class ResourceGuard {
 
     /**
      * Refuses new calls, waits until no call is in flight, then runs
-     * {@code releaseResource} exactly once over the guard's life. Later or
-     * concurrent closers return once the resource is released.
+     * {@code releaseResource}, which completes once over the guard's life.
+     * Later or concurrent closers return once the resource is released.
      *
-     * @param releaseResource frees the native resource; what it throws reaches the first closer
+     * @param releaseResource frees the native resource, or throws having freed nothing: then
+     *     the guard opens again (calls are accepted, a later close tries again) and the
+     *     exception reaches the closer
      */
     public synchronized void close(Runnable releaseResource) {
         if (released) {
@@ -91,8 +117,22 @@ public final class ResourceGuard {
                 Thread.yield();
             }
         }
+        try {
+            releaseResource.run();
+        } catch (RuntimeException | Error e) {
+            STATE.getAndBitwiseAnd(this, ~CLOSING);
+            throw e;
+        }
         released = true;
-        releaseResource.run();
+    }
+
+    /**
+     * Waits for a close under way to end.
+     *
+     * @return whether the resource is released (false: open, or its close failed)
+     */
+    public synchronized boolean awaitRelease() {
+        return released;
     }
 
     /** @return whether closing has begun (calls are refused) */

@@ -26,6 +26,35 @@ class ResourceGuardTest {
     }
 
     @Test
+    void anExclusiveGuardRefusesASecondCallInFlight() {
+        ResourceGuard guard = ResourceGuard.exclusive("thing");
+        guard.acquire();
+        assertFalse(guard.tryAcquire());
+        var e = assertThrows(IllegalStateException.class, guard::acquire);
+        assertEquals("thing is in use by another thread: it is not thread-safe", e.getMessage());
+        guard.release();
+        guard.acquire();
+        guard.release();
+        guard.close(() -> { });
+        assertEquals("thing is closed", assertThrows(IllegalStateException.class, guard::acquire).getMessage());
+    }
+
+    @Test
+    void aReleaseThatThrowsLeavesTheGuardOpenForALaterClose() {
+        ResourceGuard guard = new ResourceGuard("thing");
+        AtomicInteger releases = new AtomicInteger();
+        assertThrows(IllegalStateException.class, () -> guard.close(() -> {
+            throw new IllegalStateException("busy");
+        }));
+        assertFalse(guard.isClosed());
+        guard.acquire();
+        guard.release();
+        guard.close(releases::incrementAndGet);
+        assertEquals(1, releases.get());
+        assertTrue(guard.isClosed());
+    }
+
+    @Test
     void closeWaitsForTheCallInFlight() throws Exception {
         ResourceGuard guard = new ResourceGuard("thing");
         AtomicBoolean callFinished = new AtomicBoolean();
