@@ -3,6 +3,7 @@ package dev.pinrock.tests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,12 @@ final class ChildJvm {
 
     static Outcome run(List<String> jvmOptions, String classPath, String mainClass, String... args)
             throws IOException, InterruptedException {
+        return run(jvmOptions, classPath, Duration.ofSeconds(120), mainClass, args);
+    }
+
+    /** Runs mainClass and waits for it at most timeout (then kills it and throws). */
+    static Outcome run(List<String> jvmOptions, String classPath, Duration timeout, String mainClass,
+            String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -38,7 +45,7 @@ final class ChildJvm {
             }
         });
         String out = new String(stdout.readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
             throw new IllegalStateException("child JVM did not finish: " + command);
         }

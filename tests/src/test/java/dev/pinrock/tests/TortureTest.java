@@ -1,0 +1,64 @@
+package dev.pinrock.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs {@link TortureWorkload} in a child JVM: at least a million random
+ * public API operations on four threads, with databases, cursors, snapshots,
+ * batches and arenas closed under other threads' feet, used after close and
+ * from the wrong thread. The child must exit normally, leave no {@code hs_err}
+ * crash report, read back only what it wrote, and have met every kind of
+ * misuse it is meant to (each counted by the exception it got).
+ *
+ * <p>{@code -Dpinrock.torture.seed=S} replays a seed (each thread's sequence of
+ * operations; the interleaving is the scheduler's), and
+ * {@code -Dpinrock.torture.operations=N} sets the count: the long run in
+ * docs/reliability.md uses 20 million.
+ */
+class TortureTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aMillionRandomOperationsOnFourThreadsNeitherCrashNorLoseAWrite() throws Exception {
+        long seed = Long.getLong("pinrock.torture.seed", System.nanoTime());
+        long operations = Long.getLong("pinrock.torture.operations", 1_000_000);
+        Path crashReports = Files.createDirectory(dir.resolve("crash-reports"));
+        Path databases = Files.createDirectory(dir.resolve("databases"));
+        System.out.println("torture seed " + seed + " (replay with -Dpinrock.torture.seed=" + seed + ")");
+
+        ChildJvm.Outcome outcome = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED", "-Xmx512m",
+                "-XX:ErrorFile=" + crashReports + "/hs_err_pid%p.log"), ChildJvm.testClassPath(),
+                Duration.ofMinutes(30), TortureWorkload.class.getName(), String.valueOf(seed),
+                String.valueOf(operations), "4", databases.toString());
+
+        String replay = "seed " + seed + " (replay with -Dpinrock.torture.seed=" + seed + ")";
+        try (Stream<Path> reports = Files.list(crashReports)) {
+            assertEquals(List.of(), reports.toList(), "the JVM crashed with " + replay + "\n" + outcome.stderr());
+        }
+        assertEquals(0, outcome.exitCode(), "the torture failed with " + replay + "\n" + outcome.stdout()
+                + outcome.stderr());
+        Map<String, Long> counts = outcome.stdout().lines().filter(line -> line.contains("="))
+                .map(line -> line.split("=", 2))
+                .collect(Collectors.toMap(kv -> kv[0], kv -> Long.parseLong(kv[1].trim())));
+        System.out.println("torture counts: " + counts);
+        assertTrue(counts.getOrDefault("operations", 0L) >= operations - 3, counts.toString());
+        // Each kind of misuse happened and was answered with its documented exception.
+        for (String kind : List.of("IllegalStateException", "WrongThreadException",
+                "RocksIoException.IO_ERROR", "IllegalArgumentException")) {
+            assertTrue(counts.getOrDefault(kind, 0L) > 0, kind + " never happened: " + counts);
+        }
+    }
+}
