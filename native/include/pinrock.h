@@ -6,7 +6,9 @@
  *  2. Keys and values cross as (const uint8_t* ptr, size_t len); paths and
  *     property names as NUL-terminated UTF-8. Only fixed-width integer types,
  *     double, size_t and pointers appear, so one generated binding serves
- *     every 64-bit Linux.
+ *     every 64-bit Linux. A key may be at most 2^32 - 9 bytes and a value
+ *     2^32 - 1 bytes (RocksDB stores 32-bit lengths); a longer one fails the
+ *     call with PR_CODE_INVALID_ARGUMENT before RocksDB sees it.
  *  3. Every create/open has a destroy/close. Memory the shim allocates is
  *     freed only by the shim. Destroy/close functions accept NULL; every
  *     other pointer argument must be valid unless its comment says it may

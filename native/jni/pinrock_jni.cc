@@ -19,6 +19,8 @@ namespace {
 constexpr size_t kErrCap = 1024;
 // Values up to this size come back through a stack buffer in one call.
 constexpr size_t kValueCap = 16 * 1024;
+// The longest value a byte[] can take (the JDK's arrays stop a few bytes short of 2^31).
+constexpr uint64_t kMaxArrayBytes = INT32_MAX - 8;
 
 jclass exception_class = nullptr;
 jmethodID exception_of = nullptr;
@@ -36,6 +38,13 @@ void throw_status(JNIEnv* env, int32_t status, const char* message) {
   auto exception = static_cast<jthrowable>(
       env->CallStaticObjectMethod(exception_class, exception_of, static_cast<jint>(status), text));
   if (exception != nullptr) env->Throw(exception);
+}
+
+// For a value that no byte[] can hold; FfmDb words the same refusal.
+void throw_too_large_for_array(JNIEnv* env) {
+  throw_status(env, PR_CODE_INVALID_ARGUMENT,
+               "Invalid argument: the value has more bytes than a Java array holds;"
+               " read it with getPinned");
 }
 
 // Returns true when status is PR_OK; otherwise leaves an exception pending.
@@ -173,10 +182,8 @@ PR_JNI_EXPORT jbyteArray JNICALL Java_dev_pinrock_internal_JniDb_get(JNIEnv* env
     return nullptr;
   }
   std::unique_ptr<pr_pin_t, void (*)(pr_pin_t*)> pin(result.pin, pr_pin_release);
-  if (result.value_len > INT32_MAX - 8) {
-    throw_status(env, PR_CODE_INVALID_ARGUMENT,
-                 "Invalid argument: the value has more bytes than a Java array holds;"
-                 " read it with getPinned");
+  if (result.value_len > kMaxArrayBytes) {
+    throw_too_large_for_array(env);
     return nullptr;
   }
   jsize length = static_cast<jsize>(result.value_len);
@@ -487,6 +494,10 @@ PR_JNI_EXPORT jobjectArray JNICALL Java_dev_pinrock_internal_JniDb_multiGet(
     bool all_copied = true;
     for (size_t i = 0; i < n; i++) {
       if (key_statuses[i] != PR_OK) continue;
+      if (value_lens[i] > kMaxArrayBytes) {
+        throw_too_large_for_array(env);
+        return nullptr;
+      }
       needed += value_lens[i];
       all_copied = all_copied && offsets[i] != PR_MULTI_GET_NOT_COPIED;
     }

@@ -25,6 +25,7 @@
 #include <shared_mutex>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -149,12 +150,21 @@ int32_t invalid_argument(const std::string& message, char* err, size_t err_cap) 
   return fail(PR_CODE_INVALID_ARGUMENT, "Invalid argument: " + message, err, err_cap);
 }
 
-// Runs body and converts any C++ exception into PR_CODE_INTERNAL, so that
+// A key or value longer than RocksDB can store; guarded() turns it into
+// PR_CODE_INVALID_ARGUMENT before RocksDB sees the argument.
+struct too_long : std::length_error {
+  using std::length_error::length_error;
+};
+
+// Runs body and converts any C++ exception into a status (too_long into
+// PR_CODE_INVALID_ARGUMENT, anything else into PR_CODE_INTERNAL), so that
 // nothing throws across the C boundary.
 template <typename Body>
 int32_t guarded(char* err, size_t err_cap, Body&& body) noexcept {
   try {
     return body();
+  } catch (const too_long& e) {
+    return invalid_argument(e.what(), err, err_cap);
   } catch (const std::bad_alloc&) {
     return fail(kStatusInternal, "pinrock: out of memory", err, err_cap);
   } catch (const std::exception& e) {
@@ -179,8 +189,27 @@ bool known_compression(int32_t type) {
   }
 }
 
-rocksdb::Slice slice(const uint8_t* data, size_t len) {
+// RocksDB encodes lengths as 32-bit varints, and a key carries 8 bytes of
+// sequence number and type inside the engine. Some paths (Delete, lookups,
+// seeks) truncate a longer length silently instead of failing, so every key
+// and value crossing the boundary is checked here; throws too_long.
+constexpr size_t kMaxValueBytes = std::numeric_limits<uint32_t>::max();
+constexpr size_t kMaxKeyBytes = kMaxValueBytes - 8;
+
+rocksdb::Slice checked_slice(const char* what, size_t max, const uint8_t* data, size_t len) {
+  if (len > max) {
+    throw too_long(std::string("a ") + what + " of " + std::to_string(len) +
+                   " bytes exceeds RocksDB's limit of " + std::to_string(max) + " bytes");
+  }
   return rocksdb::Slice(reinterpret_cast<const char*>(data), len);
+}
+
+rocksdb::Slice key_slice(const uint8_t* data, size_t len) {
+  return checked_slice("key", kMaxKeyBytes, data, len);
+}
+
+rocksdb::Slice value_slice(const uint8_t* data, size_t len) {
+  return checked_slice("value", kMaxValueBytes, data, len);
 }
 
 rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb::Cache>* cache) {
@@ -314,7 +343,7 @@ int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t*
   *result = pr_get_result_t{0, nullptr, nullptr};
   rocksdb::PinnableSlice value;
   rocksdb::Status s =
-      db.db->Get(options, db.family, slice(key, key_len), &value);
+      db.db->Get(options, db.family, key_slice(key, key_len), &value);
   if (!s.ok()) return to_status(s, err, err_cap);
   result->value_len = value.size();
   if (value.size() <= buf_cap) {
@@ -640,8 +669,8 @@ int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap) {
 int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t* value,
                   size_t value_len, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    return to_status(db->db->Put(db->write_options, db->family, slice(key, key_len),
-                                 slice(value, value_len)),
+    return to_status(db->db->Put(db->write_options, db->family, key_slice(key, key_len),
+                                 value_slice(value, value_len)),
                      err, err_cap);
   });
 }
@@ -649,7 +678,7 @@ int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t
 int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, char* err,
                      size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    return to_status(db->db->Delete(db->write_options, db->family, slice(key, key_len)), err,
+    return to_status(db->db->Delete(db->write_options, db->family, key_slice(key, key_len)), err,
                      err_cap);
   });
 }
@@ -704,7 +733,7 @@ int32_t pr_sst_writer_open(const pr_options_t* options, const char* path,
 int32_t pr_sst_writer_put(pr_sst_writer_t* writer, const uint8_t* key, size_t key_len,
                           const uint8_t* value, size_t value_len, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    return to_status(writer->writer->Put(slice(key, key_len), slice(value, value_len)), err,
+    return to_status(writer->writer->Put(key_slice(key, key_len), value_slice(value, value_len)), err,
                      err_cap);
   });
 }
@@ -712,7 +741,7 @@ int32_t pr_sst_writer_put(pr_sst_writer_t* writer, const uint8_t* key, size_t ke
 int32_t pr_sst_writer_delete(pr_sst_writer_t* writer, const uint8_t* key, size_t key_len,
                              char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    return to_status(writer->writer->Delete(slice(key, key_len)), err, err_cap);
+    return to_status(writer->writer->Delete(key_slice(key, key_len)), err, err_cap);
   });
 }
 
@@ -773,7 +802,7 @@ int32_t pr_db_multi_get(pr_db_t* db, size_t n, const uint8_t* const* keys, const
                         uint64_t* value_lens, int32_t* statuses, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     std::vector<rocksdb::Slice> key_slices(n);
-    for (size_t i = 0; i < n; i++) key_slices[i] = slice(keys[i], key_lens[i]);
+    for (size_t i = 0; i < n; i++) key_slices[i] = key_slice(keys[i], key_lens[i]);
     std::vector<rocksdb::PinnableSlice> values(n);
     std::vector<rocksdb::Status> key_statuses(n);
     db->db->MultiGet(db->read_options, db->family, n, key_slices.data(),
@@ -802,7 +831,7 @@ int32_t pr_db_multi_get_pinned(pr_db_t* db, size_t n, const uint8_t* const* keys
   for (size_t i = 0; i < n; i++) results[i] = pr_get_result_t{0, nullptr, nullptr};
   return guarded(err, err_cap, [&] {
     std::vector<rocksdb::Slice> key_slices(n);
-    for (size_t i = 0; i < n; i++) key_slices[i] = slice(keys[i], key_lens[i]);
+    for (size_t i = 0; i < n; i++) key_slices[i] = key_slice(keys[i], key_lens[i]);
     std::vector<rocksdb::PinnableSlice> values(n);
     std::vector<rocksdb::Status> key_statuses(n);
     db->db->MultiGet(db->read_options, db->family, n, key_slices.data(), values.data(),
@@ -837,8 +866,8 @@ int32_t pr_db_compact_range(pr_db_t* db, const uint8_t* begin, size_t begin_len,
                             const uint8_t* end, size_t end_len, uint32_t bounds, char* err,
                             size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    rocksdb::Slice begin_key = slice(begin, begin_len);
-    rocksdb::Slice end_key = slice(end, end_len);
+    rocksdb::Slice begin_key = key_slice(begin, begin_len);
+    rocksdb::Slice end_key = key_slice(end, end_len);
     rocksdb::CompactRangeOptions options;
     // Rewrite the last level too, so the range really is recompacted (with
     // the current compression) rather than trivially moved.
@@ -853,7 +882,7 @@ int32_t pr_db_approximate_size(pr_db_t* db, const uint8_t* begin, size_t begin_l
                                const uint8_t* end, size_t end_len, uint64_t* size, char* err,
                                size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    rocksdb::Range range(slice(begin, begin_len), slice(end, end_len));
+    rocksdb::Range range(key_slice(begin, begin_len), key_slice(end, end_len));
     rocksdb::SizeApproximationOptions options;
     options.include_files = true;
     options.include_memtables = true;
@@ -1105,12 +1134,12 @@ int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read
     rocksdb::ReadOptions options = read_options(*db, snapshot, read_flags);
     options.readahead_size = readahead_bytes;
     if ((bounds & PR_RANGE_HAS_BEGIN) != 0) {
-      cursor->lower.assign(reinterpret_cast<const char*>(lower), lower_len);
+      cursor->lower = key_slice(lower, lower_len).ToString();
       cursor->lower_slice = cursor->lower;
       options.iterate_lower_bound = &cursor->lower_slice;
     }
     if ((bounds & PR_RANGE_HAS_END) != 0) {
-      cursor->upper.assign(reinterpret_cast<const char*>(upper), upper_len);
+      cursor->upper = key_slice(upper, upper_len).ToString();
       cursor->upper_slice = cursor->upper;
       options.iterate_upper_bound = &cursor->upper_slice;
     }
@@ -1143,8 +1172,8 @@ int32_t pr_cursor_move(pr_cursor_t* cursor, int32_t op, const uint8_t* key, size
     switch (op) {
       case PR_CURSOR_FIRST: iterator.SeekToFirst(); break;
       case PR_CURSOR_LAST: iterator.SeekToLast(); break;
-      case PR_CURSOR_SEEK: iterator.Seek(slice(key, key_len)); break;
-      case PR_CURSOR_SEEK_FOR_PREV: iterator.SeekForPrev(slice(key, key_len)); break;
+      case PR_CURSOR_SEEK: iterator.Seek(key_slice(key, key_len)); break;
+      case PR_CURSOR_SEEK_FOR_PREV: iterator.SeekForPrev(key_slice(key, key_len)); break;
       case PR_CURSOR_NEXT: iterator.Next(); break;
       case PR_CURSOR_PREV: iterator.Prev(); break;
       default: return invalid_argument("unknown cursor move " + std::to_string(op), err, err_cap);
