@@ -19,6 +19,7 @@ import java.util.stream.StreamSupport;
 
 import dev.pinrock.internal.NativeCursor;
 import dev.pinrock.internal.ResourceGuard;
+import dev.pinrock.internal.Segments;
 
 /**
  * Walks a database's keys in bytewise order, in both directions, over the
@@ -223,20 +224,24 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      * Returns a copy of the current key.
      *
      * @return the key
+     * @throws RocksDbException.InvalidArgumentException when the key is longer than a byte[] holds
+     *     (read it with {@link #key()})
      * @throws IllegalStateException when the cursor is on no entry, or closed
      */
     public byte[] keyBytes() {
-        return onEntry(() -> cursor.rawKey().toArray(ValueLayout.JAVA_BYTE));
+        return onEntry(() -> Segments.toArray(cursor.rawKey(), "key()"));
     }
 
     /**
      * Returns a copy of the current value.
      *
      * @return the value
+     * @throws RocksDbException.InvalidArgumentException when the value is longer than a byte[]
+     *     holds (read it with {@link #value()})
      * @throws IllegalStateException when the cursor is on no entry, or closed
      */
     public byte[] valueBytes() {
-        return onEntry(() -> cursor.rawValue().toArray(ValueLayout.JAVA_BYTE));
+        return onEntry(() -> Segments.toArray(cursor.rawValue(), "value()"));
     }
 
     /**
@@ -388,8 +393,8 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
                     if (cursor.onEntry()) {
                         cursor.scan(reverse, ITERATOR_BATCH_ENTRIES, (keyOffset, keyLength, valueOffset, valueLength) -> {
                             MemorySegment batch = cursor.batch();
-                            ready.add(new KeyValue(batch.asSlice(keyOffset, keyLength).toArray(ValueLayout.JAVA_BYTE),
-                                    batch.asSlice(valueOffset, valueLength).toArray(ValueLayout.JAVA_BYTE)));
+                            ready.add(new KeyValue(Segments.toArray(batch.asSlice(keyOffset, keyLength), "key()"),
+                                    Segments.toArray(batch.asSlice(valueOffset, valueLength), "value()")));
                         });
                     }
                 } finally {

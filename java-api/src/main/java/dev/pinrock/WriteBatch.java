@@ -37,6 +37,9 @@ public final class WriteBatch implements AutoCloseable {
     private static final byte FAMILY_RANGE_DELETION = 0xE;
     /** A length is a varint32 of at most 5 bytes. */
     private static final int MAX_VARINT_BYTES = 5;
+    /** RocksDB's 32-bit lengths; a key carries 8 more bytes inside the engine (see pinrock.h). */
+    private static final long MAX_VALUE_BYTES = 0xFFFF_FFFFL;
+    private static final long MAX_KEY_BYTES = MAX_VALUE_BYTES - 8;
 
     private Arena arena;
     private MemorySegment buffer;
@@ -95,9 +98,12 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @param value the value
      * @return this batch
+     * @throws IllegalArgumentException when the key is longer than 2^32 - 9 bytes or the value
+     *     than 2^32 - 1 bytes (RocksDB's limits); the batch is unchanged
      */
     public WriteBatch put(MemorySegment key, MemorySegment value) {
-        return put(null, key, value);
+        return record(null, VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
+                Objects.requireNonNull(value, "value"));
     }
 
     /**
@@ -117,14 +123,14 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * Adds a put of key to value in a column family.
      *
-     * @param family the column family, or null for the default one
+     * @param family the column family (a {@link RocksDb} means its default family)
      * @param key the key
      * @param value the value
      * @return this batch
      * @throws IllegalArgumentException when the batch already names families of another database
      */
     public WriteBatch put(Keyspace family, MemorySegment key, MemorySegment value) {
-        return record(family, VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
+        return record(Objects.requireNonNull(family, "family"), VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
                 Objects.requireNonNull(value, "value"));
     }
 
@@ -151,7 +157,7 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * Adds a delete of key in a column family.
      *
-     * @param family the column family
+     * @param family the column family (a {@link RocksDb} means its default family)
      * @param key the key
      * @return this batch
      * @throws IllegalArgumentException when the batch already names families of another database
@@ -169,18 +175,19 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch singleDelete(byte[] key) {
-        return singleDelete(null, key);
+        return record(null, SINGLE_DELETION, FAMILY_SINGLE_DELETION,
+                MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
     }
 
     /**
      * Adds a single delete of key in a column family; see {@link #singleDelete(byte[])}.
      *
-     * @param family the column family, or null for the default one
+     * @param family the column family (a {@link RocksDb} means its default family)
      * @param key the key
      * @return this batch
      */
     public WriteBatch singleDelete(Keyspace family, byte[] key) {
-        return record(family, SINGLE_DELETION, FAMILY_SINGLE_DELETION,
+        return record(Objects.requireNonNull(family, "family"), SINGLE_DELETION, FAMILY_SINGLE_DELETION,
                 MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
     }
 
@@ -192,19 +199,21 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch deleteRange(byte[] begin, byte[] end) {
-        return deleteRange(null, begin, end);
+        return record(null, RANGE_DELETION, FAMILY_RANGE_DELETION,
+                MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
+                MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
     }
 
     /**
      * Adds a delete of every key in [begin, end) of a column family.
      *
-     * @param family the column family, or null for the default one
+     * @param family the column family (a {@link RocksDb} means its default family)
      * @param begin the first key deleted
      * @param end the first key kept after the range
      * @return this batch
      */
     public WriteBatch deleteRange(Keyspace family, byte[] begin, byte[] end) {
-        return record(family, RANGE_DELETION, FAMILY_RANGE_DELETION,
+        return record(Objects.requireNonNull(family, "family"), RANGE_DELETION, FAMILY_RANGE_DELETION,
                 MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
                 MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
     }
@@ -219,20 +228,22 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch merge(byte[] key, byte[] value) {
-        return merge(null, key, value);
+        return record(null, MERGE, FAMILY_MERGE, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
     /**
      * Adds a merge of value into key in a column family, combined by that
      * family's merge operator; see {@link #merge(byte[], byte[])}.
      *
-     * @param family the column family, or null for the default one
+     * @param family the column family (a {@link RocksDb} means its default family)
      * @param key the key
      * @param value the operand
      * @return this batch
      */
     public WriteBatch merge(Keyspace family, byte[] key, byte[] value) {
-        return record(family, MERGE, FAMILY_MERGE, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+        return record(Objects.requireNonNull(family, "family"), MERGE, FAMILY_MERGE,
+                MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
                 MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
@@ -291,6 +302,10 @@ public final class WriteBatch implements AutoCloseable {
             throw new IllegalArgumentException("the batch already holds column families of " + familiesOf
                     + ", not of " + family.database());
         }
+        requireWithinLimit("key", MAX_KEY_BYTES, first);
+        if (second != null) {
+            requireWithinLimit("value", MAX_VALUE_BYTES, second);
+        }
         long needed = 1 + 2 * MAX_VARINT_BYTES + first.byteSize()
                 + (second == null ? 0 : MAX_VARINT_BYTES + second.byteSize());
         ensureCapacity(size + needed);
@@ -313,12 +328,18 @@ public final class WriteBatch implements AutoCloseable {
         return this;
     }
 
+    /** Refuses a key or value too long for RocksDB's 32-bit lengths, before any memory is reserved for it. */
+    private static void requireWithinLimit(String what, long max, MemorySegment bytes) {
+        long length = bytes.byteSize();
+        if (length > max) {
+            throw new IllegalArgumentException(
+                    "a " + what + " of " + length + " bytes exceeds RocksDB's limit of " + max + " bytes");
+        }
+    }
+
     /** Writes a varint32 length and the bytes at offset; returns the offset after them. */
     private long append(MemorySegment bytes, long offset) {
         long length = bytes.byteSize();
-        if (length > 0xFFFF_FFFFL) {
-            throw new IllegalArgumentException("a key or value of " + length + " bytes exceeds RocksDB's 4 GiB limit");
-        }
         long position = putVarint(length, offset);
         MemorySegment.copy(bytes, 0, buffer, position, length);
         return position + length;

@@ -332,9 +332,9 @@ public final class FfmDb implements NativeDb {
             return null;
         }
         long length = pr_get_result.value_len(scratch.result);
-        if (length > Integer.MAX_VALUE - 8) {
+        if (length > Segments.MAX_ARRAY_BYTES) {
             releasePin(pr_get_result.pin(scratch.result));
-            throw tooLargeForArray(length);
+            throw Segments.tooLargeForArray(length, "getPinned");
         }
         byte[] value = new byte[(int) length];
         copyResult(scratch, MemorySegment.ofArray(value), length);
@@ -451,7 +451,11 @@ public final class FfmDb implements NativeDb {
                 boolean allCopied = true;
                 for (int i = 0; i < n; i++) {
                     if (nativeKeys.status(i) == PR_OK()) {
-                        needed += nativeKeys.valueLength(i);
+                        long length = nativeKeys.valueLength(i);
+                        if (length > Segments.MAX_ARRAY_BYTES) {
+                            throw Segments.tooLargeForArray(length, "getPinned");
+                        }
+                        needed += length;
                         allCopied &= nativeKeys.valueOffset(i) != -1L;
                     }
                 }
@@ -818,11 +822,6 @@ public final class FfmDb implements NativeDb {
         return (int) Math.min(length, Integer.MAX_VALUE);
     }
 
-    private static RocksDbException tooLargeForArray(long length) {
-        return RocksDbException.of(dev.pinrock.StatusCode.INVALID_ARGUMENT.nativeCode(),
-                "Invalid argument: the value has " + length + " bytes, more than a Java array holds;"
-                        + " read it with getPinned");
-    }
 
     /** Rethrows what a downcall threw: unchecked as it is, anything else wrapped. */
     static RuntimeException unchecked(Throwable t) {
