@@ -15,8 +15,12 @@ import java.util.Objects;
  * caller's arrays, buffers and segments can be reused at once.
  *
  * <p>Not thread-safe: one thread builds a batch at a time; it may then be
- * handed to another thread to write. {@link #close()} frees its memory
- * (idempotent); any later use throws {@link IllegalStateException}.
+ * handed to another thread to write. Used by several threads at once without
+ * locking, a batch may throw {@link IllegalStateException} or
+ * {@link IndexOutOfBoundsException} or end up holding a mix of their
+ * operations (which a write then applies, or refuses as corrupt); it never
+ * touches freed memory. {@link #close()} frees its memory (idempotent); any
+ * later use throws {@link IllegalStateException}.
  */
 public final class WriteBatch implements AutoCloseable {
     /** Sequence number (8 bytes) and record count (4 bytes). */

@@ -129,11 +129,16 @@ class DamagedFilesTest {
     }
 
     @Test
-    void aGarbledCurrentFileFailsTheOpen() throws IOException {
+    void aGarbledCurrentFileFailsTheOpenAndRepairRecoversEveryKey() throws IOException {
         Files.writeString(db.resolve("CURRENT"), "MANIFEST-999999\n");
         assertDamage(assertThrows(RocksDbException.class, () -> RocksDb.open(db, DbOptions.create())));
         Files.writeString(db.resolve("CURRENT"), "\u0000\u0001garbage");
         assertDamage(assertThrows(RocksDbException.class, () -> RocksDb.open(db, DbOptions.create())));
+
+        RocksDb.repair(db, DbOptions.create());
+        try (RocksDb database = RocksDb.open(db, DbOptions.create())) {
+            assertEquals(TOTAL, readAll(database, ReadOptions.DEFAULT));
+        }
     }
 
     @Test
