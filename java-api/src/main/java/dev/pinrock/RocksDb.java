@@ -193,21 +193,21 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws RocksDbException.InvalidArgumentException when the batch merges into a database
      *     without a merge operator, or sync is combined with disableWal (nothing is applied)
      * @throws RocksDbException when RocksDB fails the write (nothing is applied)
-     * @throws IllegalStateException when the database or the batch is closed
+     * @throws IllegalArgumentException when the batch names column families of another database
+     * @throws IllegalStateException when the database or the batch is closed, or the batch is in
+     *     use by another thread
      */
     public void write(WriteBatch batch, WriteOptions options) {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(options, "options");
-        if (batch.familiesOf() != null && batch.familiesOf() != this) {
-            throw new IllegalArgumentException("the batch holds column families of " + batch.familiesOf());
-        }
-        MemorySegment encoded = batch.encoded();
-        guard.acquire();
-        try {
-            db.write(encoded, options.flags());
-        } finally {
-            guard.release();
-        }
+        batch.writeInto(this, encoded -> {
+            guard.acquire();
+            try {
+                db.write(encoded, options.flags());
+            } finally {
+                guard.release();
+            }
+        });
     }
 
     /**

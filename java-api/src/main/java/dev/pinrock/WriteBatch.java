@@ -6,6 +6,9 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Objects;
+import java.util.function.Consumer;
+
+import dev.pinrock.internal.ResourceGuard;
 
 /**
  * Operations applied together by {@link RocksDb#write(WriteBatch)}: all of
@@ -15,12 +18,12 @@ import java.util.Objects;
  * caller's arrays, buffers and segments can be reused at once.
  *
  * <p>Not thread-safe: one thread builds a batch at a time; it may then be
- * handed to another thread to write. Used by several threads at once without
- * locking, a batch may throw {@link IllegalStateException} or
- * {@link IndexOutOfBoundsException} or end up holding a mix of their
- * operations (which a write then applies, or refuses as corrupt); it never
- * touches freed memory. {@link #close()} frees its memory (idempotent); any
- * later use throws {@link IllegalStateException}.
+ * handed to another thread to write. A call that arrives while another call
+ * on the batch (a write of it included) is in flight on another thread is
+ * refused with {@link IllegalStateException}, so a shared batch never holds
+ * a mix of records. {@link #close()} waits for a call in flight and frees the
+ * batch's memory (idempotent); any later use throws
+ * {@link IllegalStateException}.
  */
 public final class WriteBatch implements AutoCloseable {
     /** Sequence number (8 bytes) and record count (4 bytes). */
@@ -45,6 +48,7 @@ public final class WriteBatch implements AutoCloseable {
     private static final long MAX_VALUE_BYTES = 0xFFFF_FFFFL;
     private static final long MAX_KEY_BYTES = MAX_VALUE_BYTES - 8;
 
+    private final ResourceGuard guard = ResourceGuard.exclusive("WriteBatch");
     private Arena arena;
     private MemorySegment buffer;
     private long size;
@@ -253,54 +257,84 @@ public final class WriteBatch implements AutoCloseable {
 
     /** @return the number of operations in the batch */
     public int count() {
-        requireOpen();
-        return count;
+        guard.acquire();
+        try {
+            return count;
+        } finally {
+            guard.release();
+        }
     }
 
     /** @return the encoded size in bytes, header included */
     public long sizeBytes() {
-        requireOpen();
-        return size;
+        guard.acquire();
+        try {
+            return size;
+        } finally {
+            guard.release();
+        }
     }
 
     /** Removes every operation; the memory is kept for reuse. */
     public void clear() {
-        requireOpen();
-        size = HEADER_BYTES;
-        count = 0;
-        familiesOf = null;
-        buffer.set(COUNT, COUNT_OFFSET, 0);
-    }
-
-    /** Frees the batch's native memory; idempotent. */
-    @Override
-    public void close() {
-        if (arena != null) {
-            arena.close();
-            arena = null;
-            buffer = null;
+        guard.acquire();
+        try {
+            size = HEADER_BYTES;
+            count = 0;
+            familiesOf = null;
+            buffer.set(COUNT, COUNT_OFFSET, 0);
+        } finally {
+            guard.release();
         }
     }
 
-    /** @return the database whose column families the records name, or null when they name none */
-    RocksDb familiesOf() {
-        return familiesOf;
-    }
-
-    /** The encoded batch, for the native write. */
-    MemorySegment encoded() {
-        requireOpen();
-        return buffer.asSlice(0, size);
+    /** Frees the batch's native memory once no call is in flight; idempotent. */
+    @Override
+    public void close() {
+        guard.close(() -> {
+            arena.close();
+            arena = null;
+            buffer = null;
+        });
     }
 
     /**
-     * Appends one record. The size and count move only once the whole record
-     * is in place, so a key from a closed arena (which throws) leaves the
-     * batch as it was.
+     * Hands the encoded batch to a write into database, holding the batch so
+     * that no other thread changes or frees it meanwhile.
+     *
+     * @throws IllegalArgumentException when the records name column families of another database
+     * @throws IllegalStateException when the batch is closed or in use by another thread
+     */
+    void writeInto(RocksDb database, Consumer<MemorySegment> write) {
+        guard.acquire();
+        try {
+            if (familiesOf != null && familiesOf != database) {
+                throw new IllegalArgumentException("the batch holds column families of " + familiesOf);
+            }
+            write.accept(buffer.asSlice(0, size));
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Appends one record, holding the batch meanwhile. The size and count
+     * move only once the whole record is in place, so a key from a closed
+     * arena (which throws) leaves the batch as it was.
      */
     private WriteBatch record(Keyspace family, byte defaultTag, byte familyTag, MemorySegment first,
             MemorySegment second) {
-        requireOpen();
+        guard.acquire();
+        try {
+            appendRecord(family, defaultTag, familyTag, first, second);
+        } finally {
+            guard.release();
+        }
+        return this;
+    }
+
+    private void appendRecord(Keyspace family, byte defaultTag, byte familyTag, MemorySegment first,
+            MemorySegment second) {
         int familyId = family == null ? 0 : family.familyId();
         if (familyId != 0 && familiesOf != null && familiesOf != family.database()) {
             throw new IllegalArgumentException("the batch already holds column families of " + familiesOf
@@ -329,7 +363,6 @@ public final class WriteBatch implements AutoCloseable {
         if (familyId != 0) {
             familiesOf = family.database();
         }
-        return this;
     }
 
     /** Refuses a key or value too long for RocksDB's 32-bit lengths, before any memory is reserved for it. */
@@ -371,12 +404,6 @@ public final class WriteBatch implements AutoCloseable {
         arena.close();
         arena = grown;
         buffer = larger;
-    }
-
-    private void requireOpen() {
-        if (arena == null) {
-            throw new IllegalStateException("WriteBatch is closed");
-        }
     }
 
     @Override

@@ -2,10 +2,12 @@ package dev.pinrock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +17,7 @@ class WriteBatchTest {
     void recordsAreEncodedInRocksDbsFormat() {
         try (WriteBatch batch = new WriteBatch()) {
             batch.put(new byte[] {'k'}, new byte[200]).delete(new byte[] {'d'});
-            MemorySegment encoded = batch.encoded();
+            MemorySegment encoded = encoded(batch);
             // header: 8-byte sequence, 4-byte little-endian count
             assertEquals(2, encoded.get(ValueLayout.JAVA_INT_UNALIGNED, 8));
             // put: tag 1, varint 1, 'k', varint 200 (0xC8 0x01), 200 bytes
@@ -40,7 +42,7 @@ class WriteBatchTest {
             batch.clear();
             assertEquals(0, batch.count());
             assertEquals(12, batch.sizeBytes());
-            assertEquals(0, batch.encoded().get(ValueLayout.JAVA_INT_UNALIGNED, 8));
+            assertEquals(0, encoded(batch).get(ValueLayout.JAVA_INT_UNALIGNED, 8));
         }
     }
 
@@ -65,5 +67,41 @@ class WriteBatchTest {
             assertThrows(NullPointerException.class, () -> batch.put((byte[]) null, new byte[0]));
             assertThrows(NullPointerException.class, () -> batch.deleteRange(new byte[0], null));
         }
+    }
+
+    @Test
+    void aCallWhileAnotherThreadHoldsTheBatchIsRefusedAndCloseWaitsForIt() throws InterruptedException {
+        WriteBatch batch = new WriteBatch();
+        batch.put(new byte[] {1}, new byte[] {2});
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread writer = Thread.ofPlatform().start(() -> batch.writeInto(null, encoded -> {
+            writing.countDown();
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        try {
+            writing.await();
+            var e = assertThrows(IllegalStateException.class, () -> batch.put(new byte[] {3}, new byte[] {4}));
+            assertEquals("WriteBatch is in use by another thread: it is not thread-safe", e.getMessage());
+            assertThrows(IllegalStateException.class, batch::clear);
+        } finally {
+            done.countDown();
+        }
+        writer.join();
+        assertEquals(1, batch.count());
+        batch.close();
+        var e = assertThrows(IllegalStateException.class, batch::count);
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+
+    /** A copy of the encoded batch, as a write would see it. */
+    private static MemorySegment encoded(WriteBatch batch) {
+        MemorySegment[] copy = new MemorySegment[1];
+        batch.writeInto(null, encoded -> copy[0] = Arena.ofAuto().allocate(encoded.byteSize()).copyFrom(encoded));
+        return copy[0];
     }
 }
