@@ -53,7 +53,11 @@ public final class ColumnFamily extends Keyspace {
         dropped = true;
     }
 
-    /** @return whether the family was dropped */
+    /**
+     * Returns whether the family was dropped.
+     *
+     * @return whether the family was dropped
+     */
     public boolean isDropped() {
         return dropped;
     }

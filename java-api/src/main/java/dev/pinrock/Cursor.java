@@ -413,7 +413,11 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         }
     }
 
-    /** @return whether the cursor is open */
+    /**
+     * Returns whether the cursor is open.
+     *
+     * @return whether the cursor is open
+     */
     public boolean isOpen() {
         return !guard.isClosed();
     }

@@ -324,22 +324,38 @@ public final class DbOptions {
         return new DbOptions(v);
     }
 
-    /** @return the compression per level, empty when every level uses {@link #compression()} */
+    /**
+     * Returns the compression per level, empty when every level uses {@link #compression()}.
+     *
+     * @return the compression per level, empty when every level uses {@link #compression()}
+     */
     public List<Compression> compressionPerLevel() {
         return compressionPerLevel;
     }
 
-    /** @return the zstd dictionary size per table file, 0 when disabled */
+    /**
+     * Returns the zstd dictionary size per table file, 0 when disabled.
+     *
+     * @return the zstd dictionary size per table file, 0 when disabled
+     */
     public int zstdDictionaryBytes() {
         return zstdDictionaryBytes;
     }
 
-    /** @return the bytes zstd's dictionary trainer samples, 0 when not training */
+    /**
+     * Returns the bytes zstd's dictionary trainer samples, 0 when not training.
+     *
+     * @return the bytes zstd's dictionary trainer samples, 0 when not training
+     */
     public int zstdTrainingBytes() {
         return zstdTrainingBytes;
     }
 
-    /** @return the threads compressing each table file */
+    /**
+     * Returns the threads compressing each table file.
+     *
+     * @return the threads compressing each table file
+     */
     public int compressionThreads() {
         return compressionThreads;
     }
@@ -357,7 +373,11 @@ public final class DbOptions {
         return new DbOptions(v);
     }
 
-    /** @return how much statistics collect */
+    /**
+     * Returns how much statistics collect.
+     *
+     * @return how much statistics collect
+     */
     public StatsLevel statistics() {
         return statistics;
     }
@@ -398,67 +418,119 @@ public final class DbOptions {
         return options;
     }
 
-    /** @return the options of existing column families opened with their own, by name */
+    /**
+     * Returns the options of existing column families opened with their own, by name.
+     *
+     * @return the options of existing column families opened with their own, by name
+     */
     public Map<String, DbOptions> columnFamilyOptions() {
         return columnFamilyOptions;
     }
 
-    /** @return the shared memory budget, or null for none */
+    /**
+     * Returns the shared memory budget, or null for none.
+     *
+     * @return the shared memory budget, or null for none
+     */
     public MemoryBudget memoryBudget() {
         return memoryBudget;
     }
 
-    /** @return whether a missing database is created */
+    /**
+     * Returns whether a missing database is created.
+     *
+     * @return whether a missing database is created
+     */
     public boolean createIfMissing() {
         return createIfMissing;
     }
 
-    /** @return whether an existing database is an error */
+    /**
+     * Returns whether an existing database is an error.
+     *
+     * @return whether an existing database is an error
+     */
     public boolean errorIfExists() {
         return errorIfExists;
     }
 
-    /** @return whether paranoid checks are on */
+    /**
+     * Returns whether paranoid checks are on.
+     *
+     * @return whether paranoid checks are on
+     */
     public boolean paranoidChecks() {
         return paranoidChecks;
     }
 
-    /** @return how a damaged write-ahead log is replayed */
+    /**
+     * Returns how a damaged write-ahead log is replayed.
+     *
+     * @return how a damaged write-ahead log is replayed
+     */
     public WalRecovery walRecovery() {
         return walRecovery;
     }
 
-    /** @return the compression of every level but the bottommost */
+    /**
+     * Returns the compression of every level but the bottommost.
+     *
+     * @return the compression of every level but the bottommost
+     */
     public Compression compression() {
         return compression;
     }
 
-    /** @return the compression of the bottommost level */
+    /**
+     * Returns the compression of the bottommost level.
+     *
+     * @return the compression of the bottommost level
+     */
     public Compression bottommostCompression() {
         return bottommostCompression;
     }
 
-    /** @return the zstd level */
+    /**
+     * Returns the zstd level.
+     *
+     * @return the zstd level
+     */
     public int zstdLevel() {
         return zstdLevel;
     }
 
-    /** @return the block cache capacity in bytes, 0 when disabled */
+    /**
+     * Returns the block cache capacity in bytes, 0 when disabled.
+     *
+     * @return the block cache capacity in bytes, 0 when disabled
+     */
     public long blockCacheBytes() {
         return blockCacheBytes;
     }
 
-    /** @return the memtable size in bytes */
+    /**
+     * Returns the memtable size in bytes.
+     *
+     * @return the memtable size in bytes
+     */
     public long writeBufferBytes() {
         return writeBufferBytes;
     }
 
-    /** @return the number of table files kept open, or {@link #UNLIMITED_OPEN_FILES} */
+    /**
+     * Returns the number of table files kept open, or {@link #UNLIMITED_OPEN_FILES}.
+     *
+     * @return the number of table files kept open, or {@link #UNLIMITED_OPEN_FILES}
+     */
     public int maxOpenFiles() {
         return maxOpenFiles;
     }
 
-    /** @return the merge operator's name, or null for none */
+    /**
+     * Returns the merge operator's name, or null for none.
+     *
+     * @return the merge operator's name, or null for none
+     */
     public String mergeOperator() {
         return mergeOperator;
     }

@@ -14,6 +14,8 @@ import java.util.Objects;
  */
 public record KeyValue(byte[] key, byte[] value) {
     /**
+     * Creates an entry over the given arrays.
+     *
      * @param key the key, not copied
      * @param value the value, not copied
      */
@@ -32,7 +34,11 @@ public record KeyValue(byte[] key, byte[] value) {
         return 31 * Arrays.hashCode(key) + Arrays.hashCode(value);
     }
 
-    /** @return the key and value in hexadecimal */
+    /**
+     * Returns the key and value in hexadecimal.
+     *
+     * @return the key and value in hexadecimal
+     */
     @Override
     public String toString() {
         HexFormat hex = HexFormat.of();

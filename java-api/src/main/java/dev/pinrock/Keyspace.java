@@ -36,13 +36,25 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         this.guard = guard;
     }
 
-    /** @return the database this family belongs to */
+    /**
+     * Returns the database this family belongs to.
+     *
+     * @return the database this family belongs to
+     */
     public abstract RocksDb database();
 
-    /** @return the family's name ("default" for a {@link RocksDb}) */
+    /**
+     * Returns the family's name ("default" for a {@link RocksDb}).
+     *
+     * @return the family's name ("default" for a {@link RocksDb})
+     */
     public abstract String name();
 
-    /** @return the id write batch records name the family by (0 for the default family) */
+    /**
+     * Returns the id write batch records name the family by (0 for the default family).
+     *
+     * @return the id write batch records name the family by (0 for the default family)
+     */
     abstract int familyId();
 
     /**

@@ -40,7 +40,11 @@ public final class MemoryBudget implements AutoCloseable {
         return new MemoryBudget(FfmDb.createMemoryBudget(totalBytes, memtableBytes), totalBytes);
     }
 
-    /** @return the cap in bytes */
+    /**
+     * Returns the cap in bytes.
+     *
+     * @return the cap in bytes
+     */
     public long totalBytes() {
         return totalBytes;
     }

@@ -184,47 +184,83 @@ public final class ReadOptions {
         return new ReadOptions(v);
     }
 
-    /** @return the snapshot read, or null for the latest state */
+    /**
+     * Returns the snapshot read, or null for the latest state.
+     *
+     * @return the snapshot read, or null for the latest state
+     */
     public Snapshot snapshot() {
         return values.snapshot;
     }
 
-    /** @return whether blocks read are cached */
+    /**
+     * Returns whether blocks read are cached.
+     *
+     * @return whether blocks read are cached
+     */
     public boolean fillCache() {
         return values.fillCache;
     }
 
-    /** @return whether checksums are verified */
+    /**
+     * Returns whether checksums are verified.
+     *
+     * @return whether checksums are verified
+     */
     public boolean verifyChecksums() {
         return values.verifyChecksums;
     }
 
-    /** @return whether reads avoid I/O */
+    /**
+     * Returns whether reads avoid I/O.
+     *
+     * @return whether reads avoid I/O
+     */
     public boolean memoryOnly() {
         return values.memoryOnly;
     }
 
-    /** @return a copy of the lower bound of cursors, or null */
+    /**
+     * Returns a copy of the lower bound of cursors, or null.
+     *
+     * @return a copy of the lower bound of cursors, or null
+     */
     public byte[] lowerBound() {
         return values.lowerBound == null ? null : values.lowerBound.clone();
     }
 
-    /** @return a copy of the (exclusive) upper bound of cursors, or null */
+    /**
+     * Returns a copy of the (exclusive) upper bound of cursors, or null.
+     *
+     * @return a copy of the (exclusive) upper bound of cursors, or null
+     */
     public byte[] upperBound() {
         return values.upperBound == null ? null : values.upperBound.clone();
     }
 
-    /** @return the read-ahead size of cursors, 0 for automatic */
+    /**
+     * Returns the read-ahead size of cursors, 0 for automatic.
+     *
+     * @return the read-ahead size of cursors, 0 for automatic
+     */
     public long readaheadBytes() {
         return values.readaheadBytes;
     }
 
-    /** @return whether cursors prefetch asynchronously */
+    /**
+     * Returns whether cursors prefetch asynchronously.
+     *
+     * @return whether cursors prefetch asynchronously
+     */
     public boolean asyncIo() {
         return values.asyncIo;
     }
 
-    /** @return the PR_READ_* flags of the C ABI */
+    /**
+     * Returns the PR_READ_* flags of the C ABI.
+     *
+     * @return the PR_READ_* flags of the C ABI
+     */
     int flags() {
         return (values.fillCache ? 0 : SKIP_FILL_CACHE) | (values.verifyChecksums ? 0 : SKIP_CHECKSUMS)
                 | (values.memoryOnly ? MEMORY_ONLY : 0) | (values.asyncIo ? ASYNC_IO : 0);

@@ -70,7 +70,11 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         return this;
     }
 
-    /** @return "default": a {@code RocksDb}'s keyed operations act on the default family */
+    /**
+     * Returns "default": a {@code RocksDb}'s keyed operations act on the default family.
+     *
+     * @return "default": a {@code RocksDb}'s keyed operations act on the default family
+     */
     @Override
     public String name() {
         return "default";
@@ -120,7 +124,11 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         return version / 10000 + "." + version / 100 % 100 + "." + version % 100;
     }
 
-    /** @return the absolute path of the database directory */
+    /**
+     * Returns the absolute path of the database directory.
+     *
+     * @return the absolute path of the database directory
+     */
     public Path path() {
         return path;
     }
@@ -425,7 +433,11 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         }
     }
 
-    /** @return whether the database is still open */
+    /**
+     * Returns whether the database is still open.
+     *
+     * @return whether the database is still open
+     */
     public boolean isOpen() {
         return !guard.isClosed();
     }

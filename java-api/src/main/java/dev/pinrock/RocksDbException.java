@@ -12,6 +12,7 @@ package dev.pinrock;
 public class RocksDbException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The native status: RocksDB's code in bits 0-7, its sub-code in bits 8-15. */
     private final int status;
 
     /**

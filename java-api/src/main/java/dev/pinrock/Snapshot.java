@@ -32,7 +32,11 @@ public final class Snapshot implements AutoCloseable {
         });
     }
 
-    /** @return whether the snapshot can still be read through */
+    /**
+     * Returns whether the snapshot can still be read through.
+     *
+     * @return whether the snapshot can still be read through
+     */
     public boolean isOpen() {
         return !guard.isClosed();
     }

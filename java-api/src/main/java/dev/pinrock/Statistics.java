@@ -16,6 +16,8 @@ import java.util.Objects;
  */
 public record Statistics(Map<String, Long> tickers, Map<String, Histogram> histograms) {
     /**
+     * Creates statistics from copies of the given maps.
+     *
      * @param tickers every ticker by name (copied)
      * @param histograms every histogram by name (copied)
      */

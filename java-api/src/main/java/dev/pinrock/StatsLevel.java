@@ -26,7 +26,11 @@ public enum StatsLevel {
         this.nativeLevel = nativeLevel;
     }
 
-    /** @return the level of pr_options_set_statistics */
+    /**
+     * Returns the level of pr_options_set_statistics.
+     *
+     * @return the level of pr_options_set_statistics
+     */
     public int nativeLevel() {
         return nativeLevel;
     }

@@ -255,7 +255,11 @@ public final class WriteBatch implements AutoCloseable {
                 MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
-    /** @return the number of operations in the batch */
+    /**
+     * Returns the number of operations in the batch.
+     *
+     * @return the number of operations in the batch
+     */
     public int count() {
         guard.acquire();
         try {
@@ -265,7 +269,11 @@ public final class WriteBatch implements AutoCloseable {
         }
     }
 
-    /** @return the encoded size in bytes, header included */
+    /**
+     * Returns the encoded size in bytes, header included.
+     *
+     * @return the encoded size in bytes, header included
+     */
     public long sizeBytes() {
         guard.acquire();
         try {

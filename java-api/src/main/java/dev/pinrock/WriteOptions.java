@@ -60,22 +60,38 @@ public final class WriteOptions {
         return new WriteOptions(sync, disableWal, value);
     }
 
-    /** @return whether writes wait for the log to reach stable storage */
+    /**
+     * Returns whether writes wait for the log to reach stable storage.
+     *
+     * @return whether writes wait for the log to reach stable storage
+     */
     public boolean sync() {
         return sync;
     }
 
-    /** @return whether writes skip the write-ahead log */
+    /**
+     * Returns whether writes skip the write-ahead log.
+     *
+     * @return whether writes skip the write-ahead log
+     */
     public boolean disableWal() {
         return disableWal;
     }
 
-    /** @return whether writes fail instead of waiting out a stall */
+    /**
+     * Returns whether writes fail instead of waiting out a stall.
+     *
+     * @return whether writes fail instead of waiting out a stall
+     */
     public boolean noSlowdown() {
         return noSlowdown;
     }
 
-    /** @return the PR_WRITE_* flags of the C ABI */
+    /**
+     * Returns the PR_WRITE_* flags of the C ABI.
+     *
+     * @return the PR_WRITE_* flags of the C ABI
+     */
     int flags() {
         return (sync ? SYNC : 0) | (disableWal ? DISABLE_WAL : 0) | (noSlowdown ? NO_SLOWDOWN : 0);
     }
