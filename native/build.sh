@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds libpinrock.so (the C ABI and the JNI variant) and its native tests
 # into TARGET/cmake, with jni.h from JAVA_HOME, and places the
-# library at TARGET/classes/dev/pinrock/native/linux-x86_64/libpinrock.so,
+# library at TARGET/classes/dev/pinrock/native/linux-x86_64/libpinrock.so (with its
+# SHA-256 beside it in libpinrock.so.sha256),
 # where the Java loader finds it as a resource. The engine comes from
 # engine/build-engine.sh (cached after the first build).
 set -euo pipefail
@@ -18,3 +19,5 @@ cmake --build "$target/cmake" -j"${PINROCK_JOBS:-$(nproc)}"
 resource_dir=$target/classes/dev/pinrock/native/linux-x86_64
 mkdir -p "$resource_dir"
 cp "$target/cmake/libpinrock.so" "$resource_dir/libpinrock.so"
+# The loader checks the library it extracts (and finds cached) against this.
+(cd "$resource_dir" && sha256sum libpinrock.so | cut -d' ' -f1 >libpinrock.so.sha256)

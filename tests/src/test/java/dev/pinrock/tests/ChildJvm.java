@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a class in a fresh JVM on this test's class path and captures what it printed. */
@@ -24,14 +25,27 @@ final class ChildJvm {
     /** Runs mainClass and waits for it at most timeout (then kills it and throws). */
     static Outcome run(List<String> jvmOptions, String classPath, Duration timeout, String mainClass,
             String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
+        List<String> command = new ArrayList<>(jvmOptions);
         command.add("-cp");
         command.add(classPath);
         command.add(mainClass);
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).start();
+        return run(command, Map.of(), timeout);
+    }
+
+    /**
+     * Runs java with arguments (options, then what to run) and extra
+     * environment variables, and waits for it at most timeout (then kills it
+     * and throws).
+     */
+    static Outcome run(List<String> arguments, Map<String, String> environment, Duration timeout)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(arguments);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         process.getOutputStream().close();
         var stdout = process.getInputStream();
         var stderr = process.getErrorStream();

@@ -1,35 +1,123 @@
 package dev.pinrock.tests;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How the library loads in a fresh JVM, and what it says when it cannot. */
+/** How the library loads in a fresh JVM (extracted into a cache directory), and what it says when it cannot. */
 class NativeLoadingTest {
     @TempDir
     Path dir;
 
     private static final String ENABLE = "--enable-native-access=ALL-UNNAMED";
 
+    private ChildJvm.Outcome openPutGet(List<String> options, Map<String, String> environment) throws Exception {
+        List<String> arguments = new ArrayList<>(options);
+        arguments.addAll(List.of(ENABLE, "-cp", ChildJvm.testClassPath(), OpenPutGet.class.getName(),
+                dir.resolve("db").toString()));
+        return ChildJvm.run(arguments, environment, Duration.ofMinutes(2));
+    }
+
+    /** The one file the cache directory holds after a load, checked to be the only one. */
+    private static Path cachedLibrary(Path cache) throws IOException {
+        try (Stream<Path> files = Files.walk(cache)) {
+            List<Path> regular = files.filter(Files::isRegularFile).toList();
+            assertEquals(1, regular.size(), "files in the cache: " + regular);
+            assertEquals("libpinrock.so", regular.get(0).getFileName().toString());
+            return regular.get(0);
+        }
+    }
+
     @Test
-    void loadsFromTheJarWithoutLibraryPathAndLeavesNoFileBehind() throws Exception {
+    void extractsOnceIntoTheCacheDirectoryAndLeavesNothingElseBehind() throws Exception {
         Path tmp = Files.createDirectory(dir.resolve("tmp"));
-        var outcome = ChildJvm.run(List.of(ENABLE, "-Djava.io.tmpdir=" + tmp), ChildJvm.testClassPath(),
-                OpenPutGet.class.getName(), dir.resolve("db").toString());
+        Path cache = dir.resolve("cache");
+        List<String> options = List.of("-Djava.io.tmpdir=" + tmp, "-Dpinrock.native.cache=" + cache);
+        var outcome = openPutGet(options, Map.of());
         assertEquals(0, outcome.exitCode(), outcome.stderr());
         assertEquals("loaded", outcome.stdout().strip());
         assertEquals("", outcome.stderr());
         try (var left = Files.list(tmp)) {
             assertEquals(List.of(), left.toList());
         }
+        Path library = cachedLibrary(cache);
+        FileTime extracted = Files.getLastModifiedTime(library);
+
+        outcome = openPutGet(options, Map.of());
+        assertEquals("loaded", outcome.stdout().strip(), outcome.stderr());
+        assertEquals(library, cachedLibrary(cache));
+        assertEquals(extracted, Files.getLastModifiedTime(library), "a second JVM extracted it again");
+    }
+
+    @Test
+    void aDamagedCachedLibraryIsReplacedBeforeItIsLoaded() throws Exception {
+        Path cache = dir.resolve("cache");
+        List<String> options = List.of("-Dpinrock.native.cache=" + cache);
+        assertEquals(0, openPutGet(options, Map.of()).exitCode());
+        Path library = cachedLibrary(cache);
+        byte[] good = Files.readAllBytes(library);
+        Files.write(library, Arrays.copyOf(good, good.length / 2));
+
+        var outcome = openPutGet(options, Map.of());
+        assertEquals(0, outcome.exitCode(), outcome.stderr());
+        assertEquals("loaded", outcome.stdout().strip());
+        assertArrayEquals(good, Files.readAllBytes(cachedLibrary(cache)));
+    }
+
+    @Test
+    void jvmsStartingAtOnceAllLoadFromOneExtraction() throws Exception {
+        Path cache = dir.resolve("cache");
+        List<Process> processes = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            processes.add(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    ENABLE, "-Dpinrock.native.cache=" + cache, "-cp", ChildJvm.testClassPath(),
+                    OpenPutGet.class.getName(), dir.resolve("db" + i).toString())
+                    .redirectErrorStream(true).start());
+        }
+        for (Process process : processes) {
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(process.waitFor(2, TimeUnit.MINUTES));
+            assertEquals(0, process.exitValue(), output);
+            assertEquals("loaded", output.strip());
+        }
+        cachedLibrary(cache);
+    }
+
+    @Test
+    void withoutTheCachePropertyTheLibraryGoesUnderXdgCacheHome() throws Exception {
+        Path xdg = dir.resolve("xdg");
+        var outcome = openPutGet(List.of(), Map.of("XDG_CACHE_HOME", xdg.toString()));
+        assertEquals(0, outcome.exitCode(), outcome.stderr());
+        assertTrue(cachedLibrary(xdg).startsWith(xdg.resolve("pinrock/lib")), cachedLibrary(xdg).toString());
+    }
+
+    @Test
+    void anUnusableCacheDirectoryIsReportedWithTheFix() throws Exception {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+        var outcome = openPutGet(List.of("-Dpinrock.native.cache=" + file.resolve("cache")), Map.of());
+        assertNotEquals(0, outcome.exitCode());
+        assertTrue(outcome.stderr().contains("cannot extract libpinrock.so into " + file.resolve("cache")),
+                outcome.stderr());
+        assertTrue(outcome.stderr().contains("Fix: make that directory writable, or set -Dpinrock.native.cache="),
+                outcome.stderr());
     }
 
     @Test
