@@ -8,8 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,28 +24,11 @@ class StaleBindingsCheckTest {
     @BeforeEach
     void copyHeaderAndBindings() throws IOException {
         Path root = Path.of(System.getProperty("pinrock.repository.root"));
-        copyTree(root.resolve("jextract-bindings"), copy.resolve("jextract-bindings"));
+        TestFiles.copyTree(root.resolve("jextract-bindings"), copy.resolve("jextract-bindings"));
         header = copy.resolve("native/include/pinrock.h");
         Files.createDirectories(header.getParent());
         Files.copy(root.resolve("native/include/pinrock.h"), header);
         generated = copy.resolve("jextract-bindings/src/main/java/dev/pinrock/bindings/PinrockNative.java");
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> walk = Files.walk(from)) {
-            for (Path source : walk.sorted(Comparator.naturalOrder()).toList()) {
-                Path relative = from.relativize(source);
-                if (relative.startsWith("target")) {
-                    continue;
-                }
-                Path target = to.resolve(relative.toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(source, target);
-                }
-            }
-        }
     }
 
     private ChildJvm.Outcome check() throws IOException, InterruptedException {
