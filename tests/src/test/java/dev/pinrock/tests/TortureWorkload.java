@@ -223,7 +223,7 @@ final class TortureWorkload {
                 delete(db, key);
                 mine.remove(n);
             } else if (operation < 420) {
-                check(mine.get(n), get(db, key), n);
+                checkRead(db, key, mine.get(n), n);
             } else if (operation < 470) {
                 multiGet(db, mine);
             } else if (operation < 530) {
@@ -249,7 +249,7 @@ final class TortureWorkload {
             } else if (operation < 910) {
                 renewConfinedArena();
             } else {
-                check(mine.get(n), get(db, key), n);
+                checkRead(db, key, mine.get(n), n);
             }
         }
 
@@ -309,7 +309,12 @@ final class TortureWorkload {
 
         /** Reads key through one of the access modes; null when absent. */
         private byte[] get(RocksDb db, byte[] key) {
-            switch (random.nextInt(6)) {
+            return get(db, key, random.nextInt(6));
+        }
+
+        /** Reads key through access mode 0 to 5; null when absent. */
+        private byte[] get(RocksDb db, byte[] key, int mode) {
+            switch (mode) {
                 case 0:
                     return db.get(key);
                 case 1: {
@@ -351,6 +356,27 @@ final class TortureWorkload {
                 default:
                     return db.get(ReadOptions.DEFAULT.verifyChecksums(random.nextBoolean()), key);
             }
+        }
+
+        /**
+         * Reads key in a random access mode and checks it; a mismatch names the
+         * mode and whether a second, plain read agrees with the model (a read
+         * bug) or with the first read (a lost or misapplied write).
+         */
+        private void checkRead(RocksDb db, byte[] key, byte[] expected, int n) {
+            int mode = random.nextInt(6);
+            byte[] actual = get(db, key, mode);
+            if (!Arrays.equals(expected, actual)) {
+                byte[] again = db.get(key);
+                throw new AssertionError("key t" + id + "-" + n + " read in mode " + mode + ": expected "
+                        + describe(expected) + ", read " + describe(actual) + "; read again: " + describe(again)
+                        + (Arrays.equals(again, expected) ? " (as expected)" : Arrays.equals(again, actual)
+                                ? " (the same)" : " (another value)"));
+            }
+        }
+
+        private static String describe(byte[] value) {
+            return value == null ? "absent" : value.length + " bytes";
         }
 
         private void check(byte[] expected, byte[] actual, int n) {
