@@ -18,9 +18,10 @@ import dev.pinrock.internal.ResourceGuard;
 /**
  * An open RocksDB database.
  *
- * <p><b>Access modes.</b> Each operation comes for {@code byte[]},
- * {@link ByteBuffer} (direct or heap) and {@link MemorySegment} (native or
- * heap). Reads either allocate the result ({@link #get(byte[])}), copy into a
+ * <p><b>Access modes.</b> {@code put}, {@code delete} and the copying
+ * {@code get} come for {@code byte[]}, {@link ByteBuffer} (direct or heap) and
+ * {@link MemorySegment} (native or heap); the other calls take the forms their
+ * own documentation lists. Reads either allocate the result ({@link #get(byte[])}), copy into a
  * caller's buffer and return the value's length ({@link #get(byte[], byte[])},
  * {@link #get(ByteBuffer, ByteBuffer)}, {@link #get(MemorySegment, MemorySegment)}),
  * or hand out a zero-copy view of RocksDB's own memory
