@@ -10,7 +10,10 @@ import dev.pinrock.internal.ResourceGuard;
  * with every memtable charged to that same cache (RocksDB's unified memory
  * tracking), so an application sets one number for all its databases.
  * Databases opened with {@link DbOptions#memoryBudget(MemoryBudget)} share
- * it; when their memtables pass the memtable share, RocksDB flushes them.
+ * it; when their memtables pass the memtable share, RocksDB flushes them. It
+ * checks on each write, and flushes the writing database's memtable: one that
+ * grew while its previous flush was still running waits for that database's
+ * next write, so the share can be exceeded until writes go on.
  *
  * <p>Thread-safe. Closing the budget drops this handle's reference only:
  * databases already open keep theirs, and new databases can no longer be
