@@ -1,6 +1,7 @@
 package dev.pinrock.tests;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,24 +48,29 @@ final class ChildJvm {
         builder.environment().putAll(environment);
         Process process = builder.start();
         process.getOutputStream().close();
-        var stdout = process.getInputStream();
-        var stderr = process.getErrorStream();
-        // Drain stderr on another thread so a chatty child cannot block.
+        // Drain both streams on their own threads, so that a chatty child cannot
+        // block and a hung one is caught by the timeout.
+        StringBuilder out = new StringBuilder();
         StringBuilder err = new StringBuilder();
-        Thread drain = Thread.ofPlatform().start(() -> {
-            try {
-                err.append(new String(stderr.readAllBytes(), StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                err.append("<stderr unreadable: ").append(e).append('>');
-            }
-        });
-        String out = new String(stdout.readAllBytes(), StandardCharsets.UTF_8);
+        Thread outDrain = drain(process.getInputStream(), out);
+        Thread errDrain = drain(process.getErrorStream(), err);
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
-            throw new IllegalStateException("child JVM did not finish: " + command);
+            throw new IllegalStateException("child JVM did not finish in " + timeout + ": " + command);
         }
-        drain.join();
-        return new Outcome(process.exitValue(), out, err.toString());
+        outDrain.join();
+        errDrain.join();
+        return new Outcome(process.exitValue(), out.toString(), err.toString());
+    }
+
+    private static Thread drain(InputStream stream, StringBuilder into) {
+        return Thread.ofPlatform().start(() -> {
+            try {
+                into.append(new String(stream.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                into.append("<unreadable: ").append(e).append('>');
+            }
+        });
     }
 
     static String testClassPath() {
