@@ -6,8 +6,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.ConcurrentModificationException;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -16,6 +18,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -67,6 +70,11 @@ final class TortureWorkload {
     private final AtomicLong familyNames = new AtomicLong();
     private final Map<String, LongAdder> tolerated = new ConcurrentHashMap<>();
     private final LongAdder operations = new LongAdder();
+    /** Which open of its slot each database is, for the history a failure prints. */
+    private final Map<RocksDb, Long> generations = Collections.synchronizedMap(new WeakHashMap<>());
+    private final AtomicLong opens = new AtomicLong();
+    /** The latest opens and closes, for the history a failure prints. */
+    private final ArrayDeque<String> lifecycle = new ArrayDeque<>();
 
     private TortureWorkload(Path dir, int threads) {
         this.dir = dir;
@@ -137,6 +145,25 @@ final class TortureWorkload {
         }
     }
 
+    private String generation(RocksDb db) {
+        return "gen " + generations.getOrDefault(db, -1L);
+    }
+
+    private void logLifecycle(String event) {
+        synchronized (lifecycle) {
+            lifecycle.addLast(System.nanoTime() / 1000 + "us " + Thread.currentThread().getName() + ": " + event);
+            if (lifecycle.size() > 40) {
+                lifecycle.removeFirst();
+            }
+        }
+    }
+
+    private String lifecycleLog() {
+        synchronized (lifecycle) {
+            return String.join("\n  ", lifecycle);
+        }
+    }
+
     /** Counts an exception the API documents for the misuse just made; rethrows any other. */
     private void tolerate(Throwable e) {
         if (e instanceof IllegalStateException || e instanceof WrongThreadException
@@ -165,6 +192,11 @@ final class TortureWorkload {
         private final long count;
         /** What this thread wrote to its keys, per database. */
         private final List<Map<Integer, byte[]>> model = new ArrayList<>();
+        /** The latest writes to each of this thread's keys, per database, for a failure's message. */
+        private final List<Map<Integer, ArrayDeque<String>>> history = new ArrayList<>();
+        /** The database slot the current step works on. */
+        private int slot;
+        private long step;
         /** This thread's confined arena (made on the thread, which owns it). */
         private Arena confined;
         /** Views this thread holds of a shared cursor's entry, which keep others from moving it. */
@@ -176,6 +208,7 @@ final class TortureWorkload {
             this.count = count;
             for (int i = 0; i < DATABASES; i++) {
                 model.add(new HashMap<>());
+                history.add(new HashMap<>());
             }
         }
 
@@ -184,13 +217,13 @@ final class TortureWorkload {
             confined = Arena.ofConfined();
             confinedArenas.set(id, confined);
             confinedSegments.set(id, confined.allocate(16));
-            for (long i = 0; i < count; i++) {
+            for (step = 0; step < count; step++) {
                 int operation = random.nextInt(1000);
                 try {
                     step(operation);
                 } catch (AssertionError e) {
-                    throw new AssertionError("operation " + operation + " (step " + i + " of thread " + id
-                            + "): " + e.getMessage(), e);
+                    throw new AssertionError("operation " + operation + " (step " + step + " of thread " + id
+                            + "): " + e.getMessage() + "\nlatest opens and closes:\n  " + lifecycleLog(), e);
                 } catch (RuntimeException | Error e) {
                     tolerate(e);
                 }
@@ -204,7 +237,7 @@ final class TortureWorkload {
         }
 
         private void step(int operation) {
-            int slot = random.nextInt(DATABASES);
+            slot = random.nextInt(DATABASES);
             RocksDb db = databases.get(slot);
             if (db == null || operation < 2 || (!db.isOpen() && random.nextInt(8) == 0)) {
                 openOrReopen(slot);
@@ -214,13 +247,13 @@ final class TortureWorkload {
             int n = random.nextInt(KEYS_PER_THREAD);
             byte[] key = key(n);
             if (operation < 4) {
-                db.close(); // the closed database stays in its slot until a thread reopens it
+                close(db, "close"); // the closed database stays in its slot until a thread reopens it
             } else if (operation < 150) {
                 byte[] value = value();
-                put(db, key, value);
+                put(db, n, value);
                 mine.put(n, value);
             } else if (operation < 200) {
-                delete(db, key);
+                delete(db, n);
                 mine.remove(n);
             } else if (operation < 420) {
                 checkRead(db, key, mine.get(n), n);
@@ -259,20 +292,40 @@ final class TortureWorkload {
                 // A second open of an open database: refused by its lock. It succeeds
                 // only when another thread closed the first meanwhile (its lock is
                 // released only after isOpen() turned false).
-                RocksDb.open(dir.resolve("db" + slot), OPTIONS).close();
+                RocksDb second = RocksDb.open(dir.resolve("db" + slot), OPTIONS);
+                generations.put(second, opens.incrementAndGet());
+                logLifecycle("second open of db" + slot + ": " + generation(second) + " beside " + generation(current));
+                close(second, "close of the second open");
                 if (current.isOpen()) {
                     throw new AssertionError("a second open of db" + slot + " succeeded");
                 }
                 return;
             }
             if (current != null) {
-                current.close(); // finishes a close that was refused while views were open
+                close(current, "close before reopening"); // finishes a close refused while views were open
             }
             RocksDb opened = RocksDb.open(dir.resolve("db" + slot), OPTIONS);
+            generations.put(opened, opens.incrementAndGet());
+            logLifecycle("opened db" + slot + ": " + generation(opened));
             if (!databases.compareAndSet(slot, current, opened)) {
                 // Another thread reopened the slot and someone closed that one since: ours is late.
-                opened.close();
+                close(opened, "close of a late reopening");
             }
+        }
+
+        /** Notes a write to key n of the current slot, which threw when failure is not null. */
+        private void record(int n, String write, RocksDb db, RuntimeException failure) {
+            ArrayDeque<String> writes = history.get(slot).computeIfAbsent(n, k -> new ArrayDeque<>());
+            writes.addLast(System.nanoTime() / 1000 + "us step " + step + ": " + write + " into " + generation(db)
+                    + (failure == null ? "" : " threw " + failure));
+            if (writes.size() > 6) {
+                writes.removeFirst();
+            }
+        }
+
+        private String history(int n) {
+            ArrayDeque<String> writes = history.get(slot).get(n);
+            return writes == null ? "no writes" : String.join("\n  ", writes);
         }
 
         private byte[] key(int n) {
@@ -286,25 +339,44 @@ final class TortureWorkload {
             return value;
         }
 
-        private void put(RocksDb db, byte[] key, byte[] value) {
-            switch (random.nextInt(4)) {
-                case 0 -> db.put(key, value);
-                case 1 -> db.put(ByteBuffer.wrap(key), direct(value));
-                case 2 -> db.put(MemorySegment.ofArray(key), confined.allocateFrom(ValueLayout.JAVA_BYTE, value));
-                default -> {
-                    try (WriteBatch batch = new WriteBatch()) {
-                        db.write(batch.put(key, value));
-                    }
-                }
+        /** Runs a write to key n and records it, with the exception it threw, if any. */
+        private void write(int n, String write, RocksDb db, Runnable call) {
+            try {
+                call.run();
+            } catch (RuntimeException e) {
+                record(n, write, db, e);
+                throw e;
             }
+            record(n, write, db, null);
         }
 
-        private void delete(RocksDb db, byte[] key) {
-            switch (random.nextInt(3)) {
-                case 0 -> db.delete(key);
-                case 1 -> db.delete(ByteBuffer.wrap(key));
-                default -> db.delete(confined.allocateFrom(ValueLayout.JAVA_BYTE, key));
-            }
+        private void put(RocksDb db, int n, byte[] value) {
+            byte[] key = key(n);
+            int mode = random.nextInt(4);
+            write(n, "put of " + value.length + " bytes in mode " + mode, db, () -> {
+                switch (mode) {
+                    case 0 -> db.put(key, value);
+                    case 1 -> db.put(ByteBuffer.wrap(key), direct(value));
+                    case 2 -> db.put(MemorySegment.ofArray(key), confined.allocateFrom(ValueLayout.JAVA_BYTE, value));
+                    default -> {
+                        try (WriteBatch batch = new WriteBatch()) {
+                            db.write(batch.put(key, value));
+                        }
+                    }
+                }
+            });
+        }
+
+        private void delete(RocksDb db, int n) {
+            byte[] key = key(n);
+            int mode = random.nextInt(3);
+            write(n, "delete in mode " + mode, db, () -> {
+                switch (mode) {
+                    case 0 -> db.delete(key);
+                    case 1 -> db.delete(ByteBuffer.wrap(key));
+                    default -> db.delete(confined.allocateFrom(ValueLayout.JAVA_BYTE, key));
+                }
+            });
         }
 
         /** Reads key through one of the access modes; null when absent. */
@@ -371,7 +443,8 @@ final class TortureWorkload {
                 throw new AssertionError("key t" + id + "-" + n + " read in mode " + mode + ": expected "
                         + describe(expected) + ", read " + describe(actual) + "; read again: " + describe(again)
                         + (Arrays.equals(again, expected) ? " (as expected)" : Arrays.equals(again, actual)
-                                ? " (the same)" : " (another value)"));
+                                ? " (the same)" : " (another value)") + " from " + generation(db)
+                        + "; its latest writes:\n  " + history(n));
             }
         }
 
@@ -381,9 +454,9 @@ final class TortureWorkload {
 
         private void check(byte[] expected, byte[] actual, int n) {
             if (!Arrays.equals(expected, actual)) {
-                throw new AssertionError("key t" + id + "-" + n + ": expected "
-                        + (expected == null ? "absent" : expected.length + " bytes") + ", read "
-                        + (actual == null ? "absent" : actual.length + " bytes (different)"));
+                throw new AssertionError("key t" + id + "-" + n + ": expected " + describe(expected) + ", read "
+                        + describe(actual) + (actual == null ? "" : " (different)") + "; its latest writes:\n  "
+                        + history(n));
             }
         }
 
@@ -411,6 +484,7 @@ final class TortureWorkload {
         /** Puts, deletes and a range deletion of this thread's keys, applied together or not at all. */
         private void writeBatch(RocksDb db, Map<Integer, byte[]> mine) {
             Map<Integer, byte[]> after = new HashMap<>(mine);
+            Map<Integer, String> writes = new TreeMap<>();
             try (WriteBatch batch = new WriteBatch(random.nextInt(64))) {
                 for (int i = random.nextInt(30); i >= 0; i--) {
                     int n = random.nextInt(KEYS_PER_THREAD);
@@ -419,10 +493,12 @@ final class TortureWorkload {
                             byte[] value = value();
                             batch.put(key(n), value);
                             after.put(n, value);
+                            writes.merge(n, "put of " + value.length + " bytes", (a, b) -> a + ", " + b);
                         }
                         case 3 -> {
                             batch.delete(key(n));
                             after.remove(n);
+                            writes.merge(n, "delete", (a, b) -> a + ", " + b);
                         }
                         default -> {
                             // Keys t<id>-<n> sort as strings: delete [t<id>-1, t<id>-2) drops 1, 10..19.
@@ -430,11 +506,22 @@ final class TortureWorkload {
                             batch.deleteRange(("t" + id + "-" + digit).getBytes(StandardCharsets.UTF_8),
                                     ("t" + id + "-" + (digit + 1)).getBytes(StandardCharsets.UTF_8));
                             after.keySet().removeIf(k -> String.valueOf(k).startsWith(String.valueOf(digit)));
+                            for (int k = 0; k < KEYS_PER_THREAD; k++) {
+                                if (String.valueOf(k).startsWith(String.valueOf(digit))) {
+                                    writes.merge(k, "range deletion", (a, b) -> a + ", " + b);
+                                }
+                            }
                         }
                     }
                 }
-                db.write(batch);
+                try {
+                    db.write(batch);
+                } catch (RuntimeException e) {
+                    writes.forEach((n, write) -> record(n, "batch: " + write, db, e));
+                    throw e;
+                }
             }
+            writes.forEach((n, write) -> record(n, "batch: " + write, db, null));
             mine.clear();
             mine.putAll(after);
         }
@@ -444,7 +531,7 @@ final class TortureWorkload {
             int n = random.nextInt(KEYS_PER_THREAD);
             try (WriteBatch batch = new WriteBatch()) {
                 batch.put(key(n), value()).merge(key(n), new byte[8]);
-                db.write(batch);
+                write(n, "batch of a put and a merge (which must fail)", db, () -> db.write(batch));
                 throw new AssertionError("a merge without a merge operator was written");
             } catch (RocksDbException expected) {
                 tolerate(expected);
@@ -665,6 +752,16 @@ final class TortureWorkload {
                 default -> batch.put(key(0), key(0));
             }
             throw new AssertionError("a closed resource was used without an exception");
+        }
+
+        private void close(RocksDb db, String why) {
+            try {
+                db.close();
+            } catch (RuntimeException e) {
+                logLifecycle(why + " of db" + slot + " " + generation(db) + " threw " + e);
+                throw e;
+            }
+            logLifecycle(why + " of db" + slot + " " + generation(db));
         }
 
         private void renewConfinedArena() {
