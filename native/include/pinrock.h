@@ -576,8 +576,12 @@ PR_API int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_optio
                                    size_t err_cap);
 
 /* Drops the column family of the handle and its data. The handle stays
- * valid until the database closes, but writes to it fail; the default
- * family cannot be dropped (PR_CODE_INVALID_ARGUMENT). */
+ * valid until the database closes, but once the drop has returned, writes
+ * through it (and batches naming the family) fail with
+ * PR_CODE_INVALID_ARGUMENT. A write racing the drop is either applied before
+ * it or discarded with the family, and never fails another thread's write.
+ * The default family cannot be dropped (PR_CODE_INVALID_ARGUMENT).
+ * Thread-safe. */
 PR_API int32_t pr_db_drop_family(pr_db_t* family, char* err, size_t err_cap);
 
 /* Returns the id of the handle's column family, as write batch records

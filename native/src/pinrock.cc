@@ -62,6 +62,18 @@ struct pr_options {
 
 struct pr_database;
 
+// The write options every write starts from. RocksDB writes a group of
+// concurrent writes to the log together and then applies them one by one;
+// applying one that names a column family dropped meanwhile would fail, and
+// with it every write of the group (applied ones included), and stop the
+// database with a background error. Such a write can only be one that passed
+// the shim's own check just before a drop: it is discarded with the family.
+rocksdb::WriteOptions base_write_options() {
+  rocksdb::WriteOptions options;
+  options.ignore_missing_column_families = true;
+  return options;
+}
+
 // A handle on one column family of an open database. The one pr_db_open
 // returns (the default family) owns the database; the others belong to it.
 struct pr_db {
@@ -73,8 +85,10 @@ struct pr_db {
   // must outlive the pins even when the database closes first.
   std::shared_ptr<rocksdb::Cache> block_cache;
   rocksdb::ReadOptions read_options;
-  rocksdb::WriteOptions write_options;
+  rocksdb::WriteOptions write_options = base_write_options();
   bool has_merge_operator = false;
+  // Set once the family is dropped: writes through the handle are refused.
+  std::atomic<bool> dropped{false};
   // Set on the default family's handle only.
   std::unique_ptr<pr_database> owned;
 };
@@ -148,6 +162,11 @@ int32_t to_status(const rocksdb::Status& s, char* err, size_t err_cap) {
 
 int32_t invalid_argument(const std::string& message, char* err, size_t err_cap) {
   return fail(PR_CODE_INVALID_ARGUMENT, "Invalid argument: " + message, err, err_cap);
+}
+
+// A write through the handle of a dropped column family.
+int32_t dropped_family(const pr_db& family, char* err, size_t err_cap) {
+  return invalid_argument("column family '" + family.name + "' is dropped", err, err_cap);
 }
 
 // A key or value longer than RocksDB can store; guarded() turns it into
@@ -669,6 +688,7 @@ int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap) {
 int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t* value,
                   size_t value_len, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
+    if (db->dropped) return dropped_family(*db, err, err_cap);
     return to_status(db->db->Put(db->write_options, db->family, key_slice(key, key_len),
                                  value_slice(value, value_len)),
                      err, err_cap);
@@ -678,6 +698,7 @@ int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t
 int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, char* err,
                      size_t err_cap) {
   return guarded(err, err_cap, [&] {
+    if (db->dropped) return dropped_family(*db, err, err_cap);
     return to_status(db->db->Delete(db->write_options, db->family, key_slice(key, key_len)), err,
                      err_cap);
   });
@@ -1045,6 +1066,7 @@ int32_t pr_db_drop_family(pr_db_t* family, char* err, size_t err_cap) {
     rocksdb::Status s = family->db->DropColumnFamily(family->family);
     if (!s.ok()) return to_status(s, err, err_cap);
     family->database->open_families.erase(family->name);
+    family->dropped = true;
     return PR_OK;
   });
 }

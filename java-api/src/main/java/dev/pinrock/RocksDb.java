@@ -410,8 +410,10 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
 
     /**
      * Drops a column family and its data. Later calls on it throw
-     * {@link IllegalStateException}; calls in flight finish or fail with the
-     * RocksDB status of the drop.
+     * {@link IllegalStateException}. A write to the family in flight on
+     * another thread is applied before the drop or discarded with the family;
+     * either way it returns normally, and no write to another family fails
+     * because of the drop. Thread-safe.
      *
      * @param family a family of this database
      * @throws IllegalArgumentException when the family belongs to another database
