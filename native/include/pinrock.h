@@ -277,6 +277,45 @@ PR_API int32_t pr_options_set_merge_operator(pr_options_t* options, const char* 
 PR_API int32_t pr_options_set_statistics(pr_options_t* options, int32_t level, char* err,
                                          size_t err_cap);
 
+/* ---- info log ------------------------------------------------------------
+ * RocksDB's info log records what the engine does (open and recovery,
+ * flushes, compactions, background errors, periodic statistics). By default
+ * it goes to the file LOG in the database directory; a database opened with
+ * to_queue set instead puts each message on one queue shared by the whole
+ * process, which a caller drains with pr_log_next (the Java library logs
+ * them through System.Logger). */
+
+/* Severities: RocksDB's InfoLogLevel values. */
+enum pr_log_level {
+  PR_LOG_DEBUG = 0,
+  PR_LOG_INFO = 1,
+  PR_LOG_WARN = 2,
+  PR_LOG_ERROR = 3,
+  PR_LOG_FATAL = 4,
+  /* The options and version RocksDB writes when a database opens. */
+  PR_LOG_HEADER = 5
+};
+
+/* Sets the lowest severity RocksDB logs (PR_LOG_DEBUG .. PR_LOG_FATAL; the
+ * default is PR_LOG_INFO) and where: to_queue 0 writes the file LOG (the
+ * default), 1 queues the messages for pr_log_next (there, the header is
+ * queued only at PR_LOG_INFO and below). Returns PR_OK or
+ * PR_CODE_INVALID_ARGUMENT for another level or to_queue value. */
+PR_API int32_t pr_options_set_info_log(pr_options_t* options, int32_t level, int32_t to_queue,
+                                       char* err, size_t err_cap);
+
+/* Takes the oldest message from the process-wide queue, waiting up to
+ * timeout_ms milliseconds (0 or less: do not wait; more than a day: a day)
+ * for one. Returns 1 with a message and 0 when none came in time. With a
+ * message, *level receives its enum pr_log_level severity; text receives
+ * "<database path>: <message>", truncated to text_cap - 1 bytes and
+ * NUL-terminated (text may be NULL when text_cap is 0); *dropped
+ * receives how many messages were discarded since the previous call
+ * returned one, because the queue (which holds the newest 4096) was full. Blocks only the calling thread; thread-safe, and each
+ * message goes to one caller. Never fails. */
+PR_API int32_t pr_log_next(int64_t timeout_ms, int32_t* level, char* text, size_t text_cap,
+                           uint64_t* dropped);
+
 /* ---- database -------------------------------------------------------------- */
 typedef struct pr_db pr_db_t;
 

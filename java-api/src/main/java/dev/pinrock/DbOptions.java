@@ -43,6 +43,8 @@ public final class DbOptions {
     private final int zstdTrainingBytes;
     private final int compressionThreads;
     private final StatsLevel statistics;
+    private final InfoLogLevel infoLogLevel;
+    private final boolean infoLogToSystemLogger;
     private final Map<String, DbOptions> columnFamilyOptions;
 
     /** The settings while a copy is being made; each wither changes one. */
@@ -64,6 +66,8 @@ public final class DbOptions {
         int zstdTrainingBytes;
         int compressionThreads = 1;
         StatsLevel statistics = StatsLevel.OFF;
+        InfoLogLevel infoLogLevel = InfoLogLevel.INFO;
+        boolean infoLogToSystemLogger;
         Map<String, DbOptions> columnFamilyOptions = Map.of();
     }
 
@@ -85,6 +89,8 @@ public final class DbOptions {
         this.zstdTrainingBytes = v.zstdTrainingBytes;
         this.compressionThreads = v.compressionThreads;
         this.statistics = v.statistics;
+        this.infoLogLevel = v.infoLogLevel;
+        this.infoLogToSystemLogger = v.infoLogToSystemLogger;
         this.columnFamilyOptions = v.columnFamilyOptions;
     }
 
@@ -107,6 +113,8 @@ public final class DbOptions {
         v.zstdTrainingBytes = zstdTrainingBytes;
         v.compressionThreads = compressionThreads;
         v.statistics = statistics;
+        v.infoLogLevel = infoLogLevel;
+        v.infoLogToSystemLogger = infoLogToSystemLogger;
         v.columnFamilyOptions = columnFamilyOptions;
         return v;
     }
@@ -383,12 +391,61 @@ public final class DbOptions {
     }
 
     /**
+     * Returns a copy that logs RocksDB's info log from this severity up.
+     *
+     * @param level the lowest severity logged; {@link InfoLogLevel#INFO} by default
+     * @return a copy with the setting changed
+     */
+    public DbOptions infoLogLevel(InfoLogLevel level) {
+        Values v = values();
+        v.infoLogLevel = Objects.requireNonNull(level, "level");
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns the lowest severity of the info log.
+     *
+     * @return the lowest severity of the info log
+     */
+    public InfoLogLevel infoLogLevel() {
+        return infoLogLevel;
+    }
+
+    /**
+     * Returns a copy that sends RocksDB's info log to {@link System.Logger}
+     * instead of the file {@code LOG} in the database directory. Messages go
+     * to the logger named {@code dev.pinrock.rocksdb} at the level
+     * {@link InfoLogLevel#loggerLevel()} names, as {@code "<path>: <message>"},
+     * from one daemon thread, {@code pinrock-info-log}, started with the first
+     * database that uses it. Messages wait in a native queue of 4096 shared by
+     * all databases; when the logger falls that far behind, the oldest are
+     * dropped and a warning says how many.
+     *
+     * @param value whether to log through System.Logger (default false: the file)
+     * @return a copy with the setting changed
+     */
+    public DbOptions infoLogToSystemLogger(boolean value) {
+        Values v = values();
+        v.infoLogToSystemLogger = value;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns whether the info log goes to {@link System.Logger} rather than the file.
+     *
+     * @return whether the info log goes to {@link System.Logger} rather than the file
+     */
+    public boolean infoLogToSystemLogger() {
+        return infoLogToSystemLogger;
+    }
+
+    /**
      * Returns a copy that opens an existing column family with its own
      * options; families without an entry use these options. Only the
      * per-family settings of {@code options} apply (compression, zstd,
      * block cache, write buffer, merge operator); the database-wide ones
      * (create/error if exists, paranoid checks, open files, statistics,
-     * memory budget) come from these options alone.
+     * info log, memory budget) come from these options alone.
      *
      * @param name the family's name
      * @param options the family's options; without a memory budget of their own (a family
@@ -544,6 +601,7 @@ public final class DbOptions {
                 + ", maxOpenFiles=" + maxOpenFiles + ", mergeOperator=" + mergeOperator + ", memoryBudget=" + (memoryBudget != null) + ", compressionPerLevel=" + compressionPerLevel
                 + ", zstdDictionaryBytes=" + zstdDictionaryBytes + ", zstdTrainingBytes=" + zstdTrainingBytes
                 + ", compressionThreads=" + compressionThreads + ", statistics=" + statistics
+                + ", infoLogLevel=" + infoLogLevel + ", infoLogToSystemLogger=" + infoLogToSystemLogger
                 + ", columnFamilyOptions=" + columnFamilyOptions + "]";
     }
 }

@@ -52,6 +52,7 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle SET_ZSTD_DICTIONARY = PinrockNative.pr_options_set_zstd_dictionary$handle();
     private static final MethodHandle SET_COMPRESSION_THREADS = PinrockNative.pr_options_set_compression_threads$handle();
     private static final MethodHandle SET_STATISTICS = PinrockNative.pr_options_set_statistics$handle();
+    private static final MethodHandle SET_INFO_LOG = PinrockNative.pr_options_set_info_log$handle();
     private static final MethodHandle SET_MEMORY_BUDGET = PinrockNative.pr_options_set_memory_budget$handle();
     private static final MethodHandle BUDGET_CREATE = PinrockNative.pr_memory_budget_create$handle();
     private static final MethodHandle BUDGET_DESTROY = PinrockNative.pr_memory_budget_destroy$handle();
@@ -182,6 +183,11 @@ public final class FfmDb implements NativeDb {
                         ERR_CAP), scratch);
                 check((int) SET_STATISTICS.invokeExact(nativeOptions, options.statistics().nativeLevel(), err,
                         ERR_CAP), scratch);
+                check((int) SET_INFO_LOG.invokeExact(nativeOptions, options.infoLogLevel().nativeLevel(),
+                        flag(options.infoLogToSystemLogger()), err, ERR_CAP), scratch);
+                if (options.infoLogToSystemLogger()) {
+                    InfoLogPump.ensureStarted();
+                }
                 if (memoryBudget != 0) {
                     check((int) SET_MEMORY_BUDGET.invokeExact(nativeOptions, MemorySegment.ofAddress(memoryBudget),
                             err, ERR_CAP), scratch);

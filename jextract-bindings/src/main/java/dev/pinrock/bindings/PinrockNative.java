@@ -1914,6 +1914,184 @@ public class PinrockNative {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+    private static final int PR_LOG_DEBUG = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_log_level.PR_LOG_DEBUG = 0
+     * }
+     */
+    public static int PR_LOG_DEBUG() {
+        return PR_LOG_DEBUG;
+    }
+    private static final int PR_LOG_INFO = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_log_level.PR_LOG_INFO = 1
+     * }
+     */
+    public static int PR_LOG_INFO() {
+        return PR_LOG_INFO;
+    }
+    private static final int PR_LOG_WARN = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_log_level.PR_LOG_WARN = 2
+     * }
+     */
+    public static int PR_LOG_WARN() {
+        return PR_LOG_WARN;
+    }
+    private static final int PR_LOG_ERROR = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_log_level.PR_LOG_ERROR = 3
+     * }
+     */
+    public static int PR_LOG_ERROR() {
+        return PR_LOG_ERROR;
+    }
+    private static final int PR_LOG_FATAL = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_log_level.PR_LOG_FATAL = 4
+     * }
+     */
+    public static int PR_LOG_FATAL() {
+        return PR_LOG_FATAL;
+    }
+    private static final int PR_LOG_HEADER = (int)5L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_log_level.PR_LOG_HEADER = 5
+     * }
+     */
+    public static int PR_LOG_HEADER() {
+        return PR_LOG_HEADER;
+    }
+
+    private static class pr_options_set_info_log {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_info_log");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, int32_t to_queue, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_info_log$descriptor() {
+        return pr_options_set_info_log.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, int32_t to_queue, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_info_log$handle() {
+        return pr_options_set_info_log.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, int32_t to_queue, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_info_log$address() {
+        return pr_options_set_info_log.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, int32_t to_queue, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_info_log(MemorySegment options, int level, int to_queue, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_info_log.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_info_log", options, level, to_queue, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, level, to_queue, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_log_next {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_log_next");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, char *text, size_t text_cap, uint64_t *dropped)
+     * }
+     */
+    public static FunctionDescriptor pr_log_next$descriptor() {
+        return pr_log_next.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, char *text, size_t text_cap, uint64_t *dropped)
+     * }
+     */
+    public static MethodHandle pr_log_next$handle() {
+        return pr_log_next.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, char *text, size_t text_cap, uint64_t *dropped)
+     * }
+     */
+    public static MemorySegment pr_log_next$address() {
+        return pr_log_next.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, char *text, size_t text_cap, uint64_t *dropped)
+     * }
+     */
+    public static int pr_log_next(long timeout_ms, MemorySegment level, MemorySegment text, long text_cap, MemorySegment dropped) {
+        var mh$ = pr_log_next.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_log_next", timeout_ms, level, text, text_cap, dropped);
+            }
+            return (int)mh$.invokeExact(timeout_ms, level, text, text_cap, dropped);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
 
     private static class pr_db_open {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
