@@ -305,13 +305,13 @@ class KeyValueStoreTest {
                 .findFirst().orElseThrow(() -> new AssertionError("no metric " + name));
     }
 
-    /** Records what pinrock asks of it and sets a 1 MiB block cache. */
+    /** Records what pinrock asks of it, with the info log level it is given, and sets a 1 MiB block cache. */
     public static final class SmallCacheSetter implements PinrockConfigSetter {
         static final Map<String, String> CALLS = new ConcurrentHashMap<>();
 
         @Override
         public DbOptions setConfig(String storeName, DbOptions options, Map<String, Object> configs) {
-            CALLS.merge(storeName, "set", String::concat);
+            CALLS.merge(storeName, "set(" + options.infoLogLevel() + ")", String::concat);
             return options.blockCacheBytes(1 << 20);
         }
 
@@ -326,11 +326,11 @@ class KeyValueStoreTest {
         StoreContexts.Recording context = context("pinrock",
                 Map.of(PinrockStoreConfig.CONFIG_SETTER_CLASS_CONFIG, SmallCacheSetter.class.getName()));
         KeyValueStore<Bytes, byte[]> store = open(PinrockStores.keyValueStore("tuned").get(), context);
-        assertEquals("set", SmallCacheSetter.CALLS.get("tuned"));
+        assertEquals("set(ERROR)", SmallCacheSetter.CALLS.get("tuned"), "the built-in store's log level");
         assertEquals(1L << 20, StoreInternals.database(store).propertyLong("rocksdb.block-cache-capacity")
                 .orElseThrow());
         store.close();
-        assertEquals("set,close", SmallCacheSetter.CALLS.get("tuned"));
+        assertEquals("set(ERROR),close", SmallCacheSetter.CALLS.get("tuned"));
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 
 import dev.pinrock.DbOptions;
+import dev.pinrock.InfoLogLevel;
 import dev.pinrock.MemoryBudget;
 import dev.pinrock.RocksDb;
 import dev.pinrock.RocksDbException;
@@ -70,7 +71,8 @@ public final class StoreDatabase implements AutoCloseable {
                     .createIfMissing(true)
                     .blockCacheBytes(BLOCK_CACHE_BYTES)
                     .writeBufferBytes(WRITE_BUFFER_BYTES)
-                    .statistics(statisticsLevel(appConfigs));
+                    .statistics(statisticsLevel(appConfigs))
+                    .infoLogLevel(InfoLogLevel.ERROR); // as the built-in store
             if (budget != null) {
                 options = options.memoryBudget(budget.budget());
             }
