@@ -10,7 +10,7 @@ import dev.pinrock.internal.NativeDb;
  * ({@link WriteBatch#put(Keyspace, byte[], byte[])}) and snapshots span
  * families. A family needs no closing: it lives as long as its database.
  * After {@link RocksDb#dropColumnFamily(Keyspace)} every call throws
- * {@link IllegalStateException}.
+ * {@link IllegalStateException}. Thread-safe, as its database is.
  */
 public final class ColumnFamily extends Keyspace {
     private final RocksDb database;

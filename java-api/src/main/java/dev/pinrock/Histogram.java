@@ -3,6 +3,7 @@ package dev.pinrock;
 /**
  * One RocksDB histogram's summary since the database opened (or the last
  * {@link RocksDb#resetStatistics()}), e.g. {@code "rocksdb.db.get.micros"}.
+ * Immutable.
  *
  * @param count the number of samples
  * @param sum the sum of the samples

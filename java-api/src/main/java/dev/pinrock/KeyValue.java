@@ -6,8 +6,9 @@ import java.util.Objects;
 
 /**
  * A key and its value, copied out of the database (from {@link Cursor#stream()}
- * and {@link Cursor#iterator()}). The arrays belong to the caller. Two
- * entries are equal when their bytes are.
+ * and {@link Cursor#iterator()}). The arrays belong to the caller, and
+ * are not copied again: the record is as thread-safe as the caller's use
+ * of them. Two entries are equal when their bytes are.
  *
  * @param key the key
  * @param value the value

@@ -2,6 +2,7 @@ package dev.pinrock;
 
 /**
  * Approximate memory a database uses, in bytes, from {@link RocksDb#memoryUsage()}.
+ * Immutable.
  *
  * @param memtableBytes all memtables: the mutable one, immutable ones and those kept for history
  * @param unflushedMemtableBytes memtables not yet flushed

@@ -3,7 +3,7 @@ package dev.pinrock;
 /**
  * A failure reported by RocksDB (or by pinrock's native boundary), carrying
  * the RocksDB status code, sub-code and message. Expected outcomes such as an
- * absent key are return values, never this exception.
+ * absent key are return values, never this exception. Immutable.
  *
  * <p>Every exception pinrock raises for a native status is made by
  * {@link #of(int, String)}, whichever binding produced the status; the
