@@ -708,7 +708,12 @@ final class TortureWorkload {
                         db.createColumnFamily("f" + familyNames.incrementAndGet());
                     }
                 }
-                case 1 -> db.dropColumnFamily(db.columnFamily(name));
+                case 1 -> {
+                    Keyspace family = db.columnFamily(name); // null when another thread dropped it since
+                    if (family != null) {
+                        db.dropColumnFamily(family);
+                    }
+                }
                 default -> {
                     Keyspace family = db.columnFamily(name);
                     if (family == null) {
