@@ -155,7 +155,9 @@ class InfoLogTest : public ::testing::Test {
   void UseDatabase(bool flush) {
     pr_db_t* db = nullptr;
     ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
-    if (flush) EXPECT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+    if (flush) {
+      EXPECT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+    }
     ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
   }
 
