@@ -292,9 +292,7 @@ final class TortureWorkload {
                 // A second open of an open database: refused by its lock. It succeeds
                 // only when another thread closed the first meanwhile (its lock is
                 // released only after isOpen() turned false).
-                RocksDb second = RocksDb.open(dir.resolve("db" + slot), OPTIONS);
-                generations.put(second, opens.incrementAndGet());
-                logLifecycle("second open of db" + slot + ": " + generation(second) + " beside " + generation(current));
+                RocksDb second = open(slot, "second open beside " + generation(current));
                 close(second, "close of the second open");
                 if (current.isOpen()) {
                     throw new AssertionError("a second open of db" + slot + " succeeded");
@@ -304,9 +302,7 @@ final class TortureWorkload {
             if (current != null) {
                 close(current, "close before reopening"); // finishes a close refused while views were open
             }
-            RocksDb opened = RocksDb.open(dir.resolve("db" + slot), OPTIONS);
-            generations.put(opened, opens.incrementAndGet());
-            logLifecycle("opened db" + slot + ": " + generation(opened));
+            RocksDb opened = open(slot, "opened");
             if (!databases.compareAndSet(slot, current, opened)) {
                 // Another thread reopened the slot and someone closed that one since: ours is late.
                 close(opened, "close of a late reopening");
@@ -757,6 +753,14 @@ final class TortureWorkload {
                 default -> batch.put(key(0), key(0));
             }
             throw new AssertionError("a closed resource was used without an exception");
+        }
+
+        /** Opens the database of a slot, numbers this open and logs it. */
+        private RocksDb open(int slot, String what) {
+            RocksDb db = RocksDb.open(dir.resolve("db" + slot), OPTIONS);
+            generations.put(db, opens.incrementAndGet());
+            logLifecycle(what + " db" + slot + ": " + generation(db));
+            return db;
         }
 
         private void close(RocksDb db, String why) {
