@@ -21,6 +21,7 @@
 #include <rocksdb/write_batch.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -29,6 +30,7 @@
 #include <deque>
 #include <mutex>
 #include <shared_mutex>
+#include <thread>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -333,6 +335,25 @@ rocksdb::WriteOptions write_options(const pr_db& db, uint32_t flags) {
   options.disableWAL = (flags & PR_WRITE_DISABLE_WAL) != 0;
   options.no_slowdown = (flags & PR_WRITE_NO_SLOWDOWN) != 0;
   return options;
+}
+
+// Runs a write (write(options) -> Status) that waits out write stalls. RocksDB
+// can leave a writer waiting in a stall for good: a flush that fails (a full
+// disk) stops writes, and a writer that began waiting before the error was
+// recorded is never woken. So unless the caller asked to fail on a stall,
+// each attempt fails at once on one (no_slowdown) and is retried after a
+// pause; an attempt after the failure returns the background error.
+template <typename Write>
+rocksdb::Status write_waiting_out_stalls(rocksdb::WriteOptions options, Write&& write) {
+  if (options.no_slowdown) return write(options);
+  options.no_slowdown = true;
+  auto pause = std::chrono::microseconds(50);
+  while (true) {
+    rocksdb::Status s = write(options);
+    if (!s.IsIncomplete()) return s;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(10000));
+  }
 }
 
 // The database's read options with a snapshot and PR_READ_* flags applied.
@@ -797,8 +818,12 @@ int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t
                   size_t value_len, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (db->dropped) return dropped_family(*db, err, err_cap);
-    return to_status(db->db->Put(db->write_options, db->family, key_slice(key, key_len),
-                                 value_slice(value, value_len)),
+    return to_status(write_waiting_out_stalls(db->write_options,
+                                              [&](const rocksdb::WriteOptions& options) {
+                                                return db->db->Put(options, db->family,
+                                                                   key_slice(key, key_len),
+                                                                   value_slice(value, value_len));
+                                              }),
                      err, err_cap);
   });
 }
@@ -807,8 +832,12 @@ int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, char* err,
                      size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (db->dropped) return dropped_family(*db, err, err_cap);
-    return to_status(db->db->Delete(db->write_options, db->family, key_slice(key, key_len)), err,
-                     err_cap);
+    return to_status(write_waiting_out_stalls(db->write_options,
+                                              [&](const rocksdb::WriteOptions& options) {
+                                                return db->db->Delete(options, db->family,
+                                                                      key_slice(key, key_len));
+                                              }),
+                     err, err_cap);
   });
 }
 
@@ -822,7 +851,11 @@ int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_
       rocksdb::Status s = write_batch.Iterate(&check);
       if (!s.ok()) return to_status(s, err, err_cap);
     }
-    return to_status(db->db->Write(write_options(*db, flags), &write_batch), err, err_cap);
+    return to_status(write_waiting_out_stalls(write_options(*db, flags),
+                                              [&](const rocksdb::WriteOptions& options) {
+                                                return db->db->Write(options, &write_batch);
+                                              }),
+                     err, err_cap);
   });
 }
 
