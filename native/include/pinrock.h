@@ -471,7 +471,11 @@ PR_API void pr_db_snapshot_release(pr_db_t* db, pr_snapshot_t* snapshot);
 #define PR_READ_ASYNC_IO 8
 
 /* pr_db_get with read options: reads as of snapshot (NULL: the latest
- * state) with PR_READ_* read_flags; everything else as pr_db_get. */
+ * state) with PR_READ_* read_flags; everything else as pr_db_get.
+ * With PR_READ_MEMORY_ONLY the call does no I/O and never calls back into
+ * the caller's runtime, so a binding may make it without a thread-state
+ * transition (a critical downcall) and fall back to a normal call when it
+ * answers PR_CODE_INCOMPLETE. */
 PR_API int32_t pr_db_get_at(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
                             const uint8_t* key, size_t key_len, uint8_t* buf, size_t buf_cap,
                             uint32_t flags, pr_get_result_t* result, char* err, size_t err_cap);

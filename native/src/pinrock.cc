@@ -84,6 +84,13 @@ rocksdb::WriteOptions base_write_options() {
   return options;
 }
 
+// options answering from the memtables and the block cache only: a read
+// needing I/O fails with Incomplete instead.
+rocksdb::ReadOptions memory_only(rocksdb::ReadOptions options) {
+  options.read_tier = rocksdb::kBlockCacheTier;
+  return options;
+}
+
 // A handle on one column family of an open database. The one pr_db_open
 // returns (the default family) owns the database; the others belong to it.
 struct pr_db {
@@ -95,6 +102,9 @@ struct pr_db {
   // must outlive the pins even when the database closes first.
   std::shared_ptr<rocksdb::Cache> block_cache;
   rocksdb::ReadOptions read_options;
+  // read_options answering from memory only (PR_READ_MEMORY_ONLY alone),
+  // kept so the hot path of memory-only gets copies no ReadOptions.
+  rocksdb::ReadOptions memory_only_read_options = memory_only(read_options);
   rocksdb::WriteOptions write_options = base_write_options();
   bool has_merge_operator = false;
   // Set once the family is dropped: writes through the handle are refused.
@@ -363,7 +373,7 @@ rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot
   options.snapshot = reinterpret_cast<const rocksdb::Snapshot*>(snapshot);
   options.fill_cache = (read_flags & PR_READ_SKIP_FILL_CACHE) == 0;
   options.verify_checksums = (read_flags & PR_READ_SKIP_CHECKSUMS) == 0;
-  if ((read_flags & PR_READ_MEMORY_ONLY) != 0) options.read_tier = rocksdb::kBlockCacheTier;
+  if ((read_flags & PR_READ_MEMORY_ONLY) != 0) options = memory_only(options);
   options.async_io = (read_flags & PR_READ_ASYNC_IO) != 0;
   return options;
 }
@@ -870,6 +880,10 @@ int32_t pr_db_get_at(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_f
                      const uint8_t* key, size_t key_len, uint8_t* buf, size_t buf_cap,
                      uint32_t flags, pr_get_result_t* result, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
+    if (snapshot == nullptr && read_flags == PR_READ_MEMORY_ONLY) {
+      return get(*db, db->memory_only_read_options, key, key_len, buf, buf_cap, flags, result, err,
+                 err_cap);
+    }
     return get(*db, read_options(*db, snapshot, read_flags), key, key_len, buf, buf_cap, flags,
                result, err, err_cap);
   });

@@ -324,6 +324,53 @@ abstract class RocksDbContract extends OpenDatabaseContract {
         }
     }
 
+    /**
+     * Gets first try to answer from memory; a read that needs the table files
+     * (here: a block cache far smaller than the data) is made again normally.
+     * Every mode reads every value right, whether it was answered from memory
+     * or not, including values above the 64 KiB that a memory-only read copies
+     * in place, and after a thread's memory-only reads kept missing.
+     */
+    @Test
+    void everyAccessModeReadsValuesThatMustComeFromTableFiles() {
+        int[] sizes = {0, 100, 4096, 64 * 1024, 64 * 1024 + 1, 300 * 1024};
+        int keys = 60;
+        for (int i = 0; i < keys; i++) {
+            db.put(bytes("key-" + i), value(sizes[i % sizes.length], i));
+        }
+        db.flush();
+        db.close();
+        db = open(dir.resolve("db"), DbOptions.create().blockCacheBytes(64 * 1024));
+        db.put(bytes("in-memtable"), value(100, -1));
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < keys; i++) {
+                byte[] key = bytes("key-" + i);
+                byte[] expected = value(sizes[i % sizes.length], i);
+                int size = expected.length;
+                assertArrayEquals(expected, db.get(key), "new array, key " + i);
+                byte[] dst = new byte[size + 1];
+                assertEquals(size, db.get(key, dst), "into array, key " + i);
+                assertArrayEquals(expected, Arrays.copyOf(dst, size), "into array, key " + i);
+                if (size > 0) {
+                    byte[] small = new byte[size - 1];
+                    assertEquals(size, db.get(key, small), "too small an array, key " + i);
+                    assertArrayEquals(new byte[size - 1], small, "a too small array stays untouched, key " + i);
+                }
+                ByteBuffer buffer = ByteBuffer.allocateDirect(size);
+                assertEquals(size, db.get(ByteBuffer.wrap(key), buffer), "direct buffer, key " + i);
+                byte[] read = new byte[size];
+                buffer.get(read);
+                assertArrayEquals(expected, read, "direct buffer, key " + i);
+                try (Arena arena = Arena.ofConfined()) {
+                    assertArrayEquals(expected, db.getPinned(arena, key).toArray(ValueLayout.JAVA_BYTE),
+                            "pinned, key " + i);
+                }
+                assertArrayEquals(value(100, -1), db.get(bytes("in-memtable")), "memtable after key " + i);
+                assertNull(db.get(bytes("absent")), "absent after key " + i);
+            }
+        }
+    }
+
     @Test
     void closeIsIdempotentAndReportedByIsOpen() {
         assertTrue(db.isOpen());

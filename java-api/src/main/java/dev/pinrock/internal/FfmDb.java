@@ -1,11 +1,13 @@
 package dev.pinrock.internal;
 
 import static dev.pinrock.bindings.PinrockNative.PR_GET_PIN_IF_LARGER;
+import static dev.pinrock.bindings.PinrockNative.PR_CODE_INCOMPLETE;
 import static dev.pinrock.bindings.PinrockNative.PR_INGEST_MOVE;
 import static dev.pinrock.bindings.PinrockNative.PR_NOT_FOUND;
 import static dev.pinrock.bindings.PinrockNative.PR_OK;
 import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_BEGIN;
 import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_END;
+import static dev.pinrock.bindings.PinrockNative.PR_READ_MEMORY_ONLY;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
@@ -19,6 +21,7 @@ import java.util.List;
 
 import dev.pinrock.DbOptions;
 import dev.pinrock.RocksDbException;
+import dev.pinrock.StatsLevel;
 import dev.pinrock.bindings.PinrockNative;
 import dev.pinrock.bindings.pr_get_result;
 import dev.pinrock.bindings.pr_histogram;
@@ -97,12 +100,40 @@ public final class FfmDb implements NativeDb {
             PinrockNative.pr_pin_release$address(), PinrockNative.pr_pin_release$descriptor(),
             Linker.Option.critical(false));
 
+    /**
+     * pr_db_get_at as a critical downcall, for gets answered from memory
+     * (PR_READ_MEMORY_ONLY): no thread-state transition. Heap access stays
+     * off: passing heap segments made the JIT keep them (they allocated),
+     * where copying through the scratch buffers allocates nothing. pinrock.h
+     * promises that such a read
+     * does no I/O and never calls back; one that would need I/O answers
+     * PR_CODE_INCOMPLETE and is made again as a normal downcall.
+     */
+    private static final MethodHandle GET_IN_MEMORY = Linker.nativeLinker().downcallHandle(
+            PinrockNative.pr_db_get_at$address(), PinrockNative.pr_db_get_at$descriptor(),
+            Linker.Option.critical(false));
+    /**
+     * At most this many bytes are copied inside a critical downcall, which
+     * holds off the garbage collector while it runs; a larger value is pinned
+     * there and copied afterwards.
+     */
+    private static final long CRITICAL_COPY_CAP = 64 * 1024;
+    /** getInMemory's answer when the get must be made as a normal downcall. */
+    private static final int NEEDS_NORMAL_GET = -1;
+
     private static final long ERR_CAP = Scratch.ERR_CAP;
 
     private final MemorySegment handle;
+    /**
+     * Whether gets try memory first. Not with statistics: a memory-only
+     * attempt that misses would count as a second read (keys read, get
+     * timings, block-cache misses) in figures users watch.
+     */
+    private final boolean memoryFirst;
 
-    private FfmDb(MemorySegment handle) {
+    private FfmDb(MemorySegment handle, boolean memoryFirst) {
         this.handle = handle;
+        this.memoryFirst = memoryFirst;
     }
 
     /**
@@ -133,7 +164,7 @@ public final class FfmDb implements NativeDb {
             MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
             withNativeOptions(options, memoryBudget, nativeOptions -> check(
                     (int) OPEN.invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
-            return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0));
+            return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0), options.statistics() == StatsLevel.OFF);
         }
     }
 
@@ -248,7 +279,8 @@ public final class FfmDb implements NativeDb {
 
     @Override
     public void put(byte[] key, byte[] value) {
-        put(MemorySegment.ofArray(key), MemorySegment.ofArray(value));
+        Scratch scratch = Scratch.get();
+        put(scratch, scratch.nativeKey(key), key.length, scratch.nativeInput(value), value.length);
     }
 
     @Override
@@ -269,7 +301,8 @@ public final class FfmDb implements NativeDb {
 
     @Override
     public void delete(byte[] key) {
-        delete(MemorySegment.ofArray(key));
+        Scratch scratch = Scratch.get();
+        delete(scratch, scratch.nativeKey(key), key.length);
     }
 
     @Override
@@ -301,20 +334,21 @@ public final class FfmDb implements NativeDb {
     }
 
     /**
-     * One get downcall: the value lands in buf when it fits, else it is
-     * pinned (with PR_GET_PIN_IF_LARGER) or only measured. Returns false when
-     * the key is absent; the outcome is then in scratch.result. Reads with
-     * default read options take pr_db_get, others pr_db_get_at.
+     * One get downcall: the value lands in the first bufCap bytes of buf when
+     * it fits, else it is pinned (with PR_GET_PIN_IF_LARGER) or only
+     * measured. Returns false when the key is absent; the outcome is then in
+     * scratch.result. Reads with default read options take pr_db_get, others
+     * pr_db_get_at.
      */
     private boolean get(Scratch scratch, long snapshot, int readFlags, MemorySegment key, long keyLength,
-            MemorySegment buf, int flags) {
+            MemorySegment buf, long bufCap, int flags) {
         int status;
         try {
             status = snapshot == 0 && readFlags == 0
-                    ? (int) GET.invokeExact(handle, key, keyLength, buf, buf.byteSize(), flags, scratch.result,
+                    ? (int) GET.invokeExact(handle, key, keyLength, buf, bufCap, flags, scratch.result,
                             scratch.err, ERR_CAP)
                     : (int) GET_AT.invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags, key, keyLength,
-                            buf, buf.byteSize(), flags, scratch.result, scratch.err, ERR_CAP);
+                            buf, bufCap, flags, scratch.result, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -333,18 +367,47 @@ public final class FfmDb implements NativeDb {
     @Override
     public byte[] get(byte[] key, long snapshot, int readFlags) {
         Scratch scratch = Scratch.get();
-        if (!get(scratch, snapshot, readFlags, scratch.nativeKey(MemorySegment.ofArray(key)), key.length,
-                scratch.value, PR_GET_PIN_IF_LARGER())) {
+        if (!getThroughScratch(scratch, snapshot, readFlags, scratch.nativeKey(key), key.length, Scratch.VALUE_CAP,
+                PR_GET_PIN_IF_LARGER())) {
             return null;
         }
-        long length = pr_get_result.value_len(scratch.result);
+        long length = scratch.resultLength();
         if (length > Segments.MAX_ARRAY_BYTES) {
-            releasePin(pr_get_result.pin(scratch.result));
+            releasePin(scratch.resultPin());
             throw Segments.tooLargeForArray(length, "getPinned");
         }
         byte[] value = new byte[(int) length];
-        copyResult(scratch, MemorySegment.ofArray(value), length);
+        copyResult(scratch, value, (int) length);
         return value;
+    }
+
+    /**
+     * A get whose value lands in the first bufCap bytes of scratch.value,
+     * or is pinned (with PR_GET_PIN_IF_LARGER) or only measured: memory
+     * first, then a normal downcall. byte[] keys are copied into the scratch
+     * buffers rather than viewed by heap segments, so that the call
+     * allocates nothing.
+     *
+     * @return whether the key was found; the outcome is then in scratch.result
+     */
+    private boolean getThroughScratch(Scratch scratch, long snapshot, int readFlags, MemorySegment nativeKey,
+            long keyLength, long bufCap, int flags) {
+        int status = snapshot == 0 && readFlags == 0
+                ? getInMemory(scratch, nativeKey, keyLength, scratch.value, bufCap, flags)
+                : NEEDS_NORMAL_GET;
+        if (status == NEEDS_NORMAL_GET) {
+            return get(scratch, snapshot, readFlags, nativeKey, keyLength, scratch.value, bufCap, flags);
+        }
+        return status == PR_OK();
+    }
+
+    /** Copies the value of the last get (in scratch.value or pinned) into dst and releases its pin. */
+    private static void copyResult(Scratch scratch, byte[] dst, int length) {
+        try {
+            MemorySegment.copy(scratch.resultSource(length), ValueLayout.JAVA_BYTE, 0, dst, 0, length);
+        } finally {
+            releasePin(scratch.resultPin());
+        }
     }
 
     @Override
@@ -354,8 +417,21 @@ public final class FfmDb implements NativeDb {
 
     @Override
     public int get(byte[] key, byte[] dst, long snapshot, int readFlags) {
-        long length = get(MemorySegment.ofArray(key), MemorySegment.ofArray(dst), snapshot, readFlags);
-        return length == NOT_FOUND ? NOT_FOUND : clampToInt(length);
+        // Small values come through the scratch buffer, larger ones through a
+        // pin, in the same single downcall.
+        Scratch scratch = Scratch.get();
+        int flags = dst.length > Scratch.VALUE_CAP ? PR_GET_PIN_IF_LARGER() : 0;
+        if (!getThroughScratch(scratch, snapshot, readFlags, scratch.nativeKey(key), key.length,
+                Math.min(dst.length, Scratch.VALUE_CAP), flags)) {
+            return NOT_FOUND;
+        }
+        long length = scratch.resultLength();
+        if (length <= dst.length) {
+            copyResult(scratch, dst, (int) length);
+        } else {
+            releasePin(scratch.resultPin());
+        }
+        return clampToInt(length);
     }
 
     @Override
@@ -367,44 +443,108 @@ public final class FfmDb implements NativeDb {
         Scratch scratch = Scratch.get();
         MemorySegment nativeKey = scratch.nativeKey(key);
         if (dst.isNative()) {
-            return get(scratch, snapshot, readFlags, nativeKey, key.byteSize(), dst, 0)
-                    ? pr_get_result.value_len(scratch.result)
-                    : NOT_FOUND;
+            // dst receives the value in the call; from memory, only up to the
+            // critical copy cap: a larger value is pinned there and copied here.
+            boolean capped = dst.byteSize() > CRITICAL_COPY_CAP;
+            int status = snapshot == 0 && readFlags == 0
+                    ? getInMemory(scratch, nativeKey, key.byteSize(), dst,
+                            Math.min(dst.byteSize(), CRITICAL_COPY_CAP), capped ? PR_GET_PIN_IF_LARGER() : 0)
+                    : NEEDS_NORMAL_GET;
+            if (status == NEEDS_NORMAL_GET) {
+                return get(scratch, snapshot, readFlags, nativeKey, key.byteSize(), dst, dst.byteSize(), 0)
+                        ? scratch.resultLength()
+                        : NOT_FOUND;
+            }
+            return status == PR_OK() ? finishCopy(scratch, dst) : NOT_FOUND;
         }
         // A heap destination: small values come through the scratch buffer,
         // larger ones through a pin, in the same single downcall.
-        MemorySegment buf = scratch.value.asSlice(0, Math.min(dst.byteSize(), Scratch.VALUE_CAP));
         int flags = dst.byteSize() > Scratch.VALUE_CAP ? PR_GET_PIN_IF_LARGER() : 0;
-        if (!get(scratch, snapshot, readFlags, nativeKey, key.byteSize(), buf, flags)) {
+        if (!getThroughScratch(scratch, snapshot, readFlags, nativeKey, key.byteSize(),
+                Math.min(dst.byteSize(), Scratch.VALUE_CAP), flags)) {
             return NOT_FOUND;
         }
-        long length = pr_get_result.value_len(scratch.result);
+        long length = scratch.resultLength();
         if (length <= dst.byteSize()) {
             copyResult(scratch, dst, length);
         } else {
-            releasePin(pr_get_result.pin(scratch.result));
+            releasePin(scratch.resultPin());
+        }
+        return length;
+    }
+
+    /**
+     * Tries a get from memory only as a critical downcall (GET_IN_MEMORY),
+     * unless the database keeps statistics or this thread's recent
+     * memory-only gets needed I/O. key and buf are native; the value lands
+     * in the first bufCap bytes of buf when it fits.
+     *
+     * @return PR_OK (scratch.result says where the value went), PR_NOT_FOUND,
+     *     or NEEDS_NORMAL_GET
+     */
+    private int getInMemory(Scratch scratch, MemorySegment key, long keyLength, MemorySegment buf, long bufCap,
+            int flags) {
+        if (!memoryFirst || !scratch.tryMemoryFirst()) {
+            return NEEDS_NORMAL_GET;
+        }
+        int status;
+        try {
+            status = (int) GET_IN_MEMORY.invokeExact(handle, MemorySegment.NULL, PR_READ_MEMORY_ONLY(), key,
+                    keyLength, buf, bufCap, flags, scratch.result, scratch.err, ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        boolean answered = status != PR_CODE_INCOMPLETE();
+        scratch.memoryFirstAnswered(answered);
+        if (!answered) {
+            return NEEDS_NORMAL_GET;
+        }
+        if (status != PR_NOT_FOUND()) {
+            check(status, scratch);
+        }
+        return status;
+    }
+
+    /**
+     * Completes a get into dst whose value was copied into dst itself or
+     * pinned: copies a pinned value that fits into dst and releases the pin.
+     *
+     * @return the value's length
+     */
+    private static long finishCopy(Scratch scratch, MemorySegment dst) {
+        long length = pr_get_result.value_len(scratch.result);
+        MemorySegment pin = pr_get_result.pin(scratch.result);
+        if (!pin.equals(MemorySegment.NULL)) {
+            try {
+                if (length <= dst.byteSize()) {
+                    MemorySegment.copy(pr_get_result.data(scratch.result).reinterpret(length), 0, dst, 0, length);
+                }
+            } finally {
+                releasePin(pin);
+            }
         }
         return length;
     }
 
     /** Copies the value that scratch.result describes into dst, releasing its pin if any. */
     private static void copyResult(Scratch scratch, MemorySegment dst, long length) {
-        MemorySegment pin = pr_get_result.pin(scratch.result);
-        MemorySegment source = pin.equals(MemorySegment.NULL)
-                ? scratch.value
-                : pr_get_result.data(scratch.result).reinterpret(length);
         try {
-            MemorySegment.copy(source, 0, dst, 0, length);
+            MemorySegment.copy(scratch.resultSource(length), 0, dst, 0, length);
         } finally {
-            releasePin(pin);
+            releasePin(scratch.resultPin());
         }
     }
 
     @Override
     public MemorySegment getPinned(Arena arena, MemorySegment key) {
         Scratch scratch = Scratch.get();
-        if (!get(scratch, 0L, 0, scratch.nativeKey(key), key.byteSize(), MemorySegment.NULL,
-                PR_GET_PIN_IF_LARGER())) {
+        MemorySegment nativeKey = scratch.nativeKey(key);
+        int status = getInMemory(scratch, nativeKey, key.byteSize(), MemorySegment.NULL, 0, PR_GET_PIN_IF_LARGER());
+        if (status == NEEDS_NORMAL_GET) {
+            status = get(scratch, 0L, 0, nativeKey, key.byteSize(), MemorySegment.NULL, 0,
+                    PR_GET_PIN_IF_LARGER()) ? PR_OK() : PR_NOT_FOUND();
+        }
+        if (status == PR_NOT_FOUND()) {
             return null;
         }
         long length = pr_get_result.value_len(scratch.result);
@@ -768,12 +908,13 @@ public final class FfmDb implements NativeDb {
     @Override
     public NativeDb family(String name) {
         long family = family(handle.address(), name);
-        return family == 0 ? null : new FfmDb(MemorySegment.ofAddress(family));
+        return family == 0 ? null : new FfmDb(MemorySegment.ofAddress(family), memoryFirst);
     }
 
     @Override
     public NativeDb createFamily(String name, DbOptions options, long memoryBudget) {
-        return new FfmDb(MemorySegment.ofAddress(createFamily(handle.address(), name, options, memoryBudget)));
+        return new FfmDb(MemorySegment.ofAddress(createFamily(handle.address(), name, options, memoryBudget)),
+                memoryFirst);
     }
 
     @Override
@@ -801,6 +942,13 @@ public final class FfmDb implements NativeDb {
             throw unchecked(t);
         }
         check(status, scratch);
+    }
+
+    /** Releases a pin given by its address; 0 is accepted. */
+    static void releasePin(long pin) {
+        if (pin != 0) {
+            releasePin(MemorySegment.ofAddress(pin));
+        }
     }
 
     static void releasePin(MemorySegment pin) {

@@ -27,6 +27,13 @@ final class Scratch {
     private final Region keyRegion = new Region(256);
     private final Region inputRegion = new Region(4096);
 
+    /** The most memory-only gets skipped after a run of them needed I/O. */
+    private static final int MAX_MEMORY_FIRST_BACKOFF = 1024;
+    /** Gets to make normally before trying memory first again. */
+    private int memoryFirstSkips;
+    /** What memoryFirstSkips is set to at the next miss: doubles while memory-only gets miss. */
+    private int memoryFirstBackoff;
+
     static Scratch get() {
         return PER_THREAD.get();
     }
@@ -41,6 +48,33 @@ final class Scratch {
         return key.isNative() ? key : keyRegion.copyOf(key);
     }
 
+    /** Returns a native copy of a key array (made without a heap segment, so nothing is allocated). */
+    MemorySegment nativeKey(byte[] key) {
+        return keyRegion.copyOf(key);
+    }
+
+    /** Returns a native copy of a value array (made without a heap segment). */
+    MemorySegment nativeInput(byte[] bytes) {
+        return inputRegion.copyOf(bytes);
+    }
+
+    /** @return the value length the last get wrote into result */
+    long resultLength() {
+        return result.get(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset());
+    }
+
+    /** @return the address of the pin the last get wrote into result, or 0 */
+    long resultPin() {
+        return result.get(ValueLayout.JAVA_LONG, pr_get_result.pin$offset());
+    }
+
+    /** @return where the value of the last get is: this value buffer, or its pinned memory */
+    MemorySegment resultSource(long length) {
+        return resultPin() == 0 ? value
+                : MemorySegment.ofAddress(result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset()))
+                        .reinterpret(length);
+    }
+
     /** Returns a value segment itself when native, otherwise a native copy of it. */
     MemorySegment nativeInput(MemorySegment bytes) {
         return bytes.isNative() ? bytes : inputRegion.copyOf(bytes);
@@ -52,6 +86,13 @@ final class Scratch {
 
         Region(long initialBytes) {
             area = allocate(initialBytes);
+        }
+
+        /** Copies an array into the region (or a one-off segment) and returns the copy. */
+        MemorySegment copyOf(byte[] bytes) {
+            MemorySegment target = fit(bytes.length);
+            MemorySegment.copy(bytes, 0, target, ValueLayout.JAVA_BYTE, 0, bytes.length);
+            return target;
         }
 
         /** Copies a heap segment into the region (or a one-off segment) and returns the copy. */
@@ -69,6 +110,29 @@ final class Scratch {
                 area = allocate(Math.max(needed, Math.min(KEEP_LIMIT, area.byteSize() * 2)));
             }
             return area;
+        }
+    }
+
+    /**
+     * Whether this thread's next get should try memory first. A thread whose
+     * memory-only gets keep needing I/O (a dataset larger than the block
+     * cache) backs off, so it does not pay for two lookups per get.
+     */
+    boolean tryMemoryFirst() {
+        if (memoryFirstSkips == 0) {
+            return true;
+        }
+        memoryFirstSkips--;
+        return false;
+    }
+
+    /** Records whether a memory-only get answered (false: it needed I/O). */
+    void memoryFirstAnswered(boolean answered) {
+        if (answered) {
+            memoryFirstBackoff = 0;
+        } else {
+            memoryFirstBackoff = Math.min(MAX_MEMORY_FIRST_BACKOFF, memoryFirstBackoff * 2 + 1);
+            memoryFirstSkips = memoryFirstBackoff;
         }
     }
 
