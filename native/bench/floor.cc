@@ -9,6 +9,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
@@ -34,26 +35,28 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kUsage =
     "usage: pinrock_floor --db PATH\n"
-    "                     --op get|get-absent|put|delete|batch-put|multi-get|scan\n"
+    "                     --op get|get-absent|get-to-file|put|delete|batch-put|multi-get|scan\n"
     "                     --location sst|memtable\n"
     "                     --key-bytes N --value-bytes N --keys N --order random|sequential\n"
-    "                     [--threads N (1)] [--seconds S (3)]\n"
+    "                     [--threads N (1)] [--seconds S (3)] [--warmup-seconds S (S / 3)]\n"
     "                     [--block-cache-bytes B (1073741824)]\n"
     "                     [--write-buffer-bytes B (536870912)]\n"
     "get, get-absent, multi-get and scan read an existing database (sst) or one\n"
     "they fill first (memtable); writes and memtable reads create --db, which\n"
     "must not exist. batch-put writes 1000 entries per operation, multi-get reads\n"
-    "100 keys per operation, scan reads every entry once per operation.\n";
+    "100 keys per operation, scan reads every entry once per operation,\n"
+    "get-to-file writes each value it gets at offset 0 of a temporary file.\n";
 
 constexpr size_t kMinKeyBytes = 16;  // "key-" and 12 digits
 constexpr int kBatch = 256;          // point operations between clock checks
 constexpr int kBatchPuts = 1000;     // puts per batch-put, as PinrockBenchmark.BATCH_PUTS
 constexpr int kMultiGetKeys = 100;   // keys per multi-get, as Picker.MULTI_GET_KEYS
 
-enum class Op { kGet, kGetAbsent, kPut, kDelete, kBatchPut, kMultiGet, kScan };
+enum class Op { kGet, kGetAbsent, kGetToFile, kPut, kDelete, kBatchPut, kMultiGet, kScan };
 
 constexpr bool is_read(Op op) {
-  return op == Op::kGet || op == Op::kGetAbsent || op == Op::kMultiGet || op == Op::kScan;
+  return op == Op::kGet || op == Op::kGetAbsent || op == Op::kGetToFile || op == Op::kMultiGet ||
+         op == Op::kScan;
 }
 
 // Operations between clock checks: many point operations, one of the others.
@@ -71,7 +74,8 @@ struct Config {
   uint64_t keys;
   bool random;
   int threads;
-  double seconds;
+  double seconds;         // measured
+  double warmup_seconds;  // run before the measurement, as JMH's warm-up iterations
   uint64_t block_cache_bytes;
   uint64_t write_buffer_bytes;
 };
@@ -102,7 +106,8 @@ Config parse_args(int argc, char** argv) {
       {"location", std::nullopt},    {"key-bytes", std::nullopt},
       {"value-bytes", std::nullopt}, {"keys", std::nullopt},
       {"order", std::nullopt},       {"threads", "1"},
-      {"seconds", "3"},              {"block-cache-bytes", "1073741824"},
+      {"seconds", "3"},              {"warmup-seconds", ""},
+      {"block-cache-bytes", "1073741824"},
       {"write-buffer-bytes", "536870912"},
   };
   for (int i = 1; i < argc; i += 2) {
@@ -118,7 +123,8 @@ Config parse_args(int argc, char** argv) {
   auto arg = [&](const std::string& name) { return *args.at(name); };
 
   static const std::map<std::string, Op> kOps = {
-      {"get", Op::kGet},         {"get-absent", Op::kGetAbsent}, {"put", Op::kPut},
+      {"get", Op::kGet},         {"get-absent", Op::kGetAbsent}, {"get-to-file", Op::kGetToFile},
+      {"put", Op::kPut},
       {"delete", Op::kDelete},   {"batch-put", Op::kBatchPut},   {"multi-get", Op::kMultiGet},
       {"scan", Op::kScan}};
   Config config;
@@ -126,7 +132,7 @@ Config parse_args(int argc, char** argv) {
   config.op_name = arg("op");
   auto op = kOps.find(config.op_name);
   if (op == kOps.end()) {
-    usage_error("--op must be get, get-absent, put, delete, batch-put, multi-get or scan");
+    usage_error("--op must be get, get-absent, get-to-file, put, delete, batch-put, multi-get or scan");
   }
   config.op = op->second;
   if (arg("location") != "sst" && arg("location") != "memtable") {
@@ -142,6 +148,9 @@ Config parse_args(int argc, char** argv) {
   config.keys = parse_number<uint64_t>("keys", arg("keys"));
   config.threads = parse_number<int>("threads", arg("threads"));
   config.seconds = parse_number<double>("seconds", arg("seconds"));
+  config.warmup_seconds = arg("warmup-seconds").empty()
+                              ? config.seconds / 3
+                              : parse_number<double>("warmup-seconds", arg("warmup-seconds"));
   config.block_cache_bytes = parse_number<uint64_t>("block-cache-bytes", arg("block-cache-bytes"));
   config.write_buffer_bytes =
       parse_number<uint64_t>("write-buffer-bytes", arg("write-buffer-bytes"));
@@ -151,6 +160,9 @@ Config parse_args(int argc, char** argv) {
   if (config.threads < 1) usage_error("--threads must be at least 1");
   if (!(config.seconds > 0) || !std::isfinite(config.seconds)) {
     usage_error("--seconds must be positive");
+  }
+  if (!(config.warmup_seconds >= 0) || !std::isfinite(config.warmup_seconds)) {
+    usage_error("--warmup-seconds must not be negative");
   }
   if (config.write_buffer_bytes < 1) usage_error("--write-buffer-bytes must be positive");
   return config;
@@ -266,6 +278,22 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
       failure += "found " + std::to_string(found.size()) + " bytes, expected " +
                  (kOp == Op::kGetAbsent ? "NotFound" : std::to_string(bench.config.value_bytes));
     }
+  } else if constexpr (kOp == Op::kGetToFile) {
+    // A temporary file per thread, like the Java side's; the page cache takes the writes.
+    thread_local std::unique_ptr<FILE, int (*)(FILE*)> file(std::tmpfile(), &std::fclose);
+    if (!file) fail("cannot create a temporary file for get-to-file");
+    uint64_t index = picker->next();
+    fill_key(key, index);
+    rocksdb::PinnableSlice found;
+    s = db->Get(bench.read_options, db->DefaultColumnFamily(), *key, &found);
+    if (s.ok() && found.size() == bench.config.value_bytes &&
+        pwrite(fileno(file.get()), found.data(), found.size(), 0) ==
+            static_cast<ssize_t>(found.size())) {
+      return;
+    }
+    failure = "key " + *key + ": " +
+              (s.ok() ? "found " + std::to_string(found.size()) + " bytes, or the write failed"
+                      : s.ToString());
   } else if constexpr (kOp == Op::kMultiGet) {
     // The keys live per thread, like the Java side's reusable key arrays.
     thread_local std::vector<std::string> keys(kMultiGetKeys, init_key(bench.config.key_bytes));
@@ -370,6 +398,8 @@ void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
       return run_thread<Op::kGet>(bench, thread, warm_end, measure_end, result);
     case Op::kGetAbsent:
       return run_thread<Op::kGetAbsent>(bench, thread, warm_end, measure_end, result);
+    case Op::kGetToFile:
+      return run_thread<Op::kGetToFile>(bench, thread, warm_end, measure_end, result);
     case Op::kPut:
       return run_thread<Op::kPut>(bench, thread, warm_end, measure_end, result);
     case Op::kDelete:
@@ -440,7 +470,7 @@ int main(int argc, char** argv) {
   auto seconds = [](double s) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
   };
-  Clock::time_point warm_end = Clock::now() + seconds(config.seconds / 3);
+  Clock::time_point warm_end = Clock::now() + seconds(config.warmup_seconds);
   Clock::time_point measure_end = warm_end + seconds(config.seconds);
   std::vector<ThreadResult> results(config.threads);
   std::vector<std::thread> threads;

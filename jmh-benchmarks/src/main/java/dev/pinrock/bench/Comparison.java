@@ -33,7 +33,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * The quick grid (the default, the README's main job) measures gets at 100 B
  * and 4 KiB plus absent-key gets and puts; {@code --full} measures the core
  * sweep over five value sizes, the one-axis variations around the 100-byte
- * point, get-absent, put and delete, and batch put (1000 entries per
+ * point (a hot memtable of 10,000 keys among them), 64 KiB gets written to a
+ * file, get-absent, put and delete, and batch put (1000 entries per
  * operation), multiGet (100 keys per operation) and a full scan of 1M
  * entries. The report goes to DIR (default
  * jmh-benchmarks/target/comparison), the raw JMH JSON to DIR/jmh.
@@ -44,10 +45,34 @@ public final class Comparison {
     private static final String COPY_GETS = "getNewArray|getIntoArray|getDirectBuffer";
     /** Scans and multiGets: pinrock (either binding) in every mode, RocksJava in its own. */
     private static final String PINROCK_SCANS = "scanBatched|scanViews|scanArrays";
-    private static final String ROCKSJAVA_SCANS = "scanArrays|scanDirectBuffer";
+    private static final String ROCKSJAVA_SCANS = "scanArrays|scanIntoArrays|scanDirectBuffer";
+    /** Values written to a file: FFM pinned or copied; the JNI variant and RocksJava copied. */
+    private static final String FFM_GETS_TO_FILE = "getToFilePinned|getToFileDirectBuffer";
+    private static final String COPY_GETS_TO_FILE = "getToFileDirectBuffer";
     private static final String PINROCK_MULTI_GETS = "multiGet|multiGetPinned";
     /** Keys requested by the core sweep (capped for large values, see {@link Grid#keyCount()}). */
     static final int CORE_KEYS = 1_000_000;
+    /** Keys of the hot-memtable point: few enough that the memtable stays in the CPU caches. */
+    static final int HOT_KEYS = 10_000;
+
+    /**
+     * How long each binding runs at a point: JMH's warm-up and measurement
+     * iterations. The native floor warms up and measures for the same total
+     * times, so that writes grow the memtable as far in both.
+     */
+    record Timing(int warmupIterations, int measurementIterations, int secondsPerIteration) {
+        static Timing of(boolean full) {
+            return full ? new Timing(2, 5, 2) : new Timing(1, 3, 1);
+        }
+
+        int warmupSeconds() {
+            return warmupIterations * secondsPerIteration;
+        }
+
+        int measurementSeconds() {
+            return measurementIterations * secondsPerIteration;
+        }
+    }
 
     /** One grid point: a set of benchmark methods at one parameter setting. */
     record Point(String name, String operation, Map<String, String> params, int threads) {
@@ -66,7 +91,7 @@ public final class Comparison {
         /** @return whether the operation reads an existing dataset rather than writing */
         boolean reads() {
             return switch (operation) {
-                case "get", "get-absent", "multi-get", "scan" -> true;
+                case "get", "get-absent", "get-to-file", "multi-get", "scan" -> true;
                 default -> false;
             };
         }
@@ -76,6 +101,7 @@ public final class Comparison {
             boolean rocksJava = binding.equals("rocksjava");
             return switch (operation) {
                 case "get" -> binding.equals("ffm") ? FFM_GETS : COPY_GETS;
+                case "get-to-file" -> binding.equals("ffm") ? FFM_GETS_TO_FILE : COPY_GETS_TO_FILE;
                 case "get-absent" -> "getAbsent";
                 case "put" -> "put";
                 case "delete" -> "delete";
@@ -120,8 +146,8 @@ public final class Comparison {
             if (point.reads() && point.params().get("location").equals("sst")) {
                 Datasets.sst(point.keyBytes(), point.valueBytes(), point.keyCount()); // built once, outside the forks
             }
-            jmhResults.addAll(runJmh(point, full, out));
-            floorRows.add(runFloor(floor, point, full));
+            jmhResults.addAll(runJmh(point, Timing.of(full), out));
+            floorRows.add(runFloor(floor, point, Timing.of(full)));
         }
         Report.Summary summary = Report.write(jmhResults, floorRows, report, command + (full ? " --full" : ""),
                 started);
@@ -149,8 +175,9 @@ public final class Comparison {
         points.add(new Point("128 B keys", "get", params(128, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("100k keys", "get", params(16, 100, 100_000, "random", "sst"), 1));
         points.add(new Point("sequential", "get", params(16, 100, CORE_KEYS, "sequential", "sst"), 1));
-        points.add(new Point("memtable", "get", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
+        points.add(new Point("hot memtable", "get", params(16, 100, HOT_KEYS, "random", "memtable"), 1));
         points.add(new Point("2 threads", "get", params(16, 100, CORE_KEYS, "random", "sst"), 2));
+        points.add(new Point("64 KiB to a file", "get-to-file", params(16, 65536, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(new Point("delete", "delete", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
@@ -176,7 +203,7 @@ public final class Comparison {
     }
 
     /** Runs FFM, JNI and RocksJava at one point; returns the JMH JSON files written. */
-    private static List<Path> runJmh(Point point, boolean full, Path out) throws RunnerException {
+    private static List<Path> runJmh(Point point, Timing timing, Path out) throws RunnerException {
         List<Path> files = new ArrayList<>();
         String slug = point.name().replaceAll("[^A-Za-z0-9]+", "-");
         for (String binding : new String[] {"ffm", "jni", "rocksjava"}) {
@@ -187,10 +214,10 @@ public final class Comparison {
                     .include(Pattern.quote(benchmarkClass) + "\\.(" + methods + ")$")
                     .threads(point.threads())
                     .forks(1)
-                    .warmupIterations(full ? 2 : 1)
-                    .warmupTime(TimeValue.seconds(full ? 2 : 1))
-                    .measurementIterations(full ? 5 : 3)
-                    .measurementTime(TimeValue.seconds(full ? 2 : 1))
+                    .warmupIterations(timing.warmupIterations())
+                    .warmupTime(TimeValue.seconds(timing.secondsPerIteration()))
+                    .measurementIterations(timing.measurementIterations())
+                    .measurementTime(TimeValue.seconds(timing.secondsPerIteration()))
                     .timeUnit(TimeUnit.SECONDS)
                     .addProfiler(GCProfiler.class)
                     .resultFormat(ResultFormatType.JSON)
@@ -214,7 +241,8 @@ public final class Comparison {
     private static final Pattern FLOOR_RESULT = Pattern.compile("RESULT .*ops_per_s=([0-9.]+) .*");
 
     /** Times the same operation in C++ on the same data and options. */
-    private static Report.Row runFloor(Path floor, Point point, boolean full) throws IOException, InterruptedException {
+    private static Report.Row runFloor(Path floor, Point point, Timing timing)
+            throws IOException, InterruptedException {
         boolean reads = point.reads();
         boolean memtable = point.params().get("location").equals("memtable");
         Path scratch = null;
@@ -229,7 +257,9 @@ public final class Comparison {
                 "--location", point.params().get("location"),
                 "--key-bytes", String.valueOf(point.keyBytes()), "--value-bytes", String.valueOf(point.valueBytes()),
                 "--keys", String.valueOf(point.keyCount()), "--order", point.params().get("order"),
-                "--threads", String.valueOf(point.threads()), "--seconds", full ? "4" : "1.5",
+                "--threads", String.valueOf(point.threads()),
+                "--warmup-seconds", String.valueOf(timing.warmupSeconds()),
+                "--seconds", String.valueOf(timing.measurementSeconds()),
                 "--block-cache-bytes", String.valueOf(Datasets.BLOCK_CACHE_BYTES),
                 "--write-buffer-bytes", String.valueOf(Datasets.WRITE_BUFFER_BYTES));
         try {

@@ -1,6 +1,8 @@
 package dev.pinrock.bench;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
@@ -15,6 +17,8 @@ public final class Keys {
     public static final int MIN_KEY_BYTES = 16;
 
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle ARRAY_WORD = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
 
     private Keys() {
     }
@@ -68,6 +72,23 @@ public final class Keys {
         }
         for (long offset = words; offset < length; offset++) {
             sum ^= (value.get(ValueLayout.JAVA_BYTE, offset) & 0xFFL) << (8 * (offset - words));
+        }
+        return sum;
+    }
+
+    /**
+     * {@link #checksum(MemorySegment, long)} of an array, read in place: a
+     * heap segment made per read can allocate when the JIT does not remove
+     * it, and the benchmarks must not charge that to a binding.
+     */
+    public static long checksum(byte[] value, int length) {
+        long sum = 0;
+        int words = length & ~7;
+        for (int offset = 0; offset < words; offset += 8) {
+            sum ^= (long) ARRAY_WORD.get(value, offset);
+        }
+        for (int offset = words; offset < length; offset++) {
+            sum ^= (value[offset] & 0xFFL) << (8 * (offset - words));
         }
         return sum;
     }

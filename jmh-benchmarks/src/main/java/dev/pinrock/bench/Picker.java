@@ -37,6 +37,8 @@ public class Picker {
     /** Destinations sized for the value. */
     public byte[] valueArray;
     public ByteBuffer directValue;
+    /** A segment over all of {@link #directValue}, made once: the reads checksum through it. */
+    public MemorySegment directValueView;
     /** The value to write, for put. */
     public byte[] value;
     /** The keys of one multiGet, as arrays and as native segments. */
@@ -61,6 +63,7 @@ public class Picker {
         valueArray = new byte[grid.valueBytes];
         directKey = ByteBuffer.allocateDirect(grid.keyBytes);
         directValue = ByteBuffer.allocateDirect(grid.valueBytes);
+        directValueView = MemorySegment.ofBuffer(directValue);
         arena = Arena.ofConfined();
         nativeKey = arena.allocate(grid.keyBytes);
         keys = new ArrayList<>();

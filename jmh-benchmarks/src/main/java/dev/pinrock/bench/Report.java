@@ -100,10 +100,19 @@ public final class Report {
             return ffmBest / nativeOps;
         }
 
+        /** Java time per operation over native time per operation: 1.03 means 3% slower. */
+        double javaTimeOverNative() {
+            return nativeOps / ffmBest;
+        }
+
         /** Java time per operation minus native time per operation, per thread. */
         double boundaryNanos() {
             return scenario.threads() * 1e9 / ffmBest - scenario.threads() * 1e9 / nativeOps;
         }
+    }
+
+    /** One performance target checked against this run: what it asks, what was measured, whether it is met. */
+    record Verdict(String target, String goal, String measured, boolean met) {
     }
 
     /** What the caller prints. */
@@ -156,7 +165,8 @@ public final class Report {
                     .toList());
             Files.write(dir.resolve("floor.csv"), Stream.concat(Stream.of(CSV_HEADER),
                     floorRows.stream().map(Row::csv)).toList());
-            Files.writeString(dir.resolve("RESULTS.md"), markdown(rows, ratios, command, measured));
+            Files.writeString(dir.resolve("RESULTS.md"), markdown(rows, ratios, targets(rows, ratios), command,
+                    measured));
             ImageIO.write(chart(rows, ratios), "png", dir.resolve("chart.png").toFile());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -198,6 +208,8 @@ public final class Report {
             case "getIntoArray" -> new String[] {"get", "into-array"};
             case "getDirectBuffer" -> new String[] {"get", "direct-buffer"};
             case "getPinned" -> new String[] {"get", "pinned"};
+            case "getToFilePinned" -> new String[] {"get-to-file", "pinned"};
+            case "getToFileDirectBuffer" -> new String[] {"get-to-file", "direct-buffer"};
             case "getAbsent" -> new String[] {"get-absent", "into-array"};
             case "put" -> new String[] {"put", "array"};
             case "delete" -> new String[] {"delete", "array"};
@@ -208,6 +220,7 @@ public final class Report {
             case "scanViews" -> new String[] {"scan", "views"};
             case "scanArrays" -> new String[] {"scan", "new-array"};
             case "scanDirectBuffer" -> new String[] {"scan", "direct-buffer"};
+            case "scanIntoArrays" -> new String[] {"scan", "into-array"};
             default -> throw new IllegalArgumentException("unknown benchmark method " + method);
         };
     }
@@ -272,7 +285,97 @@ public final class Report {
         return out.toString();
     }
 
-    private static String markdown(List<Row> rows, List<Ratios> ratios, String command, ZonedDateTime measured) {
+    /** Allocation the GC profiler reports for a zero-allocation path, per entry: below this counts as none. */
+    static final double NO_ALLOCATION_BYTES = 1.0;
+
+    /**
+     * Checks the performance targets (docs/benchmarking.md lists them)
+     * against one run. A target whose scenario the run did not measure (the
+     * quick grid) is left out.
+     */
+    static List<Verdict> targets(List<Row> rows, List<Ratios> ratios) {
+        List<Verdict> verdicts = new ArrayList<>();
+        int coreKeys = Comparison.CORE_KEYS;
+        scenario(ratios, "get", 100, coreKeys, "random", "sst", 1).ifPresent(r -> {
+            verdicts.add(atLeast(r, "FFM / RocksJava, best calls", r.ffmOverRocksJava(), 1.0));
+            verdicts.add(atMost(r, "Java time / native time", r.javaTimeOverNative(), 1.03));
+        });
+        scenario(ratios, "get", 100, Comparison.HOT_KEYS, "random", "memtable", 1).ifPresent(r -> {
+            verdicts.add(atLeast(r, "FFM / RocksJava, best calls", r.ffmOverRocksJava(), 1.5));
+            verdicts.add(atMost(r, "Java time / native time", r.javaTimeOverNative(), 1.15));
+        });
+        scenario(ratios, "get-to-file", 65536, coreKeys, "random", "sst", 1).ifPresent(r -> {
+            List<Row> scenarioRows = rowsOf(rows, r.scenario());
+            double pinned = find(scenarioRows, "pinrock-ffm", "pinned").map(Row::opsPerSecond).orElse(Double.NaN);
+            verdicts.add(atLeast(r, "FFM pinned / RocksJava into a direct buffer",
+                    pinned / r.rocksJavaBest(), 1.5));
+            verdicts.add(atMost(r, "Java time / native time", r.nativeOps() / pinned, 1.05));
+        });
+        scenario(ratios, "batch-put", 100, coreKeys, "random", "memtable", 1).ifPresent(r -> {
+            verdicts.add(atLeast(r, "FFM / RocksJava", r.ffmOverRocksJava(), 1.0));
+            verdicts.add(atMost(r, "Java time / native time", r.javaTimeOverNative(), 1.05));
+        });
+        scenario(ratios, "scan", 100, coreKeys, "sequential", "sst", 1).ifPresent(r -> {
+            List<Row> scenarioRows = rowsOf(rows, r.scenario());
+            double allocating = find(scenarioRows, "rocksjava", "new-array").map(Row::opsPerSecond)
+                    .orElse(Double.NaN);
+            verdicts.add(atLeast(r, "FFM / RocksJava's fastest iterator call", r.ffmOverRocksJava(), 1.3));
+            verdicts.add(atLeast(r, "FFM / RocksJava key()/value()", r.ffmBest() / allocating, 1.8));
+            verdicts.add(atMost(r, "Java time / native time", r.javaTimeOverNative(), 1.10));
+        });
+        scenario(ratios, "multi-get", 100, coreKeys, "random", "sst", 1).ifPresent(r -> {
+            verdicts.add(atLeast(r, "FFM / RocksJava multiGetAsList", r.ffmOverRocksJava(), 1.15));
+            verdicts.add(atMost(r, "Java time / native time", r.javaTimeOverNative(), 1.05));
+        });
+        for (Ratios r : ratios) {
+            if (!Double.isNaN(r.ffmOverJni())) {
+                verdicts.add(atLeast(r, "FFM / JNI variant, best modes", r.ffmOverJni(), 1.0));
+            }
+        }
+        for (Row row : rows) {
+            boolean zeroCopyGet = row.operation().equals("get")
+                    && List.of("into-array", "direct-buffer", "pinned").contains(row.mode());
+            boolean cursorScan = row.operation().equals("scan")
+                    && List.of("batched-views", "views").contains(row.mode());
+            if (row.binding().equals("pinrock-ffm") && (zeroCopyGet || cursorScan)) {
+                double perEntry = row.bytesPerOp() / row.scenario().entriesPerOperation();
+                verdicts.add(new Verdict(row.scenario().label() + ", " + row.mode(),
+                        "allocates nothing (GC profiler, bytes per entry < " + format(NO_ALLOCATION_BYTES) + ")",
+                        String.format(Locale.ROOT, "%.2f B per entry", perEntry), perEntry < NO_ALLOCATION_BYTES));
+            }
+        }
+        scenario(ratios, "get", 100, coreKeys, "random", "sst", 2).ifPresent(two ->
+                scenario(ratios, "get", 100, coreKeys, "random", "sst", 1).ifPresent(one -> {
+                    double ffm = two.ffmBest() / one.ffmBest();
+                    double rocksJava = two.rocksJavaBest() / one.rocksJavaBest();
+                    verdicts.add(new Verdict(two.scenario().label(), "FFM 2-thread / 1-thread throughput >= 1.80 "
+                            + "and >= RocksJava's", String.format(Locale.ROOT, "%.2f (RocksJava %.2f)", ffm,
+                                    rocksJava), ffm >= 1.8 && ffm >= rocksJava));
+                }));
+        return verdicts;
+    }
+
+    private static Optional<Ratios> scenario(List<Ratios> ratios, String operation, int valueBytes, int keys,
+            String order, String location, int threads) {
+        Scenario wanted = new Scenario(operation, valueBytes, Keys.MIN_KEY_BYTES, Grid.keyCount(keys, valueBytes),
+                order, location, threads);
+        return ratios.stream().filter(r -> r.scenario().equals(wanted)).findFirst();
+    }
+
+    private static List<Row> rowsOf(List<Row> rows, Scenario scenario) {
+        return rows.stream().filter(row -> row.scenario().equals(scenario)).toList();
+    }
+
+    private static Verdict atLeast(Ratios r, String what, double measured, double goal) {
+        return new Verdict(r.scenario().label(), what + " >= " + ratio(goal), ratio(measured), measured >= goal);
+    }
+
+    private static Verdict atMost(Ratios r, String what, double measured, double goal) {
+        return new Verdict(r.scenario().label(), what + " <= " + ratio(goal), ratio(measured), measured <= goal);
+    }
+
+    private static String markdown(List<Row> rows, List<Ratios> ratios, List<Verdict> verdicts, String command,
+            ZonedDateTime measured) {
         StringBuilder md = new StringBuilder();
         md.append("# pinrock benchmark results\n\n");
         md.append("| | |\n|---|---|\n");
@@ -300,6 +403,17 @@ public final class Report {
             md.append("| ").append(r.scenario().label()).append(" | ").append(ratio(r.ffmOverRocksJava()))
                     .append(" | ").append(ratio(r.ffmOverJni())).append(" | ").append(ratio(r.javaOverNative()))
                     .append(" | ").append(format(r.boundaryNanos())).append(" | ").append(byMode).append(" |\n");
+        }
+        if (!verdicts.isEmpty()) {
+            md.append("\n## Targets\n\n");
+            md.append(verdicts.stream().filter(Verdict::met).count()).append(" of ").append(verdicts.size())
+                    .append(" met in this run. [benchmarking.md](../benchmarking.md#targets) says where each ")
+                    .append("target comes from, and where the time of the unmet ones goes.\n\n");
+            md.append("| scenario | target | measured | met |\n|---|---|---|---|\n");
+            for (Verdict v : verdicts) {
+                md.append("| ").append(v.target()).append(" | ").append(v.goal()).append(" | ")
+                        .append(v.measured()).append(" | ").append(v.met() ? "yes" : "**no**").append(" |\n");
+            }
         }
         md.append("\n## Throughput (ops/s) and allocation (bytes/op, GC profiler)\n\n");
         md.append("`entries/s` is ops/s times the entries one operation handles: 1 for get, get-absent, put ")

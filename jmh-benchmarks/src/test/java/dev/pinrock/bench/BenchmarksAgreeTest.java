@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Function;
 import java.util.function.IntUnaryOperator;
@@ -110,7 +111,7 @@ class BenchmarksAgreeTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sst", "memtable"})
-    void pinrockBindingsReadTheExpectedValuesInEveryMode(String location) {
+    void pinrockBindingsReadTheExpectedValuesInEveryMode(String location) throws Exception {
         PinrockBenchmark bench = new PinrockBenchmark();
         for (String binding : new String[] {"ffm", "jni"}) {
             PinrockBenchmark.ReadDb db = grid(new PinrockBenchmark.ReadDb(), location);
@@ -129,6 +130,8 @@ class BenchmarksAgreeTest {
                 assertEquals(scan, bench.scanBatched(db), binding + " scanBatched");
                 assertEquals(scan, bench.scanViews(db), binding + " scanViews");
                 assertEquals(scan, bench.scanArrays(db), binding + " scanArrays");
+                assertWritesValues(db, bench::getToFilePinned, binding + " getToFilePinned");
+                assertWritesValues(db, bench::getToFileDirectBuffer, binding + " getToFileDirectBuffer");
                 for (long absent : run(db, bench::getAbsent)) {
                     assertEquals(-1, absent, binding + " absent");
                 }
@@ -155,6 +158,8 @@ class BenchmarksAgreeTest {
             RocksJavaBenchmark.ScanBuffers buffers = new RocksJavaBenchmark.ScanBuffers();
             buffers.allocate(db);
             assertEquals(scan, bench.scanDirectBuffer(db, buffers), "scanDirectBuffer");
+            assertEquals(scan, bench.scanIntoArrays(db, buffers), "scanIntoArrays");
+            assertWritesValues(db, bench::getToFileDirectBuffer, "getToFileDirectBuffer");
             for (long absent : run(db, unchecked(bench::getAbsent))) {
                 assertEquals(-1, absent, "absent");
             }
@@ -265,6 +270,33 @@ class BenchmarksAgreeTest {
             int index = reads.nextKey();
             Keys.fillValue(value, index);
             assertArrayEquals(value, get.apply(reads.key), "batch-put entry " + i);
+        }
+    }
+
+    /** A get-to-file benchmark method: the state, the picker and the file it writes to. */
+    @FunctionalInterface
+    interface GetToFile<S> {
+        int apply(S state, Picker picker, FileSink sink) throws Exception;
+    }
+
+    /** Runs a get-to-file benchmark; after each operation the file holds exactly the picked key's value. */
+    private static <S extends Grid> void assertWritesValues(S state, GetToFile<S> operation, String what)
+            throws Exception {
+        FileSink sink = new FileSink();
+        sink.open();
+        Picker picker = picker(state);
+        Picker expectedKeys = picker(state);
+        byte[] value = new byte[VALUE_BYTES];
+        try {
+            for (int i = 0; i < 50; i++) {
+                assertEquals(VALUE_BYTES, operation.apply(state, picker, sink), what + " bytes written");
+                Keys.fillValue(value, expectedKeys.nextIndex());
+                assertArrayEquals(value, Files.readAllBytes(sink.file), what + " file after operation " + i);
+            }
+        } finally {
+            picker.tearDown();
+            expectedKeys.tearDown();
+            sink.close();
         }
     }
 

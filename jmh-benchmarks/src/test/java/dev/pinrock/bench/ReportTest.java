@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.List;
 
 import javax.imageio.ImageIO;
@@ -75,6 +76,28 @@ class ReportTest {
     }
 
     @Test
+    void targetsAreCheckedAgainstTheRun() throws Exception {
+        Path results = Files.writeString(dir.resolve("targets.json"), "[" + String.join(",",
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", 1200, 0.4),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getPinned", "ffm", 1500, 48),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "jni", 1000, 0),
+                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getIntoArray", null, 1000, 0)) + "]");
+        List<Report.Row> rows = new ArrayList<>(Report.readJmh(results));
+        rows.add(new Report.Row("get", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1, 1530,
+                Double.NaN, Double.NaN));
+
+        List<Report.Verdict> verdicts = Report.targets(rows, Report.ratios(rows));
+
+        assertEquals(List.of("FFM / RocksJava, best calls >= 1.00: 1.50 met",
+                "Java time / native time <= 1.03: 1.02 met",
+                "FFM / JNI variant, best modes >= 1.00: 1.50 met",
+                "allocates nothing (GC profiler, bytes per entry < 1.0): 0.40 B per entry met",
+                "allocates nothing (GC profiler, bytes per entry < 1.0): 48.00 B per entry not met"),
+                verdicts.stream().map(v -> v.goal() + ": " + v.measured() + (v.met() ? " met" : " not met"))
+                        .toList());
+    }
+
+    @Test
     void bulkOperationsGetTheSameRatiosAndTheirEntriesPerSecond() throws Exception {
         Path results = Files.writeString(dir.resolve("bulk.json"), "[" + String.join(",",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.scanBatched", "ffm", 4, 0),
@@ -128,6 +151,16 @@ class ReportTest {
             assertTrue(Keys.checksum(java.lang.foreign.MemorySegment.ofArray(value), value.length) != base,
                     "byte " + i + " ignored");
             value[i] = 0;
+        }
+    }
+
+    @Test
+    void anArrayChecksumsAsItsSegmentDoes() {
+        byte[] value = new byte[29];
+        new java.util.Random(7).nextBytes(value);
+        for (int length = 0; length <= value.length; length++) {
+            assertEquals(Keys.checksum(java.lang.foreign.MemorySegment.ofArray(value), length),
+                    Keys.checksum(value, length), "length " + length);
         }
     }
 }
