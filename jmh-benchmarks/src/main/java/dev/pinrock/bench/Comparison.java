@@ -203,7 +203,7 @@ public final class Comparison {
     }
 
     /** Runs FFM, JNI and RocksJava at one point; returns the JMH JSON files written. */
-    private static List<Path> runJmh(Point point, Timing timing, Path out) throws RunnerException {
+    private static List<Path> runJmh(Point point, Timing timing, Path out) throws RunnerException, IOException {
         List<Path> files = new ArrayList<>();
         String slug = point.name().replaceAll("[^A-Za-z0-9]+", "-");
         for (String binding : new String[] {"ffm", "jni", "rocksjava"}) {
@@ -233,9 +233,24 @@ public final class Comparison {
                 throw new IllegalStateException(binding + " at " + point.name() + ": " + measured + " of " + expected
                         + " benchmarks produced a result; see the JMH output above");
             }
+            withoutMachinePaths(json);
             files.add(json);
         }
         return files;
+    }
+
+    /**
+     * Rewrites a JMH JSON file so that it names no directory of this
+     * machine: the JDK (JMH records the java launcher) becomes $JAVA_HOME and
+     * the home directory (where the datasets are cached) ~.
+     */
+    static void withoutMachinePaths(Path json) throws IOException {
+        Files.writeString(json, withoutMachinePaths(Files.readString(json), System.getProperty("java.home"),
+                System.getProperty("user.home")));
+    }
+
+    static String withoutMachinePaths(String text, String javaHome, String userHome) {
+        return text.replace(javaHome, "$JAVA_HOME").replace(userHome + "/", "~/");
     }
 
     private static final Pattern FLOOR_RESULT = Pattern.compile("RESULT .*ops_per_s=([0-9.]+) .*");

@@ -62,6 +62,18 @@ class ComparisonTest {
     }
 
     @Test
+    void recordedResultsNameNoDirectoryOfTheMachine() {
+        String jmh = """
+                "jvm" : "/opt/jdk-25/bin/java",
+                "jvmArgs" : ["-Dpinrock.bench.data=/home/ci/.cache/pinrock/bench-data"],
+                """;
+        assertEquals("""
+                "jvm" : "$JAVA_HOME/bin/java",
+                "jvmArgs" : ["-Dpinrock.bench.data=~/.cache/pinrock/bench-data"],
+                """, Comparison.withoutMachinePaths(jmh, "/opt/jdk-25", "/home/ci"));
+    }
+
+    @Test
     void theBulkOperationsAreInTheFullGridOnly() {
         Set<String> bulk = Set.of("batch-put", "multi-get", "scan");
         Set<String> full = Comparison.fullGrid().stream().map(Comparison.Point::operation).collect(Collectors.toSet());
