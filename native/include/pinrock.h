@@ -339,7 +339,10 @@ PR_API int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t
  * returns PR_CODE_ABORTED and does nothing, the handle stays valid. */
 PR_API int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap);
 
-/* Writes key -> value. Returns PR_OK or a RocksDB status. */
+/* Writes key -> value. Returns PR_OK or a RocksDB status. Like every write
+ * (pr_db_delete, pr_db_write without PR_WRITE_NO_SLOWDOWN), it waits while
+ * RocksDB stalls writes, polling every 10 ms at most, and returns the
+ * background error once one stops writes (a full disk: PR_CODE_IO_ERROR). */
 PR_API int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t* value,
                          size_t value_len, char* err, size_t err_cap);
 
