@@ -367,8 +367,10 @@ public final class FfmDb implements NativeDb {
     @Override
     public byte[] get(byte[] key, long snapshot, int readFlags) {
         Scratch scratch = Scratch.get();
-        if (!getThroughScratch(scratch, snapshot, readFlags, scratch.nativeKey(key), key.length, Scratch.VALUE_CAP,
-                PR_GET_PIN_IF_LARGER())) {
+        // byte[] keys are copied into the scratch buffers rather than viewed
+        // by heap segments, so that the call allocates nothing.
+        if (!getMemoryFirst(scratch, snapshot, readFlags, scratch.nativeKey(key), key.length, scratch.value,
+                Scratch.VALUE_CAP, PR_GET_PIN_IF_LARGER())) {
             return null;
         }
         long length = scratch.resultLength();
@@ -377,37 +379,39 @@ public final class FfmDb implements NativeDb {
             throw Segments.tooLargeForArray(length, "getPinned");
         }
         byte[] value = new byte[(int) length];
-        copyResult(scratch, value, (int) length);
+        copyIfFits(scratch, value);
         return value;
     }
 
     /**
-     * A get whose value lands in the first bufCap bytes of scratch.value,
-     * or is pinned (with PR_GET_PIN_IF_LARGER) or only measured: memory
-     * first, then a normal downcall. byte[] keys are copied into the scratch
-     * buffers rather than viewed by heap segments, so that the call
-     * allocates nothing.
+     * A get whose value lands in the first bufCap bytes of the native buf
+     * (at most CRITICAL_COPY_CAP), or is pinned (with PR_GET_PIN_IF_LARGER)
+     * or only measured: memory first, then a normal downcall.
      *
      * @return whether the key was found; the outcome is then in scratch.result
      */
-    private boolean getThroughScratch(Scratch scratch, long snapshot, int readFlags, MemorySegment nativeKey,
-            long keyLength, long bufCap, int flags) {
+    private boolean getMemoryFirst(Scratch scratch, long snapshot, int readFlags, MemorySegment nativeKey,
+            long keyLength, MemorySegment buf, long bufCap, int flags) {
         int status = snapshot == 0 && readFlags == 0
-                ? getInMemory(scratch, nativeKey, keyLength, scratch.value, bufCap, flags)
+                ? getInMemory(scratch, nativeKey, keyLength, buf, bufCap, flags)
                 : NEEDS_NORMAL_GET;
         if (status == NEEDS_NORMAL_GET) {
-            return get(scratch, snapshot, readFlags, nativeKey, keyLength, scratch.value, bufCap, flags);
+            return get(scratch, snapshot, readFlags, nativeKey, keyLength, buf, bufCap, flags);
         }
         return status == PR_OK();
     }
 
-    /** Copies the value of the last get (in scratch.value or pinned) into dst and releases its pin. */
-    private static void copyResult(Scratch scratch, byte[] dst, int length) {
+    /** copyIfFits(Scratch, MemorySegment) into an array, without making a heap segment of it. */
+    private static long copyIfFits(Scratch scratch, byte[] dst) {
+        long length = scratch.resultLength();
         try {
-            MemorySegment.copy(scratch.resultSource(length), ValueLayout.JAVA_BYTE, 0, dst, 0, length);
+            if (length <= dst.length) {
+                MemorySegment.copy(scratch.resultSource(length), ValueLayout.JAVA_BYTE, 0, dst, 0, (int) length);
+            }
         } finally {
             releasePin(scratch.resultPin());
         }
+        return length;
     }
 
     @Override
@@ -421,17 +425,11 @@ public final class FfmDb implements NativeDb {
         // pin, in the same single downcall.
         Scratch scratch = Scratch.get();
         int flags = dst.length > Scratch.VALUE_CAP ? PR_GET_PIN_IF_LARGER() : 0;
-        if (!getThroughScratch(scratch, snapshot, readFlags, scratch.nativeKey(key), key.length,
+        if (!getMemoryFirst(scratch, snapshot, readFlags, scratch.nativeKey(key), key.length, scratch.value,
                 Math.min(dst.length, Scratch.VALUE_CAP), flags)) {
             return NOT_FOUND;
         }
-        long length = scratch.resultLength();
-        if (length <= dst.length) {
-            copyResult(scratch, dst, (int) length);
-        } else {
-            releasePin(scratch.resultPin());
-        }
-        return clampToInt(length);
+        return clampToInt(copyIfFits(scratch, dst));
     }
 
     @Override
@@ -455,22 +453,20 @@ public final class FfmDb implements NativeDb {
                         ? scratch.resultLength()
                         : NOT_FOUND;
             }
-            return status == PR_OK() ? finishCopy(scratch, dst) : NOT_FOUND;
+            if (status != PR_OK()) {
+                return NOT_FOUND;
+            }
+            // Copied into dst in the call, unless it was pinned.
+            return scratch.resultPin() == 0 ? scratch.resultLength() : copyIfFits(scratch, dst);
         }
         // A heap destination: small values come through the scratch buffer,
         // larger ones through a pin, in the same single downcall.
         int flags = dst.byteSize() > Scratch.VALUE_CAP ? PR_GET_PIN_IF_LARGER() : 0;
-        if (!getThroughScratch(scratch, snapshot, readFlags, nativeKey, key.byteSize(),
+        if (!getMemoryFirst(scratch, snapshot, readFlags, nativeKey, key.byteSize(), scratch.value,
                 Math.min(dst.byteSize(), Scratch.VALUE_CAP), flags)) {
             return NOT_FOUND;
         }
-        long length = scratch.resultLength();
-        if (length <= dst.byteSize()) {
-            copyResult(scratch, dst, length);
-        } else {
-            releasePin(scratch.resultPin());
-        }
-        return length;
+        return copyIfFits(scratch, dst);
     }
 
     /**
@@ -506,45 +502,28 @@ public final class FfmDb implements NativeDb {
     }
 
     /**
-     * Completes a get into dst whose value was copied into dst itself or
-     * pinned: copies a pinned value that fits into dst and releases the pin.
+     * Copies the value that scratch.result describes (in scratch.value or
+     * pinned) into dst when it fits, and releases its pin if any.
      *
      * @return the value's length
      */
-    private static long finishCopy(Scratch scratch, MemorySegment dst) {
-        long length = pr_get_result.value_len(scratch.result);
-        MemorySegment pin = pr_get_result.pin(scratch.result);
-        if (!pin.equals(MemorySegment.NULL)) {
-            try {
-                if (length <= dst.byteSize()) {
-                    MemorySegment.copy(pr_get_result.data(scratch.result).reinterpret(length), 0, dst, 0, length);
-                }
-            } finally {
-                releasePin(pin);
-            }
-        }
-        return length;
-    }
-
-    /** Copies the value that scratch.result describes into dst, releasing its pin if any. */
-    private static void copyResult(Scratch scratch, MemorySegment dst, long length) {
+    private static long copyIfFits(Scratch scratch, MemorySegment dst) {
+        long length = scratch.resultLength();
         try {
-            MemorySegment.copy(scratch.resultSource(length), 0, dst, 0, length);
+            if (length <= dst.byteSize()) {
+                MemorySegment.copy(scratch.resultSource(length), 0, dst, 0, length);
+            }
         } finally {
             releasePin(scratch.resultPin());
         }
+        return length;
     }
 
     @Override
     public MemorySegment getPinned(Arena arena, MemorySegment key) {
         Scratch scratch = Scratch.get();
-        MemorySegment nativeKey = scratch.nativeKey(key);
-        int status = getInMemory(scratch, nativeKey, key.byteSize(), MemorySegment.NULL, 0, PR_GET_PIN_IF_LARGER());
-        if (status == NEEDS_NORMAL_GET) {
-            status = get(scratch, 0L, 0, nativeKey, key.byteSize(), MemorySegment.NULL, 0,
-                    PR_GET_PIN_IF_LARGER()) ? PR_OK() : PR_NOT_FOUND();
-        }
-        if (status == PR_NOT_FOUND()) {
+        if (!getMemoryFirst(scratch, 0L, 0, scratch.nativeKey(key), key.byteSize(), MemorySegment.NULL, 0,
+                PR_GET_PIN_IF_LARGER())) {
             return null;
         }
         long length = pr_get_result.value_len(scratch.result);
