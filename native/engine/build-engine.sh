@@ -5,6 +5,11 @@
 # libbz2.a are not PIC) and Debian's PIC static lz4, snappy and zlib beside
 # them.
 #
+# RocksDB is built without its per-thread perf context (-DNPERF_CONTEXT).
+# pinrock exposes no perf context, and in a shared library every update of
+# those thread_local counters is a call to __tls_get_addr: on a hot memtable
+# get they cost about a quarter of the engine's time (docs/benchmarking.md).
+#
 # The result is an install prefix (include/, lib/*.a) cached outside the work
 # tree, keyed by this file's content: any change to versions or flags here
 # gives a new key, so only a fresh machine (or a changed recipe) pays the
@@ -140,7 +145,7 @@ log "building RocksDB $ROCKSDB_VERSION (Release, PIC, static; about 10 minutes o
 rocksdb_src=$(unpack "$rocksdb_tar")
 cmake -S "$rocksdb_src" -B "$work/rocksdb-build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_C_FLAGS="-DNDEBUG" -DCMAKE_CXX_FLAGS="-DNDEBUG" \
+  -DCMAKE_C_FLAGS="-DNDEBUG" -DCMAKE_CXX_FLAGS="-DNDEBUG -DNPERF_CONTEXT" \
   -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
   -DCMAKE_INSTALL_PREFIX="$prefix" \
   -DCMAKE_PREFIX_PATH="$prefix" \
@@ -162,6 +167,7 @@ cat >"$prefix/BUILD-INFO" <<EOF
 rocksdb $ROCKSDB_VERSION ($ROCKSDB_SOURCE, sha256 $ROCKSDB_SHA256)
 zstd from $ZSTD_SOURCE, bzip2 from $BZIP2_SOURCE
 portable arch $PORTABLE_ARCH
+perf context compiled out (NPERF_CONTEXT)
 build seconds $elapsed
 EOF
 touch "$prefix/.complete"

@@ -272,8 +272,10 @@ PR_API int32_t pr_options_set_merge_operator(pr_options_t* options, const char* 
  * at a RocksDB StatsLevel: 0 collects none (the default), 1 tickers only
  * (kExceptHistogramOrTimers), 2 no timers (kExceptTimers), 3 all but
  * detailed timers (kExceptDetailedTimers), 4 also the per-IO-activity file
- * read timers (kExceptTimeForMutex), 5 everything (kAll). Returns PR_OK or
- * PR_CODE_INVALID_ARGUMENT for another level. */
+ * read timers (kExceptTimeForMutex), 5 everything (kAll) except the time
+ * spent waiting for the database mutex: the engine is built without
+ * RocksDB's perf context, which measures it, so rocksdb.db.mutex.wait.micros
+ * stays 0. Returns PR_OK or PR_CODE_INVALID_ARGUMENT for another level. */
 PR_API int32_t pr_options_set_statistics(pr_options_t* options, int32_t level, char* err,
                                          size_t err_cap);
 

@@ -17,7 +17,12 @@ public enum StatsLevel {
     EXCEPT_DETAILED_TIMERS(3),
     /** Also the detailed timers, such as the per-IO-activity file read histograms. */
     EXCEPT_TIME_FOR_MUTEX(4),
-    /** Everything, including time spent waiting for mutexes. */
+    /**
+     * Everything RocksDB collects at its kAll. pinrock's engine is built
+     * without RocksDB's perf context, which is what times the waits for the
+     * database mutex at this level, so {@code rocksdb.db.mutex.wait.micros}
+     * stays 0 and this level collects what {@link #EXCEPT_TIME_FOR_MUTEX} does.
+     */
     ALL(5);
 
     private final int nativeLevel;
