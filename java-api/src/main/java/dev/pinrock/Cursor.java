@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
+import dev.pinrock.internal.BufferSegments;
 import dev.pinrock.internal.NativeCursor;
 import dev.pinrock.internal.ResourceGuard;
 import dev.pinrock.internal.Segments;
@@ -261,7 +262,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         return onEntry(() -> {
             MemorySegment value = cursor.rawValue();
             if (value.byteSize() <= dst.remaining()) {
-                MemorySegment.ofBuffer(dst).copyFrom(value);
+                BufferSegments.ofValue(dst).copyFrom(value);
                 dst.limit(dst.position() + (int) value.byteSize());
             }
             return (int) Math.min(value.byteSize(), Integer.MAX_VALUE);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 
+import dev.pinrock.internal.BufferSegments;
 import dev.pinrock.internal.MultiGet;
 import dev.pinrock.internal.NativeDb;
 import dev.pinrock.internal.ResourceGuard;
@@ -97,7 +98,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public void put(ByteBuffer key, ByteBuffer value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        put(MemorySegment.ofBuffer(key), MemorySegment.ofBuffer(value));
+        put(BufferSegments.ofKey(key), BufferSegments.ofValue(value));
     }
 
     /**
@@ -273,10 +274,10 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
             throw new ReadOnlyBufferException();
         }
         long length;
-        MemorySegment destination = MemorySegment.ofBuffer(dst);
+        MemorySegment destination = BufferSegments.ofValue(dst);
         acquire();
         try {
-            length = db.get(MemorySegment.ofBuffer(key), destination);
+            length = db.get(BufferSegments.ofKey(key), destination);
         } finally {
             guard.release();
         }
@@ -473,7 +474,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      */
     public void delete(ByteBuffer key) {
         Objects.requireNonNull(key, "key");
-        delete(MemorySegment.ofBuffer(key));
+        delete(BufferSegments.ofKey(key));
     }
 
     /**

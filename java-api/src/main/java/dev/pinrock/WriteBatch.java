@@ -8,6 +8,7 @@ import java.nio.ByteOrder;
 import java.util.Objects;
 import java.util.function.Consumer;
 
+import dev.pinrock.internal.BufferSegments;
 import dev.pinrock.internal.ResourceGuard;
 
 /**
@@ -96,8 +97,8 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch put(ByteBuffer key, ByteBuffer value) {
-        return put(MemorySegment.ofBuffer(Objects.requireNonNull(key, "key")),
-                MemorySegment.ofBuffer(Objects.requireNonNull(value, "value")));
+        return put(BufferSegments.ofKey(Objects.requireNonNull(key, "key")),
+                BufferSegments.ofValue(Objects.requireNonNull(value, "value")));
     }
 
     /**

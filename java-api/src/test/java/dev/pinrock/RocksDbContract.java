@@ -96,6 +96,51 @@ abstract class RocksDbContract extends OpenDatabaseContract {
     }
 
     @Test
+    void reusedBuffersAreReadAtTheirCurrentPositionAndLimitEveryTime() {
+        ByteBuffer keys = ByteBuffer.allocateDirect(4).put(bytes("k1k2")).flip();
+        ByteBuffer values = ByteBuffer.allocate(7).put(bytes("onetwo!")).flip();
+        db.put(keys.limit(2), values.limit(3));
+        db.put(keys.position(2).limit(4), values.position(3).limit(7));
+
+        ByteBuffer dst = ByteBuffer.allocateDirect(16);
+        for (int round = 0; round < 3; round++) {
+            assertEquals(3, db.get(keys.position(0).limit(2), dst.clear().position(5)));
+            assertEquals(5, dst.position());
+            assertEquals(8, dst.limit());
+            assertArrayEquals(bytes("one"), remainingBytes(dst));
+            assertEquals(4, db.get(keys.position(2).limit(4), dst.clear().position(1)));
+            assertEquals(5, dst.limit());
+            assertArrayEquals(bytes("two!"), remainingBytes(dst));
+            assertEquals(3, db.get(keys.position(0).limit(2), dst.clear()), "the whole buffer");
+            assertArrayEquals(bytes("one"), remainingBytes(dst));
+            assertEquals(4, db.get(keys.position(2).limit(4), dst.clear().limit(3)), "too small: only the length");
+            assertEquals(3, dst.limit());
+        }
+    }
+
+    @Test
+    void aReusedBufferOfAClosedArenaIsRefused() {
+        db.put(bytes("k"), bytes("v"));
+        Arena arena = Arena.ofConfined();
+        ByteBuffer key = arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes("k")).asByteBuffer();
+        ByteBuffer dst = arena.allocate(8).asByteBuffer();
+        assertEquals(1, db.get(key, dst));
+        arena.close();
+
+        assertThrows(IllegalStateException.class, () -> db.get(key, ByteBuffer.allocateDirect(8)));
+        assertThrows(IllegalStateException.class, () -> db.get(ByteBuffer.wrap(bytes("k")), dst));
+        assertThrows(IllegalStateException.class, () -> db.put(key, ByteBuffer.wrap(bytes("w"))));
+        assertThrows(IllegalStateException.class, () -> db.delete(key));
+        assertArrayEquals(bytes("v"), db.get(bytes("k")));
+    }
+
+    private static byte[] remainingBytes(ByteBuffer remaining) {
+        byte[] read = new byte[remaining.remaining()];
+        remaining.duplicate().get(read);
+        return read;
+    }
+
+    @Test
     void valuesWrittenThroughBuffersAndSegmentsReadBackAsArrays() {
         byte[] value = value(300, 7);
         ByteBuffer key = ByteBuffer.allocate(10).put(bytes("xxbufkeyxx")).position(2).limit(8);
