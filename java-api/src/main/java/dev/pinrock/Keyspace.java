@@ -348,7 +348,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
                 MemorySegment.NULL.reinterpret(0, arena, null);
                 return null;
             }
-            return value.asReadOnly();
+            return value;
         } finally {
             guard.release();
         }

@@ -526,14 +526,13 @@ public final class FfmDb implements NativeDb {
                 PR_GET_PIN_IF_LARGER())) {
             return null;
         }
-        long length = pr_get_result.value_len(scratch.result);
-        MemorySegment pin = pr_get_result.pin(scratch.result);
-        if (pin.equals(MemorySegment.NULL)) {
+        long pin = scratch.resultPin();
+        if (pin == 0) {
             // An empty value fits the empty buffer: nothing to pin.
-            return MemorySegment.NULL.reinterpret(0, arena, null);
+            return MemorySegment.NULL.reinterpret(0, arena, null).asReadOnly();
         }
         try {
-            return pr_get_result.data(scratch.result).reinterpret(length, arena, unused -> releasePin(pin));
+            return pinnedView(scratch.result, pin, arena);
         } catch (RuntimeException | Error e) {
             // The arena is closed or belongs to another thread: do not leak the pin.
             releasePin(pin);
@@ -921,6 +920,21 @@ public final class FfmDb implements NativeDb {
             throw unchecked(t);
         }
         check(status, scratch);
+    }
+
+    /**
+     * A read-only view of the value a pr_get_result describes, whose pin is
+     * released when arena closes. The pin's address is captured rather than
+     * a segment, and the view is made read-only before it is scoped, so that
+     * only what the arena keeps is allocated.
+     *
+     * @param result a pr_get_result with a non-zero pin
+     * @param pin that pin's address
+     */
+    static MemorySegment pinnedView(MemorySegment result, long pin, Arena arena) {
+        long data = result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset());
+        long length = result.get(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset());
+        return MemorySegment.ofAddress(data).asReadOnly().reinterpret(length, arena, unused -> releasePin(pin));
     }
 
     /** Releases a pin given by its address; 0 is accepted. */

@@ -125,10 +125,10 @@ public final class JniDb implements NativeDb {
         }
         if (pin == 0) {
             // An empty value fits the empty buffer: nothing to pin.
-            return MemorySegment.NULL.reinterpret(0, arena, null);
+            return MemorySegment.NULL.reinterpret(0, arena, null).asReadOnly();
         }
         try {
-            return MemorySegment.ofAddress(dataAndLength[0])
+            return MemorySegment.ofAddress(dataAndLength[0]).asReadOnly()
                     .reinterpret(dataAndLength[1], arena, unused -> releasePin(pin));
         } catch (RuntimeException | Error e) {
             releasePin(pin);

@@ -137,10 +137,9 @@ public final class MultiGet {
                 requireAllAnswered(statuses);
                 for (; next < keys.size(); next++) {
                     MemorySegment result = pr_get_result.asSlice(results, next);
-                    MemorySegment pin = pr_get_result.pin(result);
-                    if (!pin.equals(MemorySegment.NULL)) {
-                        values.set(next, pr_get_result.data(result).reinterpret(pr_get_result.value_len(result),
-                                arena, unused -> FfmDb.releasePin(pin)).asReadOnly());
+                    long pin = result.get(ValueLayout.JAVA_LONG, pr_get_result.pin$offset());
+                    if (pin != 0) {
+                        values.set(next, FfmDb.pinnedView(result, pin, arena));
                     }
                 }
             } finally {

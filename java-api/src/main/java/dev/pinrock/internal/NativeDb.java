@@ -46,6 +46,11 @@ public interface NativeDb {
 
     void delete(MemorySegment key);
 
+    /**
+     * Reads a value without copying it.
+     *
+     * @return a read-only view of the pinned value whose pin is released when arena closes, or null when absent
+     */
     MemorySegment getPinned(Arena arena, MemorySegment key);
 
     /**
