@@ -85,8 +85,8 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch put(byte[] key, byte[] value) {
-        return put(MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
-                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+        return record(null, VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
+                Objects.requireNonNull(value, "value"));
     }
 
     /**
@@ -125,8 +125,8 @@ public final class WriteBatch implements AutoCloseable {
      * @throws IllegalArgumentException when the batch already names families of another database
      */
     public WriteBatch put(Keyspace family, byte[] key, byte[] value) {
-        return put(Objects.requireNonNull(family, "family"), MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
-                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+        return record(Objects.requireNonNull(family, "family"), VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
+                Objects.requireNonNull(value, "value"));
     }
 
     /**
@@ -150,7 +150,7 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch delete(byte[] key) {
-        return delete(MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
+        return record(null, DELETION, FAMILY_DELETION, Objects.requireNonNull(key, "key"), null);
     }
 
     /**
@@ -173,7 +173,7 @@ public final class WriteBatch implements AutoCloseable {
      */
     public WriteBatch delete(Keyspace family, byte[] key) {
         return record(Objects.requireNonNull(family, "family"), DELETION, FAMILY_DELETION,
-                MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
+                Objects.requireNonNull(key, "key"), null);
     }
 
     /**
@@ -185,7 +185,7 @@ public final class WriteBatch implements AutoCloseable {
      */
     public WriteBatch singleDelete(byte[] key) {
         return record(null, SINGLE_DELETION, FAMILY_SINGLE_DELETION,
-                MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
+                Objects.requireNonNull(key, "key"), null);
     }
 
     /**
@@ -197,7 +197,7 @@ public final class WriteBatch implements AutoCloseable {
      */
     public WriteBatch singleDelete(Keyspace family, byte[] key) {
         return record(Objects.requireNonNull(family, "family"), SINGLE_DELETION, FAMILY_SINGLE_DELETION,
-                MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
+                Objects.requireNonNull(key, "key"), null);
     }
 
     /**
@@ -209,8 +209,8 @@ public final class WriteBatch implements AutoCloseable {
      */
     public WriteBatch deleteRange(byte[] begin, byte[] end) {
         return record(null, RANGE_DELETION, FAMILY_RANGE_DELETION,
-                MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
-                MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
+                Objects.requireNonNull(begin, "begin"),
+                Objects.requireNonNull(end, "end"));
     }
 
     /**
@@ -223,8 +223,8 @@ public final class WriteBatch implements AutoCloseable {
      */
     public WriteBatch deleteRange(Keyspace family, byte[] begin, byte[] end) {
         return record(Objects.requireNonNull(family, "family"), RANGE_DELETION, FAMILY_RANGE_DELETION,
-                MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
-                MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
+                Objects.requireNonNull(begin, "begin"),
+                Objects.requireNonNull(end, "end"));
     }
 
     /**
@@ -237,8 +237,8 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch merge(byte[] key, byte[] value) {
-        return record(null, MERGE, FAMILY_MERGE, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
-                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+        return record(null, MERGE, FAMILY_MERGE, Objects.requireNonNull(key, "key"),
+                Objects.requireNonNull(value, "value"));
     }
 
     /**
@@ -252,8 +252,8 @@ public final class WriteBatch implements AutoCloseable {
      */
     public WriteBatch merge(Keyspace family, byte[] key, byte[] value) {
         return record(Objects.requireNonNull(family, "family"), MERGE, FAMILY_MERGE,
-                MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
-                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+                Objects.requireNonNull(key, "key"),
+                Objects.requireNonNull(value, "value"));
     }
 
     /**
@@ -327,12 +327,16 @@ public final class WriteBatch implements AutoCloseable {
     }
 
     /**
-     * Appends one record, holding the batch meanwhile. The size and count
+     * Appends one record, holding the batch meanwhile. Its parts are byte
+     * arrays or memory segments (the public overloads keep that typed);
+     * arrays are copied straight into the batch, since heap segments of them
+     * are allocated whenever the JIT does not remove them. The size and count
      * move only once the whole record is in place, so a key from a closed
      * arena (which throws) leaves the batch as it was.
+     *
+     * @param second the second part, or null for a record of one part
      */
-    private WriteBatch record(Keyspace family, byte defaultTag, byte familyTag, MemorySegment first,
-            MemorySegment second) {
+    private WriteBatch record(Keyspace family, byte defaultTag, byte familyTag, Object first, Object second) {
         guard.acquire();
         try {
             appendRecord(family, defaultTag, familyTag, first, second);
@@ -342,19 +346,18 @@ public final class WriteBatch implements AutoCloseable {
         return this;
     }
 
-    private void appendRecord(Keyspace family, byte defaultTag, byte familyTag, MemorySegment first,
-            MemorySegment second) {
+    private void appendRecord(Keyspace family, byte defaultTag, byte familyTag, Object first, Object second) {
         int familyId = family == null ? 0 : family.familyId();
         if (familyId != 0 && familiesOf != null && familiesOf != family.database()) {
             throw new IllegalArgumentException("the batch already holds column families of " + familiesOf
                     + ", not of " + family.database());
         }
-        requireWithinLimit("key", MAX_KEY_BYTES, first);
+        requireWithinLimit("key", MAX_KEY_BYTES, length(first));
         if (second != null) {
-            requireWithinLimit("value", MAX_VALUE_BYTES, second);
+            requireWithinLimit("value", MAX_VALUE_BYTES, length(second));
         }
-        long needed = 1 + 2 * MAX_VARINT_BYTES + first.byteSize()
-                + (second == null ? 0 : MAX_VARINT_BYTES + second.byteSize());
+        long needed = 1 + 2 * MAX_VARINT_BYTES + length(first)
+                + (second == null ? 0 : MAX_VARINT_BYTES + length(second));
         ensureCapacity(size + needed);
         long end = size;
         if (familyId == 0) {
@@ -374,20 +377,28 @@ public final class WriteBatch implements AutoCloseable {
         }
     }
 
+    /** @return the length of a record part, a byte array or a memory segment */
+    private static long length(Object part) {
+        return part instanceof byte[] array ? array.length : ((MemorySegment) part).byteSize();
+    }
+
     /** Refuses a key or value too long for RocksDB's 32-bit lengths, before any memory is reserved for it. */
-    private static void requireWithinLimit(String what, long max, MemorySegment bytes) {
-        long length = bytes.byteSize();
+    private static void requireWithinLimit(String what, long max, long length) {
         if (length > max) {
             throw new IllegalArgumentException(
                     "a " + what + " of " + length + " bytes exceeds RocksDB's limit of " + max + " bytes");
         }
     }
 
-    /** Writes a varint32 length and the bytes at offset; returns the offset after them. */
-    private long append(MemorySegment bytes, long offset) {
-        long length = bytes.byteSize();
+    /** Writes a varint32 length and the part's bytes at offset; returns the offset after them. */
+    private long append(Object part, long offset) {
+        long length = length(part);
         long position = putVarint(length, offset);
-        MemorySegment.copy(bytes, 0, buffer, position, length);
+        if (part instanceof byte[] array) {
+            MemorySegment.copy(array, 0, buffer, ValueLayout.JAVA_BYTE, position, array.length);
+        } else {
+            MemorySegment.copy((MemorySegment) part, 0, buffer, position, length);
+        }
         return position + length;
     }
 

@@ -36,6 +36,22 @@ class WriteBatchTest {
     }
 
     @Test
+    void arraysAndSegmentsEncodeTheSameRecords() {
+        byte[] key = {'k', 'e', 'y'};
+        byte[] value = new byte[300];
+        value[299] = 7;
+        try (WriteBatch fromArrays = new WriteBatch(); WriteBatch fromSegments = new WriteBatch();
+                Arena arena = Arena.ofConfined()) {
+            fromArrays.put(key, value).delete(key).put(new byte[0], new byte[0]);
+            fromSegments.put(arena.allocateFrom(ValueLayout.JAVA_BYTE, key), MemorySegment.ofArray(value))
+                    .delete(MemorySegment.ofArray(key))
+                    .put(MemorySegment.ofArray(new byte[0]), arena.allocate(0));
+            assertEquals(-1, encoded(fromArrays).mismatch(encoded(fromSegments)));
+            assertEquals(3, fromArrays.count());
+        }
+    }
+
+    @Test
     void clearEmptiesTheBatchForReuse() {
         try (WriteBatch batch = new WriteBatch()) {
             batch.put(new byte[] {1}, new byte[] {2});
