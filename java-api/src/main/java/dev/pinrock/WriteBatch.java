@@ -352,12 +352,14 @@ public final class WriteBatch implements AutoCloseable {
             throw new IllegalArgumentException("the batch already holds column families of " + familiesOf
                     + ", not of " + family.database());
         }
-        requireWithinLimit("key", MAX_KEY_BYTES, length(first));
+        long firstLength = length(first);
+        long secondLength = second == null ? 0 : length(second);
+        requireWithinLimit("key", MAX_KEY_BYTES, firstLength);
         if (second != null) {
-            requireWithinLimit("value", MAX_VALUE_BYTES, length(second));
+            requireWithinLimit("value", MAX_VALUE_BYTES, secondLength);
         }
-        long needed = 1 + 2 * MAX_VARINT_BYTES + length(first)
-                + (second == null ? 0 : MAX_VARINT_BYTES + length(second));
+        long needed = 1 + 2 * MAX_VARINT_BYTES + firstLength
+                + (second == null ? 0 : MAX_VARINT_BYTES + secondLength);
         ensureCapacity(size + needed);
         long end = size;
         if (familyId == 0) {
