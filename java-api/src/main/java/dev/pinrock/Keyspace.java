@@ -9,10 +9,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 import dev.pinrock.internal.BufferSegments;
 import dev.pinrock.internal.MultiGet;
 import dev.pinrock.internal.NativeDb;
+import dev.pinrock.internal.PinnedValue;
 import dev.pinrock.internal.ResourceGuard;
 import dev.pinrock.internal.Segments;
 
@@ -340,18 +342,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public MemorySegment getPinned(Arena arena, MemorySegment key) {
         Objects.requireNonNull(arena, "arena");
         Objects.requireNonNull(key, "key");
-        acquire();
-        try {
-            MemorySegment value = db.getPinned(arena, key);
-            if (value == null) {
-                // Nothing was pinned into the arena: fail as a pin would have.
-                MemorySegment.NULL.reinterpret(0, arena, null);
-                return null;
-            }
-            return value;
-        } finally {
-            guard.release();
-        }
+        return view(arena, pin(key));
     }
 
     /**
@@ -362,8 +353,94 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @return a read-only segment of the value, or {@code null} when the key is absent
      */
     public MemorySegment getPinned(Arena arena, byte[] key) {
+        Objects.requireNonNull(arena, "arena");
         Objects.requireNonNull(key, "key");
-        return getPinned(arena, MemorySegment.ofArray(key));
+        return view(arena, pin(key));
+    }
+
+    /**
+     * Reads a value without copying it, for the length of one call: {@code reader}
+     * gets a read-only segment of RocksDB's own memory (a pinned block-cache
+     * entry or memtable copy) that is valid only until {@code reader} returns
+     * (any access from then on, or from another thread, throws). The pin is
+     * released when {@code reader} returns or throws. Unlike
+     * {@link #getPinned(Arena, MemorySegment)} the caller needs no arena, and
+     * the read allocates nothing when the JIT inlines {@code reader} into it,
+     * as it does while a program's hot reads use one or two reader classes;
+     * a reader kept in a field, or a lambda that captures nothing, is not
+     * allocated per read either.
+     *
+     * @param key the key
+     * @param reader what to do with the value; it may call this database again
+     * @return whether the key was found (the reader runs only then)
+     * @throws RocksDbException when RocksDB fails the read
+     * @throws IllegalStateException when the database is closed
+     * @throws WrongThreadException when the key is confined to another thread
+     */
+    public boolean getPinned(MemorySegment key, Consumer<? super MemorySegment> reader) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(reader, "reader");
+        return read(pin(key), reader);
+    }
+
+    /**
+     * Reads a value without copying it, for the length of one call; see
+     * {@link #getPinned(MemorySegment, Consumer)}.
+     *
+     * @param key the key
+     * @param reader what to do with the value
+     * @return whether the key was found (the reader runs only then)
+     */
+    public boolean getPinned(byte[] key, Consumer<? super MemorySegment> reader) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(reader, "reader");
+        return read(pin(key), reader);
+    }
+
+    private PinnedValue pin(MemorySegment key) {
+        acquire();
+        try {
+            return db.pin(key);
+        } finally {
+            guard.release();
+        }
+    }
+
+    private PinnedValue pin(byte[] key) {
+        acquire();
+        try {
+            return db.pin(key);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /** The pinned value as a segment of arena; null (once the arena is known usable) when there is none. */
+    private static MemorySegment view(Arena arena, PinnedValue value) {
+        if (value == null) {
+            // Nothing was pinned into the arena: fail as a pin would have.
+            MemorySegment.NULL.reinterpret(0, arena, null);
+            return null;
+        }
+        return value.view(arena);
+    }
+
+    /**
+     * Shows the pinned value to reader through a segment of a confined arena
+     * of this call, closed before the pin is released. The pinned value is
+     * read out first: the reader may pin again on this thread.
+     */
+    private static boolean read(PinnedValue value, Consumer<? super MemorySegment> reader) {
+        if (value == null) {
+            return false;
+        }
+        long pin = value.pin();
+        try (Arena call = Arena.ofConfined()) {
+            reader.accept(MemorySegment.ofAddress(value.address()).reinterpret(value.length(), call, null).asReadOnly());
+        } finally {
+            value.release(pin);
+        }
+        return true;
     }
 
     /**

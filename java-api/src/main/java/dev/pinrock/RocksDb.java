@@ -24,8 +24,9 @@ import dev.pinrock.internal.ResourceGuard;
  * own documentation lists. Reads either allocate the result ({@link #get(byte[])}), copy into a
  * caller's buffer and return the value's length ({@link #get(byte[], byte[])},
  * {@link #get(ByteBuffer, ByteBuffer)}, {@link #get(MemorySegment, MemorySegment)}),
- * or hand out a zero-copy view of RocksDB's own memory
- * ({@link #getPinned(Arena, MemorySegment)}).
+ * or hand out a zero-copy view of RocksDB's own memory, owned by the caller's
+ * arena ({@link #getPinned(Arena, MemorySegment)}) or valid while a reader runs
+ * ({@link #getPinned(MemorySegment, java.util.function.Consumer)}).
  *
  * <p><b>Results.</b> An absent key is a return value: {@code null}, or
  * {@link #NOT_FOUND} from the into-buffer reads. Failures throw

@@ -49,6 +49,8 @@ abstract class ClosedDatabaseContract extends BindingContract {
                     db.getPinned(arena, MemorySegment.ofArray(KEY));
                 }
             }),
+            Map.entry("getPinned(byte[], Consumer)", db -> db.getPinned(KEY, view -> { })),
+            Map.entry("getPinned(MemorySegment, Consumer)", db -> db.getPinned(MemorySegment.ofArray(KEY), view -> { })),
             Map.entry("multiGet(List)", db -> db.multiGet(List.of(KEY, KEY))),
             Map.entry("get(ReadOptions, byte[])", db -> db.get(ReadOptions.DEFAULT, KEY)),
             Map.entry("get(ReadOptions, byte[], byte[])", db -> db.get(ReadOptions.DEFAULT, KEY, new byte[8])),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -51,6 +53,9 @@ abstract class RocksDbContract extends OpenDatabaseContract {
             assertEquals(RocksDb.NOT_FOUND, db.get(arena.allocateFrom(ValueLayout.JAVA_BYTE, key), arena.allocate(8)));
             assertNull(db.getPinned(arena, key));
         }
+        assertFalse(db.getPinned(key, view -> {
+            throw new AssertionError("the reader ran for an absent key");
+        }));
     }
 
     @ParameterizedTest
@@ -93,6 +98,16 @@ abstract class RocksDbContract extends OpenDatabaseContract {
             assertTrue(pinned.isReadOnly());
             assertArrayEquals(value, pinned.toArray(ValueLayout.JAVA_BYTE));
         }
+
+        List<byte[]> read = new ArrayList<>();
+        assertTrue(db.getPinned(key, view -> {
+            assertTrue(view.isReadOnly());
+            read.add(view.toArray(ValueLayout.JAVA_BYTE));
+        }));
+        assertTrue(db.getPinned(MemorySegment.ofArray(key), view -> read.add(view.toArray(ValueLayout.JAVA_BYTE))));
+        assertEquals(2, read.size());
+        assertArrayEquals(value, read.get(0));
+        assertArrayEquals(value, read.get(1));
     }
 
     @Test
@@ -205,6 +220,7 @@ abstract class RocksDbContract extends OpenDatabaseContract {
         assertThrows(NullPointerException.class, () -> db.get((byte[]) null));
         assertThrows(NullPointerException.class, () -> db.get(new byte[1], (byte[]) null));
         assertThrows(NullPointerException.class, () -> db.getPinned(null, new byte[1]));
+        assertThrows(NullPointerException.class, () -> db.getPinned(new byte[1], null));
         assertThrows(NullPointerException.class, () -> db.property(null));
         assertThrows(NullPointerException.class, () -> open(null, DbOptions.create()));
         assertThrows(NullPointerException.class, () -> open(dir, null));
@@ -322,6 +338,7 @@ abstract class RocksDbContract extends OpenDatabaseContract {
         assertThrows(IllegalStateException.class, () -> db.put(key, MemorySegment.ofArray(new byte[1])));
         assertThrows(IllegalStateException.class, () -> db.get(key, MemorySegment.ofArray(new byte[1])));
         assertThrows(IllegalStateException.class, () -> db.delete(key));
+        assertThrows(IllegalStateException.class, () -> db.getPinned(key, view -> { }));
     }
 
     @Test
@@ -332,6 +349,92 @@ abstract class RocksDbContract extends OpenDatabaseContract {
             assertNotNull(pinned);
             assertEquals(0, pinned.byteSize());
         }
+    }
+
+    @Test
+    void readerViewDiesWhenTheReaderReturnsAndItsPinIsReleased() {
+        byte[] value = value(64 * 1024, 5);
+        db.put(bytes("k"), value);
+        db.flush();
+        long pinnedBefore = pinnedBlockCacheBytesAfterACopyingRead(bytes("k"));
+        List<MemorySegment> views = new ArrayList<>();
+        List<Long> pinnedWhileReading = new ArrayList<>();
+        assertTrue(db.getPinned(bytes("k"), view -> {
+            views.add(view);
+            pinnedWhileReading.add(pinnedBlockCacheBytes());
+            assertArrayEquals(value, view.toArray(ValueLayout.JAVA_BYTE));
+            assertThrows(IllegalArgumentException.class, () -> view.set(ValueLayout.JAVA_BYTE, 0, (byte) 1));
+        }));
+        assertTrue(pinnedWhileReading.get(0) >= pinnedBefore + value.length, "pinned while reading: "
+                + pinnedWhileReading + ", before: " + pinnedBefore);
+        assertEquals(pinnedBefore, pinnedBlockCacheBytes());
+        assertThrows(IllegalStateException.class, () -> views.get(0).get(ValueLayout.JAVA_BYTE, 0));
+    }
+
+    @Test
+    void aReaderThatThrowsReleasesThePinAndTheFailureReachesTheCaller() {
+        db.put(bytes("k"), value(64 * 1024, 6));
+        db.flush();
+        long pinnedBefore = pinnedBlockCacheBytesAfterACopyingRead(bytes("k"));
+        IllegalArgumentException failure = new IllegalArgumentException("reader failed");
+        assertSame(failure, assertThrows(IllegalArgumentException.class, () -> db.getPinned(bytes("k"), view -> {
+            throw failure;
+        })));
+        assertEquals(pinnedBefore, pinnedBlockCacheBytes());
+        assertArrayEquals(value(64 * 1024, 6), db.get(bytes("k")));
+    }
+
+    @Test
+    void aReaderMayCloseTheDatabaseAndStillReadItsValue() {
+        byte[] value = value(64 * 1024, 9);
+        db.put(bytes("k"), value);
+        db.flush();
+        List<byte[]> read = new ArrayList<>();
+        assertTrue(db.getPinned(bytes("k"), view -> {
+            db.close();
+            read.add(view.toArray(ValueLayout.JAVA_BYTE));
+        }));
+        assertArrayEquals(value, read.get(0));
+        assertThrows(IllegalStateException.class, () -> db.get(bytes("k")));
+    }
+
+    @Test
+    void aReaderMayReadAgainAndTheViewIsItsThreadsOnly() throws Exception {
+        db.put(bytes("outer"), value(20_000, 7));
+        db.put(bytes("inner"), value(30_000, 8));
+        List<Object> seen = new ArrayList<>();
+        assertTrue(db.getPinned(bytes("outer"), outer -> {
+            assertTrue(db.getPinned(bytes("inner"), inner -> seen.add(inner.toArray(ValueLayout.JAVA_BYTE))));
+            seen.add(outer.toArray(ValueLayout.JAVA_BYTE));
+            Thread other = new Thread(() -> {
+                try {
+                    outer.get(ValueLayout.JAVA_BYTE, 0);
+                    seen.add("read from another thread");
+                } catch (WrongThreadException expected) {
+                    seen.add(expected.getClass());
+                }
+            });
+            other.start();
+            try {
+                other.join();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }));
+        assertArrayEquals(value(30_000, 8), (byte[]) seen.get(0));
+        assertArrayEquals(value(20_000, 7), (byte[]) seen.get(1));
+        assertEquals(WrongThreadException.class, seen.get(2));
+    }
+
+    /** The bytes of the block cache that a table file keeps pinned once read (its index, for one). */
+    private long pinnedBlockCacheBytesAfterACopyingRead(byte[] key) {
+        assertNotNull(db.get(key));
+        return pinnedBlockCacheBytes();
+    }
+
+    /** The bytes of the block cache that pins hold. */
+    private long pinnedBlockCacheBytes() {
+        return db.propertyLong("rocksdb.block-cache-pinned-usage").orElseThrow();
     }
 
     @Test

@@ -520,24 +520,26 @@ public final class FfmDb implements NativeDb {
     }
 
     @Override
-    public MemorySegment getPinned(Arena arena, MemorySegment key) {
+    public PinnedValue pin(MemorySegment key) {
         Scratch scratch = Scratch.get();
-        if (!getMemoryFirst(scratch, 0L, 0, scratch.nativeKey(key), key.byteSize(), MemorySegment.NULL, 0,
-                PR_GET_PIN_IF_LARGER())) {
+        return pin(scratch, scratch.nativeKey(key), key.byteSize());
+    }
+
+    @Override
+    public PinnedValue pin(byte[] key) {
+        Scratch scratch = Scratch.get();
+        return pin(scratch, scratch.nativeKey(key), key.length);
+    }
+
+    /** A get that pins whatever value it finds (an empty one fits the empty buffer: pin 0). */
+    private PinnedValue pin(Scratch scratch, MemorySegment nativeKey, long keyLength) {
+        if (!getMemoryFirst(scratch, 0L, 0, nativeKey, keyLength, MemorySegment.NULL, 0, PR_GET_PIN_IF_LARGER())) {
             return null;
         }
-        long pin = scratch.resultPin();
-        if (pin == 0) {
-            // An empty value fits the empty buffer: nothing to pin.
-            return MemorySegment.NULL.reinterpret(0, arena, null).asReadOnly();
-        }
-        try {
-            return pinnedView(scratch.result, pin, arena);
-        } catch (RuntimeException | Error e) {
-            // The arena is closed or belongs to another thread: do not leak the pin.
-            releasePin(pin);
-            throw e;
-        }
+        MemorySegment result = scratch.result;
+        return scratch.pinned.set(result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset()),
+                result.get(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset()),
+                result.get(ValueLayout.JAVA_LONG, pr_get_result.pin$offset()));
     }
 
     @Override
@@ -920,21 +922,6 @@ public final class FfmDb implements NativeDb {
             throw unchecked(t);
         }
         check(status, scratch);
-    }
-
-    /**
-     * A read-only view of the value a pr_get_result describes, whose pin is
-     * released when arena closes. The pin's address is captured rather than
-     * a segment, and the view is made read-only before it is scoped, so that
-     * only what the arena keeps is allocated.
-     *
-     * @param result a pr_get_result with a non-zero pin
-     * @param pin that pin's address
-     */
-    static MemorySegment pinnedView(MemorySegment result, long pin, Arena arena) {
-        long data = result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset());
-        long length = result.get(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset());
-        return MemorySegment.ofAddress(data).asReadOnly().reinterpret(length, arena, unused -> releasePin(pin));
     }
 
     /** Releases a pin given by its address; 0 is accepted. */

@@ -1,6 +1,5 @@
 package dev.pinrock.internal;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.Reference;
@@ -21,6 +20,10 @@ import dev.pinrock.bindings.pr_histogram;
  * it; heap ones are copied.
  */
 public final class JniDb implements NativeDb {
+    /** What each thread's last pinned read found. */
+    private static final ThreadLocal<PinnedValue> PINNED =
+            ThreadLocal.withInitial(() -> new PinnedValue(JniDb::releasePin));
+
     static {
         NativeLibrary.load();
     }
@@ -117,23 +120,16 @@ public final class JniDb implements NativeDb {
     }
 
     @Override
-    public MemorySegment getPinned(Arena arena, MemorySegment key) {
+    public PinnedValue pin(MemorySegment key) {
+        return pin(key.toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    @Override
+    public PinnedValue pin(byte[] key) {
         long[] dataAndLength = new long[2];
-        long pin = getPinned(handle, key.toArray(ValueLayout.JAVA_BYTE), dataAndLength);
-        if (pin == NOT_FOUND) {
-            return null;
-        }
-        if (pin == 0) {
-            // An empty value fits the empty buffer: nothing to pin.
-            return MemorySegment.NULL.reinterpret(0, arena, null).asReadOnly();
-        }
-        try {
-            return MemorySegment.ofAddress(dataAndLength[0]).asReadOnly()
-                    .reinterpret(dataAndLength[1], arena, unused -> releasePin(pin));
-        } catch (RuntimeException | Error e) {
-            releasePin(pin);
-            throw e;
-        }
+        long pin = getPinned(handle, key, dataAndLength);
+        // An empty value fits the empty buffer: it is not pinned (pin 0).
+        return pin == NOT_FOUND ? null : PINNED.get().set(dataAndLength[0], dataAndLength[1], pin);
     }
 
     @Override

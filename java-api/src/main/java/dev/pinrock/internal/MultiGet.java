@@ -139,7 +139,9 @@ public final class MultiGet {
                     MemorySegment result = pr_get_result.asSlice(results, next);
                     long pin = result.get(ValueLayout.JAVA_LONG, pr_get_result.pin$offset());
                     if (pin != 0) {
-                        values.set(next, FfmDb.pinnedView(result, pin, arena));
+                        values.set(next, PinnedValue.view(result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset()),
+                                result.get(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset()), pin, arena,
+                                FfmDb::releasePin));
                     }
                 }
             } finally {

@@ -1,6 +1,5 @@
 package dev.pinrock.internal;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,11 +46,14 @@ public interface NativeDb {
     void delete(MemorySegment key);
 
     /**
-     * Reads a value without copying it.
+     * Reads a value without copying it: pins it.
      *
-     * @return a read-only view of the pinned value whose pin is released when arena closes, or null when absent
+     * @return this thread's PinnedValue, refilled, whose pin the caller now owns; null when the key is absent
      */
-    MemorySegment getPinned(Arena arena, MemorySegment key);
+    PinnedValue pin(MemorySegment key);
+
+    /** {@link #pin(MemorySegment)} of an array key. */
+    PinnedValue pin(byte[] key);
 
     /**
      * Reads many keys in one native call. Fills statuses[i] with PR_OK,

@@ -24,6 +24,8 @@ final class Scratch {
     final MemorySegment result = Arena.ofAuto().allocate(pr_get_result.layout());
     final MemorySegment value = allocate(VALUE_CAP);
     final MemorySegment word = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG);
+    /** What this thread's last pinned read found. */
+    final PinnedValue pinned = new PinnedValue(FfmDb::releasePin);
     private final Region keyRegion = new Region(256);
     private final Region inputRegion = new Region(4096);
 

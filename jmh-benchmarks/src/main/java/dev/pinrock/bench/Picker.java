@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -44,8 +45,20 @@ public class Picker {
     /** The keys of one multiGet, as arrays and as native segments. */
     public List<byte[]> keys;
     public List<MemorySegment> nativeKeys;
+    /** Checksums the value a pinned read shows it: kept, so that the read captures nothing. */
+    public final ValueChecksum valueChecksum = new ValueChecksum();
 
     private Arena arena;
+
+    /** The checksum of the last value it was shown. */
+    public static final class ValueChecksum implements Consumer<MemorySegment> {
+        public long sum;
+
+        @Override
+        public void accept(MemorySegment value) {
+            sum = Keys.checksum(value, value.byteSize());
+        }
+    }
 
     @Setup(Level.Trial)
     public void setUp(Grid grid, ThreadParams thread) {

@@ -33,6 +33,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Assumptions;
@@ -220,6 +221,8 @@ class BadInputTest {
                         valid.put(type, () -> List.of(dir.resolve("unused.sst")));
                     } else if (generic.getRawType() == BiConsumer.class) {
                         valid.put(type, () -> (BiConsumer<?, ?>) (k, v) -> { });
+                    } else if (generic.getRawType() == Consumer.class) {
+                        valid.put(type, () -> (Consumer<?>) value -> { });
                     }
                 }
             }
