@@ -31,7 +31,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * </pre>
  *
  * The quick grid (the default, the README's main job) measures gets at 100 B
- * and 4 KiB plus absent-key gets and puts; {@code --full} measures the core
+ * and 4 KiB, gets from a hot memtable, absent-key gets and puts; {@code --full} measures the core
  * sweep over five value sizes, the one-axis variations around the 100-byte
  * point (a hot memtable of 10,000 keys among them), 64 KiB gets written to a
  * file, get-absent, put and delete, and batch put (1000 entries per
@@ -161,6 +161,7 @@ public final class Comparison {
         for (int valueBytes : new int[] {100, 4096}) {
             points.add(new Point("get " + valueBytes + " B", "get", params(16, valueBytes, CORE_KEYS, "random", "sst"), 1));
         }
+        points.add(new Point("hot memtable", "get", params(16, 100, HOT_KEYS, "random", "memtable"), 1));
         points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         return points;

@@ -274,9 +274,9 @@ public final class Report {
         String heading = "scenario (best mode of each binding)";
         int width = Stream.concat(Stream.of(heading), ratios.stream().map(r -> r.scenario().label()))
                 .mapToInt(String::length).max().orElseThrow();
-        String line = "%-" + width + "s %9s %9s %11s %12s%n";
+        String line = "%-" + width + "s %9s %9s %17s %12s%n";
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, line,
-                heading, "FFM/RJ", "FFM/JNI", "Java/native", "boundary ns"));
+                heading, "FFM/RJ", "FFM/JNI", "Java/native ops/s", "boundary ns"));
         for (Ratios r : ratios) {
             out.append(String.format(Locale.ROOT, line, r.scenario().label(),
                     ratio(r.ffmOverRocksJava()), ratio(r.ffmOverJni()), ratio(r.javaOverNative()),
@@ -391,11 +391,13 @@ public final class Report {
         md.append("Throughput in one run on one machine; compare ratios, not absolute numbers (these 2-core ")
                 .append("machines are noisy). Every read consumes the value (a checksum over every byte). ")
                 .append("Datasets hold at most 256 MiB of values, so the key count shrinks for large values. ")
-                .append("`FFM/RJ` compares each binding's best access mode; `boundary ns` is Java time per ")
+                .append("`FFM/RJ` compares each binding's best access mode; `Java/native ops/s` is Java ")
+                .append("throughput over native C++ throughput (the targets' Java time / native time is its ")
+                .append("inverse); `boundary ns` is Java time per ")
                 .append("operation minus native C++ time per operation (per thread).\n\n");
         md.append("![relative throughput](chart.png)\n\n");
         md.append("## Ratios\n\n");
-        md.append("| scenario | FFM/RocksJava | FFM/JNI | Java/native | boundary ns | FFM/RocksJava by mode |\n");
+        md.append("| scenario | FFM/RocksJava | FFM/JNI | Java/native ops/s | boundary ns | FFM/RocksJava by mode |\n");
         md.append("|---|---|---|---|---|---|\n");
         for (Ratios r : ratios) {
             String byMode = r.ffmOverRocksJavaByMode().entrySet().stream()
