@@ -16,7 +16,6 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 
 import dev.pinrock.DbOptions;
@@ -569,7 +568,7 @@ public final class FfmDb implements NativeDb {
         int n = keys.length;
         byte[][] values = new byte[n][];
         try (Arena arena = Arena.ofConfined()) {
-            MultiGet nativeKeys = new MultiGet(arena, Arrays.stream(keys).map(MemorySegment::ofArray).toList());
+            MultiGet nativeKeys = new MultiGet(arena, keys);
             MemorySegment buf = Scratch.get().value;
             while (true) {
                 multiGet(nativeKeys, buf);
@@ -594,8 +593,9 @@ public final class FfmDb implements NativeDb {
             for (int i = 0; i < n; i++) {
                 statuses[i] = nativeKeys.status(i);
                 if (statuses[i] == PR_OK()) {
-                    values[i] = buf.asSlice(nativeKeys.valueOffset(i), nativeKeys.valueLength(i))
-                            .toArray(ValueLayout.JAVA_BYTE);
+                    values[i] = new byte[(int) nativeKeys.valueLength(i)];
+                    MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, nativeKeys.valueOffset(i), values[i], 0,
+                            values[i].length);
                 }
             }
             return values;

@@ -15,7 +15,7 @@ import dev.pinrock.bindings.pr_get_result;
  * The keys of one multiGet as the C ABI takes them (an array of pointers and
  * an array of lengths) with the per-key arrays the call fills (statuses,
  * value offsets and lengths), and the multiGet forms both bindings share. Native key segments are pointed at in
- * place; heap ones are copied into the arena.
+ * place; heap segments and arrays are copied into the arena.
  */
 public final class MultiGet {
     final long count;
@@ -31,13 +31,7 @@ public final class MultiGet {
      * @param keys the keys, each usable by this thread
      */
     MultiGet(Arena arena, List<MemorySegment> keys) {
-        count = keys.size();
-        int n = Math.max(1, keys.size());
-        pointers = arena.allocate(ValueLayout.ADDRESS, n);
-        keyLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
-        statuses = arena.allocate(ValueLayout.JAVA_INT, n);
-        valueOffsets = arena.allocate(ValueLayout.JAVA_LONG, n);
-        valueLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
+        this(arena, keys.size());
         long heapBytes = keys.stream().filter(k -> !k.isNative()).mapToLong(MemorySegment::byteSize).sum();
         MemorySegment copies = arena.allocate(Math.max(1, heapBytes));
         long at = 0;
@@ -51,6 +45,40 @@ public final class MultiGet {
             pointers.setAtIndex(ValueLayout.ADDRESS, i, key);
             keyLengths.setAtIndex(ValueLayout.JAVA_LONG, i, key.byteSize());
         }
+    }
+
+    /**
+     * Keys given as arrays, copied into the arena straight from the arrays
+     * (no heap segment is made of them).
+     *
+     * @param arena holds the arrays and the keys' copies for the duration of the call
+     * @param keys the keys
+     */
+    MultiGet(Arena arena, byte[][] keys) {
+        this(arena, keys.length);
+        long bytes = 0;
+        for (byte[] key : keys) {
+            bytes += key.length;
+        }
+        MemorySegment copies = arena.allocate(Math.max(1, bytes));
+        long at = 0;
+        for (int i = 0; i < keys.length; i++) {
+            MemorySegment.copy(keys[i], 0, copies, ValueLayout.JAVA_BYTE, at, keys[i].length);
+            pointers.setAtIndex(ValueLayout.ADDRESS, i, MemorySegment.ofAddress(copies.address() + at));
+            keyLengths.setAtIndex(ValueLayout.JAVA_LONG, i, keys[i].length);
+            at += keys[i].length;
+        }
+    }
+
+    /** The arrays of a call of count keys, not yet filled. */
+    private MultiGet(Arena arena, int count) {
+        this.count = count;
+        int n = Math.max(1, count);
+        pointers = arena.allocate(ValueLayout.ADDRESS, n);
+        keyLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
+        statuses = arena.allocate(ValueLayout.JAVA_INT, n);
+        valueOffsets = arena.allocate(ValueLayout.JAVA_LONG, n);
+        valueLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
     }
 
     /** @return PR_OK, PR_NOT_FOUND or the failure of key i, after the call */
@@ -139,9 +167,9 @@ public final class MultiGet {
                     MemorySegment result = pr_get_result.asSlice(results, next);
                     long pin = result.get(ValueLayout.JAVA_LONG, pr_get_result.pin$offset());
                     if (pin != 0) {
-                        values.set(next, PinnedValue.view(result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset()),
-                                result.get(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset()), pin, arena,
-                                FfmDb::releasePin));
+                        long data = result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset());
+                        long length = result.get(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset());
+                        values.set(next, PinnedValue.view(data, length, pin, arena, FfmDb::releasePin));
                     }
                 }
             } finally {
