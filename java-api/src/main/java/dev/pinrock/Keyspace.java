@@ -425,21 +425,12 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         return value.view(arena);
     }
 
-    /**
-     * Shows the pinned value to reader through a segment of a confined arena
-     * of this call, closed before the pin is released. The pinned value is
-     * read out first: the reader may pin again on this thread.
-     */
+    /** Shows the pinned value to reader; false when there is none. */
     private static boolean read(PinnedValue value, Consumer<? super MemorySegment> reader) {
         if (value == null) {
             return false;
         }
-        long pin = value.pin();
-        try (Arena call = Arena.ofConfined()) {
-            reader.accept(MemorySegment.ofAddress(value.address()).reinterpret(value.length(), call, null).asReadOnly());
-        } finally {
-            value.release(pin);
-        }
+        value.read(reader);
         return true;
     }
 

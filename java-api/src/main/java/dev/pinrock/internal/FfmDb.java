@@ -22,7 +22,6 @@ import dev.pinrock.DbOptions;
 import dev.pinrock.RocksDbException;
 import dev.pinrock.StatsLevel;
 import dev.pinrock.bindings.PinrockNative;
-import dev.pinrock.bindings.pr_get_result;
 import dev.pinrock.bindings.pr_histogram;
 
 /**
@@ -535,10 +534,7 @@ public final class FfmDb implements NativeDb {
         if (!getMemoryFirst(scratch, 0L, 0, nativeKey, keyLength, MemorySegment.NULL, 0, PR_GET_PIN_IF_LARGER())) {
             return null;
         }
-        MemorySegment result = scratch.result;
-        return scratch.pinned.set(result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset()),
-                result.get(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset()),
-                result.get(ValueLayout.JAVA_LONG, pr_get_result.pin$offset()));
+        return scratch.pinned.set(scratch.resultData(), scratch.resultLength(), scratch.resultPin());
     }
 
     @Override

@@ -2,15 +2,16 @@ package dev.pinrock.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
  * What a binding's pinned read found: the value's address and length in
  * RocksDB's memory, and the pin that keeps that memory alive (0 for an empty
  * value, which needs none). A binding keeps one per thread and refills it at
- * the thread's next pinned read, so callers take what they need before they
- * read again. The caller owns the pin and releases it exactly once, with
- * {@link #release(long)} or through a view's arena.
+ * the thread's next pinned read. The caller owns the pin and hands it on
+ * exactly once: to {@link #read(Consumer)}, which releases it, or to a
+ * {@link #view(Arena)}'s arena.
  */
 public final class PinnedValue {
     private final LongConsumer releasePin;
@@ -30,22 +31,26 @@ public final class PinnedValue {
         return this;
     }
 
-    public long address() {
-        return address;
-    }
-
-    public long length() {
-        return length;
-    }
-
-    public long pin() {
-        return pin;
-    }
-
     /** Releases a pin this binding reported; 0 is accepted. */
-    public void release(long pin) {
+    private void release(long pin) {
         if (pin != 0) {
             releasePin.accept(pin);
+        }
+    }
+
+    /**
+     * Shows the value to reader through a read-only segment of a confined
+     * arena of this call, closed before the pin is released, also when reader
+     * throws. The value is taken first: reader may pin again on this thread.
+     * Nothing is registered with the arena, so the JIT can remove it and the
+     * segment when it inlines reader here.
+     */
+    public void read(Consumer<? super MemorySegment> reader) {
+        long pin = this.pin;
+        try (Arena call = Arena.ofConfined()) {
+            reader.accept(MemorySegment.ofAddress(address).asReadOnly().reinterpret(length, call, null));
+        } finally {
+            release(pin);
         }
     }
 

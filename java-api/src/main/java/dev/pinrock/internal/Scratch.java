@@ -70,11 +70,14 @@ final class Scratch {
         return result.get(ValueLayout.JAVA_LONG, pr_get_result.pin$offset());
     }
 
+    /** @return the address of the value's bytes the last get wrote into result */
+    long resultData() {
+        return result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset());
+    }
+
     /** @return where the value of the last get is: this value buffer, or its pinned memory */
     MemorySegment resultSource(long length) {
-        return resultPin() == 0 ? value
-                : MemorySegment.ofAddress(result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset()))
-                        .reinterpret(length);
+        return resultPin() == 0 ? value : MemorySegment.ofAddress(resultData()).reinterpret(length);
     }
 
     /** Returns a value segment itself when native, otherwise a native copy of it. */
