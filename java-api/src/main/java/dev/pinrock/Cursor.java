@@ -53,8 +53,11 @@ import dev.pinrock.internal.Segments;
  * <p><b>Threads and lifetime.</b> A cursor is not thread-safe: use it from one
  * thread at a time. A call made while another thread's call on the same
  * cursor is in flight is refused with {@link IllegalStateException} (so is a
- * move from inside a scan's visitor). {@link #close()} may come from any
- * thread: it waits for a call in flight, and is idempotent. Closing the database closes its cursors.
+ * call on the cursor from inside its scan's visitor).
+ * {@link #close()} may come from any thread: it waits for a call in flight,
+ * and is idempotent. Closing the database closes its cursors. Neither the
+ * cursor nor its database can be closed from inside the cursor's own scan
+ * visitor ({@link IllegalStateException}): close them once the call returns.
  * A cursor whose entry views are open on another live thread cannot be moved
  * or closed from this one ({@link IllegalStateException}): move it on that
  * thread first, or read with {@link #keyBytes()}.
@@ -73,6 +76,8 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     /** The arena of the views of the current entry, when any were handed out. */
     private Arena views;
     private Thread viewsThread;
+    /** The thread running a scan's visitor, which must not close this cursor. */
+    private Thread callbackThread;
 
     Cursor(RocksDb owner, NativeCursor cursor) {
         this.owner = owner;
@@ -309,6 +314,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         guard.acquire();
         try {
             startScan(reverse);
+            callbackThread = Thread.currentThread();
             long visited = 0;
             while (visited < maxEntries && cursor.onEntry()) {
                 try (Arena batchViews = Arena.ofConfined()) {
@@ -316,7 +322,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
                     visited += cursor.scan(reverse, maxEntries - visited, (keyOffset, keyLength, valueOffset,
                             valueLength) -> {
                         if (batch[0] == null) {
-                            batch[0] = cursor.batch().reinterpret(batchViews, null).asReadOnly();
+                            batch[0] = scoped(cursor.batch(), batchViews);
                         }
                         visitor.accept(batch[0].asSlice(keyOffset, keyLength), batch[0].asSlice(valueOffset,
                                 valueLength));
@@ -325,6 +331,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             }
             return visited;
         } finally {
+            callbackThread = null;
             guard.release();
         }
     }
@@ -428,7 +435,8 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      * from any thread.
      *
      * @throws IllegalStateException when views of the current entry are open on another live
-     *     thread (the cursor stays open)
+     *     thread, or when called from this cursor's own scan visitor (the cursor
+     *     stays open)
      */
     @Override
     public void close() {
@@ -443,6 +451,11 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     }
 
     private void closeNative() {
+        if (callbackThread == Thread.currentThread()) {
+            // The guard is this thread's own call: waiting for it would never end.
+            throw new IllegalStateException("a cursor cannot be closed, nor its database, from the cursor's own"
+                    + " scan visitor: close it once the call returns");
+        }
         guard.close(() -> {
             closeViews();
             owner.forget(dependent);
@@ -502,7 +515,12 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             views = Arena.ofConfined();
             viewsThread = Thread.currentThread();
         }
-        return raw.reinterpret(views, null).asReadOnly();
+        return scoped(raw, views);
+    }
+
+    /** A read-only view of raw (RocksDB's memory) that dies with arena. */
+    private static MemorySegment scoped(MemorySegment raw, Arena arena) {
+        return raw.reinterpret(arena, null).asReadOnly();
     }
 
     /**

@@ -19,10 +19,12 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Part of the contract every binding must pass; see {@link BindingContract}. */
 abstract class CursorContract extends OpenDatabaseContract {
@@ -285,6 +287,24 @@ abstract class CursorContract extends OpenDatabaseContract {
         }
         assertEquals(2, kept.size());
         assertThrows(IllegalStateException.class, () -> kept.get(0).get(ValueLayout.JAVA_BYTE, 0));
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void neitherTheCursorNorItsDatabaseClosesFromTheCursorsOwnScan() {
+        putAll("a", "b");
+        Cursor cursor = db.cursor();
+        cursor.first();
+        for (Runnable close : List.<Runnable>of(cursor::close, db::close)) {
+            var e = assertThrows(IllegalStateException.class, () -> cursor.scan(1, (key, value) -> close.run()));
+            assertTrue(e.getMessage().contains("own scan visitor"), e.getMessage());
+        }
+        assertTrue(cursor.isOpen());
+        assertTrue(db.isOpen());
+        assertArrayEquals(bytes("va"), db.get(bytes("a")));
+        assertTrue(cursor.first());
+        cursor.close();  // once the calls have returned
+        assertFalse(cursor.isOpen());
     }
 
     @Test
