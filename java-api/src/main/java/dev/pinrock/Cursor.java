@@ -41,23 +41,26 @@ import dev.pinrock.internal.Segments;
  * it; {@link #next()} and {@link #prev()} step. Each returns whether the
  * cursor is on an entry afterwards ({@link #isValid()}).
  *
- * <p><b>Three ways to read entries.</b> {@link #key()} and {@link #value()}
+ * <p><b>Four ways to read entries.</b> {@link #key()} and {@link #value()}
  * are zero-copy, read-only views of RocksDB's memory, valid until the cursor
  * next moves or closes; any access after that throws
  * {@link IllegalStateException}. They are confined to the thread that asked
- * for them. {@link #scan(long, BiConsumer)} copies many entries into a native
- * buffer per native call and hands out views of that buffer, valid during the
- * callback only. {@link #stream()} and {@link #iterator()} copy entries into
- * {@link KeyValue} arrays, a batch per native call.
+ * for them, and cost an arena per entry. {@link #read(BiConsumer)} shows the
+ * same memory to a callback, valid during the call only, and allocates
+ * nothing once the JIT inlines the callback. {@link #scan(long, BiConsumer)}
+ * copies many entries into a native buffer per native call and hands out
+ * views of that buffer, valid during the callback only. {@link #stream()}
+ * and {@link #iterator()} copy entries into {@link KeyValue} arrays, a batch
+ * per native call.
  *
  * <p><b>Threads and lifetime.</b> A cursor is not thread-safe: use it from one
  * thread at a time. A call made while another thread's call on the same
  * cursor is in flight is refused with {@link IllegalStateException} (so is a
- * call on the cursor from inside its scan's visitor).
+ * call on the cursor from inside its scan's visitor or its reader).
  * {@link #close()} may come from any thread: it waits for a call in flight,
  * and is idempotent. Closing the database closes its cursors. Neither the
- * cursor nor its database can be closed from inside the cursor's own scan
- * visitor ({@link IllegalStateException}): close them once the call returns.
+ * cursor nor its database can be closed from inside the cursor's own visitor
+ * or reader ({@link IllegalStateException}): close them once the call returns.
  * A cursor whose entry views are open on another live thread cannot be moved
  * or closed from this one ({@link IllegalStateException}): move it on that
  * thread first, or read with {@link #keyBytes()}.
@@ -76,7 +79,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     /** The arena of the views of the current entry, when any were handed out. */
     private Arena views;
     private Thread viewsThread;
-    /** The thread running a scan's visitor, which must not close this cursor. */
+    /** The thread running a scan's visitor or a reader, which must not close this cursor. */
     private Thread callbackThread;
 
     Cursor(RocksDb owner, NativeCursor cursor) {
@@ -224,6 +227,36 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      */
     public MemorySegment value() {
         return onEntry(() -> view(cursor.rawValue()));
+    }
+
+    /**
+     * Shows the current entry to {@code reader} without copying it or
+     * allocating: read-only views of the key and value in RocksDB's memory,
+     * valid during the call only, confined to this thread. Unlike
+     * {@link #key()} and {@link #value()}, whose views live until the cursor
+     * moves and so need an arena per entry, these views belong to this call,
+     * which the JIT can remove altogether when it inlines {@code reader}:
+     * stepping with {@link #next()} and reading with this method walks
+     * entries without garbage. The reader must not use this cursor (its calls
+     * are refused with {@link IllegalStateException}); what it throws reaches
+     * the caller, and the cursor stays where it was.
+     *
+     * @param reader receives the key and the value
+     * @throws IllegalStateException when the cursor is on no entry, or closed
+     */
+    public void read(BiConsumer<MemorySegment, MemorySegment> reader) {
+        Objects.requireNonNull(reader, "reader");
+        guard.acquire();
+        try {
+            requireEntry();
+            callbackThread = Thread.currentThread();
+            try (Arena call = Arena.ofConfined()) {
+                reader.accept(scoped(cursor.rawKey(), call), scoped(cursor.rawValue(), call));
+            }
+        } finally {
+            callbackThread = null;
+            guard.release();
+        }
     }
 
     /**
@@ -435,7 +468,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      * from any thread.
      *
      * @throws IllegalStateException when views of the current entry are open on another live
-     *     thread, or when called from this cursor's own scan visitor (the cursor
+     *     thread, or when called from this cursor's own scan visitor or reader (the cursor
      *     stays open)
      */
     @Override
@@ -454,7 +487,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         if (callbackThread == Thread.currentThread()) {
             // The guard is this thread's own call: waiting for it would never end.
             throw new IllegalStateException("a cursor cannot be closed, nor its database, from the cursor's own"
-                    + " scan visitor: close it once the call returns");
+                    + " scan visitor or reader: close it once the call returns");
         }
         guard.close(() -> {
             closeViews();

@@ -457,7 +457,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      *     thread: that cursor cannot be closed safely, so the database stays open and usable
      *     (cursors and snapshots closed before it stay closed); close again once that thread
      *     has moved the cursor or ended. The same when called from inside a cursor's scan
-     *     visitor: close again once that call has returned
+     *     visitor or reader: close again once that call has returned
      */
     @Override
     public void close() {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -290,14 +291,61 @@ abstract class CursorContract extends OpenDatabaseContract {
     }
 
     @Test
+    void readShowsTheCurrentEntryForTheCallOnly() throws Exception {
+        putAll("a", "b");
+        List<MemorySegment> kept = new ArrayList<>();
+        try (Cursor cursor = db.cursor()) {
+            assertThrows(IllegalStateException.class, () -> cursor.read((key, value) -> kept.add(key)));
+            assertTrue(kept.isEmpty());
+            cursor.first();
+            cursor.read((key, value) -> {
+                assertEquals("a", text(key));
+                assertEquals("va", text(value));
+                assertTrue(key.isReadOnly());
+                assertThrows(IllegalArgumentException.class, () -> value.set(ValueLayout.JAVA_BYTE, 0, (byte) 0));
+                kept.add(key);
+                kept.add(value);
+            });
+            assertThrows(IllegalStateException.class, () -> kept.get(0).get(ValueLayout.JAVA_BYTE, 0));
+            assertThrows(IllegalStateException.class, () -> kept.get(1).get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals("a", text(cursor.keyBytes()));  // the cursor stays on its entry
+            assertTrue(cursor.next());
+            cursor.read((key, value) -> {
+                assertEquals("vb", text(value));
+                CompletableFuture<Void> other = CompletableFuture.runAsync(() -> key.get(ValueLayout.JAVA_BYTE, 0));
+                var e = assertThrows(Exception.class, other::get);
+                assertTrue(e.getCause() instanceof WrongThreadException, e.toString());
+            });
+        }
+    }
+
+    @Test
+    void aReaderCannotUseItsCursorAndWhatItThrowsReachesTheCaller() {
+        putAll("a", "b");
+        try (Cursor cursor = db.cursor()) {
+            cursor.first();
+            var refused = assertThrows(IllegalStateException.class, () -> cursor.read((key, value) -> cursor.next()));
+            assertTrue(refused.getMessage().contains("in use"), refused.getMessage());
+            RuntimeException failure = new UnsupportedOperationException("reader failed");
+            assertSame(failure, assertThrows(RuntimeException.class, () -> cursor.read((key, value) -> {
+                throw failure;
+            })));
+            assertEquals("a", text(cursor.keyBytes()));
+            assertTrue(cursor.next());
+        }
+    }
+
+    @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void neitherTheCursorNorItsDatabaseClosesFromTheCursorsOwnScan() {
+    void neitherTheCursorNorItsDatabaseClosesFromTheCursorsOwnCallbacks() {
         putAll("a", "b");
         Cursor cursor = db.cursor();
         cursor.first();
         for (Runnable close : List.<Runnable>of(cursor::close, db::close)) {
-            var e = assertThrows(IllegalStateException.class, () -> cursor.scan(1, (key, value) -> close.run()));
-            assertTrue(e.getMessage().contains("own scan visitor"), e.getMessage());
+            var e = assertThrows(IllegalStateException.class, () -> cursor.read((key, value) -> close.run()));
+            assertTrue(e.getMessage().contains("own scan visitor or reader"), e.getMessage());
+            e = assertThrows(IllegalStateException.class, () -> cursor.scan(1, (key, value) -> close.run()));
+            assertTrue(e.getMessage().contains("own scan visitor or reader"), e.getMessage());
         }
         assertTrue(cursor.isOpen());
         assertTrue(db.isOpen());
@@ -373,6 +421,7 @@ abstract class CursorContract extends OpenDatabaseContract {
         assertThrows(IllegalStateException.class, () -> cursor.seek(bytes("a")));
         assertThrows(IllegalStateException.class, cursor::keyBytes);
         assertThrows(IllegalStateException.class, () -> cursor.scan(1, (k, v) -> { }));
+        assertThrows(IllegalStateException.class, () -> cursor.read((k, v) -> { }));
         assertThrows(IllegalStateException.class, () -> cursor.iterator().hasNext());
     }
 

@@ -5,6 +5,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -218,6 +219,28 @@ public class PinrockBenchmark {
             }
         }
         return hash;
+    }
+
+    /** Every entry by stepping the cursor, showing each entry's zero-copy views to a reader. */
+    @Benchmark
+    public long scanReader(ReadDb s) {
+        ScanHash hash = new ScanHash();
+        try (Cursor cursor = s.db.cursor()) {
+            for (boolean on = cursor.first(); on; on = cursor.next()) {
+                cursor.read(hash);
+            }
+        }
+        return hash.hash;
+    }
+
+    /** Folds each entry it is shown into a scan's running hash ({@link Keys#scanHash}). */
+    private static final class ScanHash implements BiConsumer<MemorySegment, MemorySegment> {
+        long hash;
+
+        @Override
+        public void accept(MemorySegment key, MemorySegment value) {
+            hash = Keys.scanHash(hash, key, key.byteSize(), value, value.byteSize());
+        }
     }
 
     /** Every entry by stepping the cursor, copying each key and value into new arrays. */

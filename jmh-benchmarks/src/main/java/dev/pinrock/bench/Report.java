@@ -218,6 +218,7 @@ public final class Report {
             case "multiGetPinned" -> new String[] {"multi-get", "pinned"};
             case "scanBatched" -> new String[] {"scan", "batched-views"};
             case "scanViews" -> new String[] {"scan", "views"};
+            case "scanReader" -> new String[] {"scan", "reader-views"};
             case "scanArrays" -> new String[] {"scan", "new-array"};
             case "scanDirectBuffer" -> new String[] {"scan", "direct-buffer"};
             case "scanIntoArrays" -> new String[] {"scan", "into-array"};
@@ -336,7 +337,7 @@ public final class Report {
             boolean zeroCopyGet = row.operation().equals("get")
                     && List.of("into-array", "direct-buffer", "pinned").contains(row.mode());
             boolean cursorScan = row.operation().equals("scan")
-                    && List.of("batched-views", "views").contains(row.mode());
+                    && List.of("batched-views", "reader-views").contains(row.mode());
             if (row.binding().equals("pinrock-ffm") && (zeroCopyGet || cursorScan)) {
                 double perEntry = row.bytesPerOp() / row.scenario().entriesPerOperation();
                 verdicts.add(new Verdict(row.scenario().label() + ", " + row.mode(),

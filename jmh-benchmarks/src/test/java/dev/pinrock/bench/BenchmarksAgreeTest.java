@@ -128,6 +128,7 @@ class BenchmarksAgreeTest {
                 assertArrayEquals(multiGets, run(db, bench::multiGetPinned, 5), binding + " multiGetPinned");
                 long scan = expectedScan(db);
                 assertEquals(scan, bench.scanBatched(db), binding + " scanBatched");
+                assertEquals(scan, bench.scanReader(db), binding + " scanReader");
                 assertEquals(scan, bench.scanViews(db), binding + " scanViews");
                 assertEquals(scan, bench.scanArrays(db), binding + " scanArrays");
                 assertWritesValues(db, bench::getToFilePinned, binding + " getToFilePinned");

@@ -98,6 +98,24 @@ class ReportTest {
     }
 
     @Test
+    void cursorScansAreHeldToNoAllocationInTheirCallbackModesOnly() throws Exception {
+        Path results = Files.writeString(dir.resolve("scans.json"), "[" + String.join(",",
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.scanBatched", "ffm", 6, 490_000),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.scanReader", "ffm", 7, 3_600),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.scanViews", "ffm", 5, 208_000_000)) + "]");
+        List<Report.Row> rows = Report.readJmh(results);
+
+        List<String> allocation = Report.targets(rows, Report.ratios(rows)).stream()
+                .filter(v -> v.goal().startsWith("allocates nothing"))
+                .map(v -> v.target() + ": " + v.measured() + (v.met() ? " met" : " not met"))
+                .toList();
+
+        String scenario = "scan 100 B, 16 B keys, 1,000,000 keys, random, sst, ";
+        assertEquals(List.of(scenario + "batched-views: 0.49 B per entry met",
+                scenario + "reader-views: 0.00 B per entry met"), allocation);
+    }
+
+    @Test
     void bulkOperationsGetTheSameRatiosAndTheirEntriesPerSecond() throws Exception {
         Path results = Files.writeString(dir.resolve("bulk.json"), "[" + String.join(",",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.scanBatched", "ffm", 4, 0),
