@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
@@ -30,15 +31,20 @@ class ReportTest {
                 """.formatted(benchmark, binding == null ? "" : "\"binding\": \"" + binding + "\", ", score, allocated);
     }
 
+    /** Writes JMH results (from {@link #jmhResult}) as one JSON file in the test's directory. */
+    private Path jmhFile(String name, String... results) throws IOException {
+        return Files.writeString(dir.resolve(name), "[" + String.join(",", results) + "]");
+    }
+
     @Test
     void ratiosCsvMarkdownAndChartComeFromTheResults() throws Exception {
-        Path pinrock = Files.writeString(dir.resolve("pinrock.json"), "[" + String.join(",",
+        Path pinrock = jmhFile("pinrock.json",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", 1200, 0),
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.getPinned", "ffm", 1500, 48),
-                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "jni", 1000, 0)) + "]");
-        Path rocksJava = Files.writeString(dir.resolve("rocksjava.json"), "[" + String.join(",",
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "jni", 1000, 0));
+        Path rocksJava = jmhFile("rocksjava.json",
                 jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getIntoArray", null, 1000, 16),
-                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getNewArray", null, 750, 136)) + "]");
+                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getNewArray", null, 750, 136));
         Report.Row floor = new Report.Row("get", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1,
                 2000, Double.NaN, Double.NaN);
 
@@ -77,11 +83,11 @@ class ReportTest {
 
     @Test
     void targetsAreCheckedAgainstTheRun() throws Exception {
-        Path results = Files.writeString(dir.resolve("targets.json"), "[" + String.join(",",
+        Path results = jmhFile("targets.json",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", 1200, 0.4),
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.getPinned", "ffm", 1500, 48),
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "jni", 1000, 0),
-                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getIntoArray", null, 1000, 0)) + "]");
+                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getIntoArray", null, 1000, 0));
         List<Report.Row> rows = new ArrayList<>(Report.readJmh(results));
         rows.add(new Report.Row("get", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1, 1530,
                 Double.NaN, Double.NaN));
@@ -99,10 +105,10 @@ class ReportTest {
 
     @Test
     void cursorScansAreHeldToNoAllocationInTheirCallbackModesOnly() throws Exception {
-        Path results = Files.writeString(dir.resolve("scans.json"), "[" + String.join(",",
+        Path results = jmhFile("scans.json",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.scanBatched", "ffm", 6, 490_000),
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.scanReader", "ffm", 7, 3_600),
-                jmhResult("dev.pinrock.bench.PinrockBenchmark.scanViews", "ffm", 5, 208_000_000)) + "]");
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.scanViews", "ffm", 5, 208_000_000));
         List<Report.Row> rows = Report.readJmh(results);
 
         List<String> allocation = Report.targets(rows, Report.ratios(rows)).stream()
@@ -117,12 +123,12 @@ class ReportTest {
 
     @Test
     void bulkOperationsGetTheSameRatiosAndTheirEntriesPerSecond() throws Exception {
-        Path results = Files.writeString(dir.resolve("bulk.json"), "[" + String.join(",",
+        Path results = jmhFile("bulk.json",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.scanBatched", "ffm", 4, 0),
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.scanViews", "jni", 5, 0),
                 jmhResult("dev.pinrock.bench.RocksJavaBenchmark.scanArrays", null, 2, 1.7e8),
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.batchPut", "ffm", 300, 0),
-                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.multiGet", null, 2500, 11200)) + "]");
+                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.multiGet", null, 2500, 11200));
         Report.Row floor = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1,
                 8, Double.NaN, Double.NaN);
 
