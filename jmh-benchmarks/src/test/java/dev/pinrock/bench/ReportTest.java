@@ -104,6 +104,28 @@ class ReportTest {
     }
 
     @Test
+    void anFfmShortfallAgainstJniSaysWhetherTheErrorsOverlap() {
+        List<Report.Row> rows = List.of(
+                getRow("pinrock-ffm", 100, 950, 40), getRow("pinrock-jni", 100, 1000, 20),
+                getRow("pinrock-ffm", 1024, 900, 10), getRow("pinrock-jni", 1024, 1000, 10),
+                getRow("pinrock-ffm", 4096, 1100, 10), getRow("pinrock-jni", 4096, 1000, 10));
+
+        List<String> verdicts = Report.targets(rows, Report.ratios(rows)).stream()
+                .filter(v -> v.goal().startsWith("FFM / JNI"))
+                .map(v -> v.measured() + (v.met() ? " met" : " not met"))
+                .toList();
+
+        assertEquals(List.of("0.95 (FFM 950 ± 40.0, JNI 1,000 ± 20.0: within the 99.9 % errors) not met",
+                "0.90 (FFM 900 ± 10.0, JNI 1,000 ± 10.0: apart beyond the 99.9 % errors) not met",
+                "1.10 met"), verdicts);
+    }
+
+    private static Report.Row getRow(String binding, int valueBytes, double opsPerSecond, double error) {
+        return new Report.Row("get", binding, "into-array", valueBytes, 16, 1_000_000, "random", "sst", 1,
+                opsPerSecond, error, 0);
+    }
+
+    @Test
     void cursorScansAreHeldToNoAllocationInTheirCallbackModesOnly() throws Exception {
         Path results = jmhFile("scans.json",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.scanBatched", "ffm", 6, 490_000),
