@@ -199,7 +199,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         if (guard.isClosed()) {
             return false;
         }
-        guard.acquire();
+        acquire();
         try {
             return cursor.onEntry();
         } finally {
@@ -246,7 +246,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      */
     public void read(BiConsumer<MemorySegment, MemorySegment> reader) {
         Objects.requireNonNull(reader, "reader");
-        guard.acquire();
+        acquire();
         try {
             requireEntry();
             callbackThread = Thread.currentThread();
@@ -344,7 +344,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             throw new IllegalArgumentException("maxEntries must be >= 0, got " + maxEntries);
         }
         Objects.requireNonNull(visitor, "visitor");
-        guard.acquire();
+        acquire();
         try {
             startScan(reverse);
             callbackThread = Thread.currentThread();
@@ -428,7 +428,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         @Override
         public boolean hasNext() {
             if (ready.isEmpty()) {
-                guard.acquire();
+                acquire();
                 try {
                     startScan(reverse);
                     if (cursor.onEntry()) {
@@ -496,9 +496,21 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         });
     }
 
+    /**
+     * Marks a call in flight. A call from this cursor's own visitor or reader
+     * is refused with a message that says so, rather than as another thread's.
+     */
+    private void acquire() {
+        if (callbackThread == Thread.currentThread()) {
+            throw new IllegalStateException("the cursor is in use by its own scan visitor or reader, which must not"
+                    + " call it: use it once the call returns");
+        }
+        guard.acquire();
+    }
+
     /** Runs a move with the guard held, after invalidating the views of the entry it leaves. */
     private boolean move(BooleanSupplier move) {
-        guard.acquire();
+        acquire();
         try {
             beforeMove();
             return move.getAsBoolean();
@@ -509,7 +521,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
 
     /** Reads the current entry with the guard held. */
     private <T> T onEntry(Supplier<T> read) {
-        guard.acquire();
+        acquire();
         try {
             requireEntry();
             return read.get();

@@ -177,7 +177,7 @@ abstract class CursorContract extends OpenDatabaseContract {
         putAll("a", "b", "c");
         try (Cursor cursor = db.cursor()) {
             var e = assertThrows(IllegalStateException.class, () -> cursor.scan(3, (key, value) -> cursor.next()));
-            assertTrue(e.getMessage().contains("in use"), e.getMessage());
+            assertTrue(e.getMessage().contains("in use by its own scan visitor"), e.getMessage());
             assertTrue(cursor.first());  // usable again once the scan returned
             assertEquals("a", text(cursor.key()));
         }
@@ -325,7 +325,8 @@ abstract class CursorContract extends OpenDatabaseContract {
         try (Cursor cursor = db.cursor()) {
             cursor.first();
             var refused = assertThrows(IllegalStateException.class, () -> cursor.read((key, value) -> cursor.next()));
-            assertTrue(refused.getMessage().contains("in use"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("in use by its own scan visitor or reader"), refused.getMessage());
+            assertThrows(IllegalStateException.class, () -> cursor.read((key, value) -> cursor.isValid()));
             RuntimeException failure = new UnsupportedOperationException("reader failed");
             assertSame(failure, assertThrows(RuntimeException.class, () -> cursor.read((key, value) -> {
                 throw failure;
