@@ -13,6 +13,7 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -41,17 +42,21 @@ import dev.pinrock.internal.Segments;
  * it; {@link #next()} and {@link #prev()} step. Each returns whether the
  * cursor is on an entry afterwards ({@link #isValid()}).
  *
- * <p><b>Four ways to read entries.</b> {@link #key()} and {@link #value()}
+ * <p><b>Five ways to read entries.</b> {@link #key()} and {@link #value()}
  * are zero-copy, read-only views of RocksDB's memory, valid until the cursor
  * next moves or closes; any access after that throws
  * {@link IllegalStateException}. They are confined to the thread that asked
  * for them, and cost an arena per entry. {@link #read(BiConsumer)} shows the
  * same memory to a callback, valid during the call only, and allocates
- * nothing once the JIT inlines the callback. {@link #scan(long, BiConsumer)}
- * copies many entries into a native buffer per native call and hands out
- * views of that buffer, valid during the callback only. {@link #stream()}
- * and {@link #iterator()} copy entries into {@link KeyValue} arrays, a batch
- * per native call.
+ * nothing once the JIT inlines the callback.
+ * {@link #scanBatches(long, Consumer)} copies many entries into a native
+ * buffer per native call and shows each batch to a visitor that steps
+ * through it with views of that buffer, valid until the visitor returns: the
+ * fastest way through many entries, allocating nothing whatever the JIT
+ * inlines. {@link #scan(long, BiConsumer)} does the same with a visitor per
+ * entry, whose views allocate unless the JIT inlines that visitor.
+ * {@link #stream()} and {@link #iterator()} copy entries into
+ * {@link KeyValue} arrays, a batch per native call.
  *
  * <p><b>Threads and lifetime.</b> A cursor is not thread-safe: use it from one
  * thread at a time. A call made while another thread's call on the same
@@ -340,6 +345,61 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     }
 
     private long scan(boolean reverse, long maxEntries, BiConsumer<MemorySegment, MemorySegment> visitor) {
+        Objects.requireNonNull(visitor, "visitor");
+        return scanBatches(reverse, maxEntries, batch -> {
+            while (batch.next()) {
+                visitor.accept(batch.key(), batch.value());
+            }
+        });
+    }
+
+    /**
+     * Reads up to {@code maxEntries} entries forward, from the current one
+     * (from the first key when the cursor was never placed), a batch per
+     * native call, and shows each batch to {@code visitor}, which steps
+     * through it:
+     *
+     * <pre>{@code
+     * cursor.scanBatches(Long.MAX_VALUE, batch -> {
+     *     while (batch.next()) {
+     *         consume(batch.key(), batch.value());
+     *     }
+     * });
+     * }</pre>
+     *
+     * <p>The loop over the entries is the visitor's own code, so the views it
+     * takes live in one compiled method and allocate nothing, whatever the JIT
+     * decides to inline; {@link #scan(long, BiConsumer)}'s views allocate when
+     * the JIT does not inline its visitor. The views are read-only, confined
+     * to this thread and valid until the visitor returns. The cursor moves
+     * past a whole batch before the visitor sees it, whether or not the
+     * visitor reads every entry; afterwards it is on the entry after the last
+     * one copied. When the visitor throws, the scan stops.
+     *
+     * @param maxEntries the most entries to read, at least 0
+     * @param visitor receives each batch
+     * @return the number of entries read (less than maxEntries when the keys ran out)
+     * @throws RocksDbException when a read fails
+     * @throws IllegalStateException when the cursor is closed
+     */
+    public long scanBatches(long maxEntries, Consumer<? super Batch> visitor) {
+        return scanBatches(false, maxEntries, visitor);
+    }
+
+    /**
+     * Reads up to {@code maxEntries} entries backward, from the current one
+     * (from the last key when the cursor was never placed); otherwise as
+     * {@link #scanBatches(long, Consumer)}.
+     *
+     * @param maxEntries the most entries to read, at least 0
+     * @param visitor receives each batch, whose entries are in descending key order
+     * @return the number of entries read
+     */
+    public long scanBatchesReverse(long maxEntries, Consumer<? super Batch> visitor) {
+        return scanBatches(true, maxEntries, visitor);
+    }
+
+    private long scanBatches(boolean reverse, long maxEntries, Consumer<? super Batch> visitor) {
         if (maxEntries < 0) {
             throw new IllegalArgumentException("maxEntries must be >= 0, got " + maxEntries);
         }
@@ -348,24 +408,163 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         try {
             startScan(reverse);
             callbackThread = Thread.currentThread();
-            long visited = 0;
-            while (visited < maxEntries && cursor.onEntry()) {
+            long read = 0;
+            while (read < maxEntries && cursor.onEntry()) {
+                long entries = cursor.fill(reverse, maxEntries - read);
+                read += entries;
                 try (Arena batchViews = Arena.ofConfined()) {
-                    MemorySegment[] batch = new MemorySegment[1];
-                    visited += cursor.scan(reverse, maxEntries - visited, (keyOffset, keyLength, valueOffset,
-                            valueLength) -> {
-                        if (batch[0] == null) {
-                            batch[0] = scoped(cursor.batch(), batchViews);
-                        }
-                        visitor.accept(batch[0].asSlice(keyOffset, keyLength), batch[0].asSlice(valueOffset,
-                                valueLength));
-                    });
+                    visitor.accept(new Batch(scoped(cursor.batch(), batchViews), entries));
                 }
             }
-            return visited;
+            return read;
         } finally {
             callbackThread = null;
             guard.release();
+        }
+    }
+
+    /**
+     * The entries one native call of {@link #scanBatches(long, Consumer)}
+     * copied, in scan order. {@link #next()} steps to the next entry. The
+     * entry stepped to is at {@link #keyOffset()} and {@link #valueOffset()}
+     * in {@link #segment()}, or a view of its own from {@link #key()} and
+     * {@link #value()}. All of them are read-only, confined to the scanning
+     * thread and valid until the visitor returns (what they show of earlier
+     * entries of the batch stays valid too). Not thread-safe.
+     *
+     * <p>Reading through {@link #segment()} and the offsets allocates nothing
+     * whatever the JIT does. The views from {@link #key()} and {@link #value()}
+     * are new objects, which the JIT removes only when the code that uses
+     * them is compiled into the visitor's loop; handed to a method that is
+     * not, each costs about 40 bytes.
+     */
+    public static final class Batch {
+        /** The two uint32 lengths (native byte order) in front of each entry's key and value. */
+        private static final long ENTRY_HEADER_BYTES = 8;
+
+        private final MemorySegment entries;
+        private final long size;
+        private long nextOffset;
+        /** Where the current entry's key starts, or -1 before the first and after the last. */
+        private long keyOffset = -1;
+        private long keyLength;
+        private long valueLength;
+
+        Batch(MemorySegment entries, long size) {
+            this.entries = entries;
+            this.size = size;
+        }
+
+        /**
+         * Steps to the next entry of the batch.
+         *
+         * @return whether there was one (false once the batch is used up)
+         * @throws IllegalStateException when the visitor has returned
+         * @throws WrongThreadException when called from another thread than the scan's
+         */
+        public boolean next() {
+            if (!entries.scope().isAlive()) {
+                throw new IllegalStateException("the batch is gone: its scan's visitor has returned");
+            }
+            if (nextOffset == entries.byteSize()) {
+                keyOffset = -1;
+                return false;
+            }
+            keyLength = Integer.toUnsignedLong(entries.get(ValueLayout.JAVA_INT_UNALIGNED, nextOffset));
+            valueLength = Integer.toUnsignedLong(entries.get(ValueLayout.JAVA_INT_UNALIGNED, nextOffset + 4));
+            keyOffset = nextOffset + ENTRY_HEADER_BYTES;
+            nextOffset = keyOffset + keyLength + valueLength;
+            return true;
+        }
+
+        /**
+         * Returns the memory of the whole batch, which holds the current
+         * entry's key at {@link #keyOffset()} and its value at
+         * {@link #valueOffset()}.
+         *
+         * @return a read-only view of every entry of the batch, valid until the visitor returns
+         */
+        public MemorySegment segment() {
+            return entries;
+        }
+
+        /**
+         * Returns where the current entry's key starts in {@link #segment()}.
+         *
+         * @return the offset of the key
+         * @throws IllegalStateException when {@link #next()} has not returned true, or returned false
+         */
+        public long keyOffset() {
+            requireEntry();
+            return keyOffset;
+        }
+
+        /**
+         * Returns the length of the current entry's key.
+         *
+         * @return the key's length in bytes
+         * @throws IllegalStateException when {@link #next()} has not returned true, or returned false
+         */
+        public long keyLength() {
+            requireEntry();
+            return keyLength;
+        }
+
+        /**
+         * Returns where the current entry's value starts in {@link #segment()}.
+         *
+         * @return the offset of the value
+         * @throws IllegalStateException when {@link #next()} has not returned true, or returned false
+         */
+        public long valueOffset() {
+            requireEntry();
+            return keyOffset + keyLength;
+        }
+
+        /**
+         * Returns the length of the current entry's value.
+         *
+         * @return the value's length in bytes
+         * @throws IllegalStateException when {@link #next()} has not returned true, or returned false
+         */
+        public long valueLength() {
+            requireEntry();
+            return valueLength;
+        }
+
+        /**
+         * Returns the current entry's key as a view of its own.
+         *
+         * @return a read-only view, valid until the visitor returns
+         * @throws IllegalStateException when {@link #next()} has not returned true, or returned false
+         */
+        public MemorySegment key() {
+            return entries.asSlice(keyOffset(), keyLength);
+        }
+
+        /**
+         * Returns the current entry's value as a view of its own.
+         *
+         * @return a read-only view, valid until the visitor returns
+         * @throws IllegalStateException when {@link #next()} has not returned true, or returned false
+         */
+        public MemorySegment value() {
+            return entries.asSlice(valueOffset(), valueLength);
+        }
+
+        /**
+         * Returns the number of entries in the batch.
+         *
+         * @return the number of entries, at least 1
+         */
+        public long size() {
+            return size;
+        }
+
+        private void requireEntry() {
+            if (keyOffset < 0) {
+                throw new IllegalStateException("the batch is on no entry: step with next() until it returns false");
+            }
         }
     }
 
@@ -379,7 +578,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      */
     @Override
     public Iterator<KeyValue> iterator() {
-        return new Batches(false);
+        return new CopyingIterator(false);
     }
 
     /**
@@ -389,7 +588,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      * @return an iterator over copies of the entries, in descending key order
      */
     public Iterator<KeyValue> reverseIterator() {
-        return new Batches(true);
+        return new CopyingIterator(true);
     }
 
     /**
@@ -417,11 +616,11 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     }
 
     /** Copies entries out of the cursor a batch (one native call) at a time. */
-    private final class Batches implements Iterator<KeyValue> {
+    private final class CopyingIterator implements Iterator<KeyValue> {
         private final boolean reverse;
         private final ArrayDeque<KeyValue> ready = new ArrayDeque<>();
 
-        Batches(boolean reverse) {
+        CopyingIterator(boolean reverse) {
             this.reverse = reverse;
         }
 
@@ -432,11 +631,12 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
                 try {
                     startScan(reverse);
                     if (cursor.onEntry()) {
-                        cursor.scan(reverse, ITERATOR_BATCH_ENTRIES, (keyOffset, keyLength, valueOffset, valueLength) -> {
-                            MemorySegment batch = cursor.batch();
-                            ready.add(new KeyValue(Segments.toArray(batch.asSlice(keyOffset, keyLength), "key()"),
-                                    Segments.toArray(batch.asSlice(valueOffset, valueLength), "value()")));
-                        });
+                        long entries = cursor.fill(reverse, ITERATOR_BATCH_ENTRIES);
+                        Batch batch = new Batch(cursor.batch(), entries);
+                        while (batch.next()) {
+                            ready.add(new KeyValue(Segments.toArray(batch.key(), "key()"),
+                                    Segments.toArray(batch.value(), "value()")));
+                        }
                     }
                 } finally {
                     guard.release();

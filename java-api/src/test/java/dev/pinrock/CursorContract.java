@@ -276,6 +276,108 @@ abstract class CursorContract extends OpenDatabaseContract {
         }
     }
 
+    /** The key and value a batch is on, read through its segment and offsets and through its views. */
+    private static String entryText(Cursor.Batch batch) {
+        MemorySegment entries = batch.segment();
+        String key = text(entries.asSlice(batch.keyOffset(), batch.keyLength()));
+        String value = text(entries.asSlice(batch.valueOffset(), batch.valueLength()));
+        assertEquals(key, text(batch.key()));
+        assertEquals(value, text(batch.value()));
+        return key + "=" + value;
+    }
+
+    @Test
+    void scanBatchesShowsBatchesToStepThroughAndLeavesTheCursorAfterThem() {
+        String filler = "v".repeat(100);
+        for (int i = 0; i < 5000; i++) {
+            db.put(bytes(String.format("k%05d", i)), bytes(filler + i));
+        }
+        try (Cursor cursor = db.cursor()) {
+            List<String> seen = new ArrayList<>();
+            List<Long> sizes = new ArrayList<>();
+            // Never placed: the scan starts at the first key.
+            assertEquals(3000, cursor.scanBatches(3000, batch -> {
+                long before = seen.size();
+                while (batch.next()) {
+                    seen.add(entryText(batch));
+                }
+                assertFalse(batch.next());
+                assertEquals(batch.size(), seen.size() - before);
+                sizes.add(batch.size());
+            }));
+            assertTrue(sizes.size() > 1, "3000 entries of 100 B fill more than one buffer: " + sizes);
+            assertEquals(3000, seen.size());
+            assertEquals("k00000=" + filler + 0, seen.get(0));
+            assertEquals("k02999=" + filler + 2999, seen.get(2999));
+            assertEquals("k03000", text(cursor.key()));
+            // A visitor that reads nothing still moves the cursor past its batches.
+            assertEquals(2000, cursor.scanBatches(Long.MAX_VALUE, batch -> { }));
+            assertFalse(cursor.isValid());
+            assertEquals(0, cursor.scanBatches(10, batch -> seen.add("more")));
+            assertTrue(cursor.seek(bytes("k00010")));
+            List<String> reverse = new ArrayList<>();
+            assertEquals(11, cursor.scanBatchesReverse(100, batch -> {
+                while (batch.next()) {
+                    reverse.add(text(batch.key()));
+                }
+            }));
+            assertEquals("k00010", reverse.getFirst());
+            assertEquals("k00000", reverse.getLast());
+        }
+    }
+
+    @Test
+    void aBatchIsReadOnlyOnThisThreadAndGoneWhenItsVisitorReturns() {
+        putAll("a", "b");
+        List<Cursor.Batch> kept = new ArrayList<>();
+        List<MemorySegment> views = new ArrayList<>();
+        try (Cursor cursor = db.cursor()) {
+            cursor.scanBatches(10, batch -> {
+                assertEquals(2, batch.size());
+                assertThrows(IllegalStateException.class, batch::key);  // before the first next()
+                assertThrows(IllegalStateException.class, batch::valueOffset);
+                assertTrue(batch.next());
+                MemorySegment first = batch.key();
+                assertTrue(batch.next());
+                assertEquals("a", text(first));  // earlier entries stay readable
+                assertEquals("vb", text(batch.value()));
+                assertTrue(batch.segment().isReadOnly());
+                assertTrue(batch.value().isReadOnly());
+                assertThrows(IllegalArgumentException.class,
+                        () -> batch.segment().set(ValueLayout.JAVA_BYTE, batch.valueOffset(), (byte) 0));
+                CompletableFuture<Void> other = CompletableFuture.runAsync(() -> first.get(ValueLayout.JAVA_BYTE, 0));
+                var e = assertThrows(Exception.class, other::get);
+                assertTrue(e.getCause() instanceof WrongThreadException, e.toString());
+                assertFalse(batch.next());
+                assertFalse(batch.next());
+                assertThrows(IllegalStateException.class, batch::value);  // after the last
+                assertThrows(IllegalStateException.class, batch::keyLength);
+                views.add(first);
+                kept.add(batch);
+            });
+        }
+        assertThrows(IllegalStateException.class, () -> views.get(0).get(ValueLayout.JAVA_BYTE, 0));
+        assertThrows(IllegalStateException.class, () -> kept.get(0).segment().get(ValueLayout.JAVA_BYTE, 0));
+        assertThrows(IllegalStateException.class, () -> kept.get(0).next());
+    }
+
+    @Test
+    void aBatchVisitorCannotUseItsCursorAndWhatItThrowsReachesTheCaller() {
+        putAll("a", "b", "c");
+        try (Cursor cursor = db.cursor()) {
+            var refused = assertThrows(IllegalStateException.class, () -> cursor.scanBatches(3, batch -> cursor.next()));
+            assertTrue(refused.getMessage().contains("in use by its own scan visitor or reader"), refused.getMessage());
+            assertFalse(cursor.isValid());  // the refused call came after the cursor moved past its batch
+            assertTrue(cursor.first());
+            RuntimeException failure = new UnsupportedOperationException("visitor failed");
+            assertSame(failure, assertThrows(RuntimeException.class, () -> cursor.scanBatches(3, batch -> {
+                throw failure;
+            })));
+            assertFalse(cursor.isValid());  // past the whole batch
+            assertThrows(IllegalArgumentException.class, () -> cursor.scanBatches(-1, batch -> { }));
+        }
+    }
+
     @Test
     void scanViewsAreValidDuringTheCallbackOnly() {
         putAll("a", "b");
@@ -339,13 +441,15 @@ abstract class CursorContract extends OpenDatabaseContract {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void neitherTheCursorNorItsDatabaseClosesFromTheCursorsOwnCallbacks() {
-        putAll("a", "b");
+        putAll("a", "b", "c", "d", "e");  // each round reads one entry and scans past two
         Cursor cursor = db.cursor();
         cursor.first();
         for (Runnable close : List.<Runnable>of(cursor::close, db::close)) {
             var e = assertThrows(IllegalStateException.class, () -> cursor.read((key, value) -> close.run()));
             assertTrue(e.getMessage().contains("own scan visitor or reader"), e.getMessage());
             e = assertThrows(IllegalStateException.class, () -> cursor.scan(1, (key, value) -> close.run()));
+            assertTrue(e.getMessage().contains("own scan visitor or reader"), e.getMessage());
+            e = assertThrows(IllegalStateException.class, () -> cursor.scanBatches(1, batch -> close.run()));
             assertTrue(e.getMessage().contains("own scan visitor or reader"), e.getMessage());
         }
         assertTrue(cursor.isOpen());
@@ -423,6 +527,7 @@ abstract class CursorContract extends OpenDatabaseContract {
         assertThrows(IllegalStateException.class, cursor::keyBytes);
         assertThrows(IllegalStateException.class, () -> cursor.scan(1, (k, v) -> { }));
         assertThrows(IllegalStateException.class, () -> cursor.read((k, v) -> { }));
+        assertThrows(IllegalStateException.class, () -> cursor.scanBatches(1, batch -> { }));
         assertThrows(IllegalStateException.class, () -> cursor.iterator().hasNext());
     }
 

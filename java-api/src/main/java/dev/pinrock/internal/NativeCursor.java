@@ -18,15 +18,13 @@ import dev.pinrock.bindings.pr_cursor_entry;
 /**
  * One open native cursor (pr_cursor_t) as a binding reaches it. This class
  * owns what both bindings share: the native entry record that every move
- * fills, and the scan buffer with its layout; a binding supplies the two
- * downcalls. Not thread-safe: the public {@link dev.pinrock.Cursor} guards
+ * fills, and the scan buffer ({@link dev.pinrock.Cursor.Batch} reads its
+ * layout); a binding supplies the two downcalls. Not thread-safe: the public {@link dev.pinrock.Cursor} guards
  * it and hands out views with their lifetimes.
  */
 public abstract class NativeCursor {
     /** Scan buffer size at first; it grows when one entry does not fit. */
     private static final long INITIAL_BATCH_BYTES = 64 * 1024;
-    /** The two uint32 lengths in front of each scanned entry. */
-    private static final long ENTRY_HEADER_BYTES = 8;
 
     /** Native memory this cursor keeps; freed by the GC once the cursor is unreachable. */
     private final Arena arena = Arena.ofAuto();
@@ -37,16 +35,6 @@ public abstract class NativeCursor {
     private MemorySegment batch = arena.allocate(INITIAL_BATCH_BYTES, 8);
     private long batchBytes;
     private boolean onEntry;
-
-    /**
-     * Receives the entries of one scanned batch, as offsets into {@link #batch()}.
-     * Offsets rather than segments: slices made in the caller's lambda are
-     * removed by escape analysis, while slices made here, behind a call site
-     * that two visitors share, are allocated (about 80 B per entry, measured).
-     */
-    public interface BatchVisitor {
-        void visit(long keyOffset, long keyLength, long valueOffset, long valueLength);
-    }
 
     /**
      * pr_cursor_move: returns PR_OK or PR_NOT_FOUND, throws RocksDbException otherwise.
@@ -110,12 +98,12 @@ public abstract class NativeCursor {
     /**
      * Copies up to maxEntries entries, from the current one on, into the
      * batch buffer in one downcall (more when one entry needs a larger
-     * buffer), and reports each to the visitor. The cursor ends on the
-     * entry after the last one copied.
+     * buffer), laid out as pr_cursor_scan describes; {@link #batch()} holds
+     * them afterwards. The cursor ends on the entry after the last one copied.
      *
      * @return the number of entries copied
      */
-    public long scan(boolean reverse, long maxEntries, BatchVisitor visitor) {
+    public long fill(boolean reverse, long maxEntries) {
         int flags = reverse ? PR_SCAN_REVERSE() : 0;
         while (true) {
             moved(scan(flags, maxEntries, batch));
@@ -126,14 +114,6 @@ public abstract class NativeCursor {
                 continue;
             }
             batchBytes = bytes;
-            long offset = 0;
-            for (long i = 0; i < entries; i++) {
-                long keyLength = Integer.toUnsignedLong(batch.get(ValueLayout.JAVA_INT_UNALIGNED, offset));
-                long valueLength = Integer.toUnsignedLong(batch.get(ValueLayout.JAVA_INT_UNALIGNED, offset + 4));
-                long keyOffset = offset + ENTRY_HEADER_BYTES;
-                visitor.visit(keyOffset, keyLength, keyOffset + keyLength, valueLength);
-                offset = keyOffset + keyLength + valueLength;
-            }
             return entries;
         }
     }

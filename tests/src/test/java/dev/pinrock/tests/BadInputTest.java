@@ -209,7 +209,9 @@ class BadInputTest {
         valid.put(Compression[].class, () -> new Compression[] {Compression.ZSTD});
         valid.put(WalRecovery.class, () -> WalRecovery.POINT_IN_TIME);
         valid.put(StatsLevel.class, () -> StatsLevel.ALL);
-        for (Method method : Keyspace.class.getMethods()) {
+        List<Method> methods = new ArrayList<>(List.of(Keyspace.class.getMethods()));
+        methods.addAll(List.of(Cursor.class.getMethods()));
+        for (Method method : methods) {
             for (Type type : method.getGenericParameterTypes()) {
                 if (type instanceof ParameterizedType generic) {
                     Type element = generic.getActualTypeArguments()[0];
@@ -224,13 +226,6 @@ class BadInputTest {
                     } else if (generic.getRawType() == Consumer.class) {
                         valid.put(type, () -> (Consumer<?>) value -> { });
                     }
-                }
-            }
-        }
-        for (Method method : Cursor.class.getMethods()) {
-            for (Type type : method.getGenericParameterTypes()) {
-                if (type instanceof ParameterizedType generic && generic.getRawType() == BiConsumer.class) {
-                    valid.put(type, () -> (BiConsumer<?, ?>) (k, v) -> { });
                 }
             }
         }
