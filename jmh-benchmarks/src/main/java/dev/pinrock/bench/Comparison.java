@@ -44,7 +44,7 @@ public final class Comparison {
     private static final String FFM_GETS = "getNewArray|getIntoArray|getDirectBuffer|getPinned";
     private static final String COPY_GETS = "getNewArray|getIntoArray|getDirectBuffer";
     /** Scans and multiGets: pinrock (either binding) in every mode, RocksJava in its own. */
-    private static final String PINROCK_SCANS = "scanBatched|scanReader|scanViews|scanArrays";
+    private static final String PINROCK_SCANS = "scanBatchSteps|scanBatched|scanReader|scanViews|scanArrays";
     private static final String ROCKSJAVA_SCANS = "scanArrays|scanIntoArrays|scanDirectBuffer";
     /** Values written to a file: FFM pinned or copied; the JNI variant and RocksJava copied. */
     private static final String FFM_GETS_TO_FILE = "getToFilePinned|getToFileDirectBuffer";

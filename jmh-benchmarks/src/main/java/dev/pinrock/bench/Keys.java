@@ -56,7 +56,13 @@ public final class Keys {
      * a scan that skips, repeats or reorders entries hashes differently.
      */
     public static long scanHash(long hash, MemorySegment key, long keyLength, MemorySegment value, long valueLength) {
-        return hash * 31 + (checksum(key, keyLength) ^ checksum(value, valueLength));
+        return scanHash(hash, key, 0, keyLength, value, 0, valueLength);
+    }
+
+    /** {@link #scanHash(long, MemorySegment, long, MemorySegment, long)} of a key and a value inside larger segments. */
+    public static long scanHash(long hash, MemorySegment keys, long keyOffset, long keyLength, MemorySegment values,
+            long valueOffset, long valueLength) {
+        return hash * 31 + (checksum(keys, keyOffset, keyLength) ^ checksum(values, valueOffset, valueLength));
     }
 
     /**
@@ -65,13 +71,18 @@ public final class Keys {
      * way, so that zero-copy reads do the same work on the value as copies.
      */
     public static long checksum(MemorySegment value, long length) {
+        return checksum(value, 0, length);
+    }
+
+    /** {@link #checksum(MemorySegment, long)} of the length bytes at offset in memory. */
+    public static long checksum(MemorySegment memory, long offset, long length) {
         long sum = 0;
         long words = length & ~7L;
-        for (long offset = 0; offset < words; offset += 8) {
-            sum ^= value.get(WORD, offset);
+        for (long i = 0; i < words; i += 8) {
+            sum ^= memory.get(WORD, offset + i);
         }
-        for (long offset = words; offset < length; offset++) {
-            sum ^= (value.get(ValueLayout.JAVA_BYTE, offset) & 0xFFL) << (8 * (offset - words));
+        for (long i = words; i < length; i++) {
+            sum ^= (memory.get(ValueLayout.JAVA_BYTE, offset + i) & 0xFFL) << (8 * (i - words));
         }
         return sum;
     }

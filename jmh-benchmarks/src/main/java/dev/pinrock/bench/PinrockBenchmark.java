@@ -207,6 +207,24 @@ public class PinrockBenchmark {
         return hash[0];
     }
 
+    /** Every entry through batches of many entries per native call, read in place by offset. */
+    @Benchmark
+    public long scanBatchSteps(ReadDb s) {
+        long[] hash = {0};
+        try (Cursor cursor = s.db.cursor()) {
+            cursor.scanBatches(Long.MAX_VALUE, batch -> {
+                long batchHash = hash[0];
+                MemorySegment entries = batch.segment();
+                while (batch.next()) {
+                    batchHash = Keys.scanHash(batchHash, entries, batch.keyOffset(), batch.keyLength(), entries,
+                            batch.valueOffset(), batch.valueLength());
+                }
+                hash[0] = batchHash;
+            });
+        }
+        return hash[0];
+    }
+
     /** Every entry by stepping the cursor, reading zero-copy views of each entry. */
     @Benchmark
     public long scanViews(ReadDb s) {

@@ -217,6 +217,7 @@ public final class Report {
             case "batchPut" -> new String[] {"batch-put", "array"};
             case "multiGet" -> new String[] {"multi-get", "new-array"};
             case "multiGetPinned" -> new String[] {"multi-get", "pinned"};
+            case "scanBatchSteps" -> new String[] {"scan", "batch-offsets"};
             case "scanBatched" -> new String[] {"scan", "batched-views"};
             case "scanViews" -> new String[] {"scan", "views"};
             case "scanReader" -> new String[] {"scan", "reader-views"};
@@ -343,7 +344,7 @@ public final class Report {
             boolean zeroCopyGet = row.operation().equals("get")
                     && List.of("into-array", "direct-buffer", "pinned").contains(row.mode());
             boolean cursorScan = row.operation().equals("scan")
-                    && List.of("batched-views", "reader-views").contains(row.mode());
+                    && List.of("batch-offsets", "batched-views", "reader-views").contains(row.mode());
             if (row.binding().equals("pinrock-ffm") && (zeroCopyGet || cursorScan)) {
                 double perEntry = row.bytesPerOp() / row.scenario().entriesPerOperation();
                 verdicts.add(new Verdict(row.scenario().label() + ", " + row.mode(),

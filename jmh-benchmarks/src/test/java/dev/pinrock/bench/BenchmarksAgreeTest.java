@@ -127,6 +127,7 @@ class BenchmarksAgreeTest {
                 assertArrayEquals(multiGets, run(db, bench::multiGet, 5), binding + " multiGet");
                 assertArrayEquals(multiGets, run(db, bench::multiGetPinned, 5), binding + " multiGetPinned");
                 long scan = expectedScan(db);
+                assertEquals(scan, bench.scanBatchSteps(db), binding + " scanBatchSteps");
                 assertEquals(scan, bench.scanBatched(db), binding + " scanBatched");
                 assertEquals(scan, bench.scanReader(db), binding + " scanReader");
                 assertEquals(scan, bench.scanViews(db), binding + " scanViews");
