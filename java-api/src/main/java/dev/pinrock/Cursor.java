@@ -51,10 +51,11 @@ import dev.pinrock.internal.Segments;
  * nothing once the JIT inlines the callback.
  * {@link #scanBatches(long, Consumer)} copies many entries into a native
  * buffer per native call and shows each batch to a visitor that steps
- * through it with views of that buffer, valid until the visitor returns: the
- * fastest way through many entries, allocating nothing whatever the JIT
- * inlines. {@link #scan(long, BiConsumer)} does the same with a visitor per
- * entry, whose views allocate unless the JIT inlines that visitor.
+ * through it, reading each entry at its offsets in the buffer (or through
+ * views), valid until the visitor returns: the fastest way through many
+ * entries, and by offsets it allocates nothing whatever the JIT inlines.
+ * {@link #scan(long, BiConsumer)} does the same with a visitor per entry,
+ * whose views allocate unless the JIT inlines that visitor.
  * {@link #stream()} and {@link #iterator()} copy entries into
  * {@link KeyValue} arrays, a batch per native call.
  *
@@ -361,20 +362,22 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      *
      * <pre>{@code
      * cursor.scanBatches(Long.MAX_VALUE, batch -> {
+     *     MemorySegment entries = batch.segment();
      *     while (batch.next()) {
-     *         consume(batch.key(), batch.value());
+     *         consume(entries, batch.keyOffset(), batch.keyLength(), batch.valueOffset(), batch.valueLength());
      *     }
      * });
      * }</pre>
      *
-     * <p>The loop over the entries is the visitor's own code, so the views it
-     * takes live in one compiled method and allocate nothing, whatever the JIT
-     * decides to inline; {@link #scan(long, BiConsumer)}'s views allocate when
-     * the JIT does not inline its visitor. The views are read-only, confined
-     * to this thread and valid until the visitor returns. The cursor moves
-     * past a whole batch before the visitor sees it, whether or not the
-     * visitor reads every entry; afterwards it is on the entry after the last
-     * one copied. When the visitor throws, the scan stops.
+     * <p>The loop over the entries is the visitor's own code, and the batch's
+     * segment with its offsets needs no object per entry: this allocates
+     * nothing whatever the JIT decides to inline, where
+     * {@link #scan(long, BiConsumer)}'s views allocate when the JIT does not
+     * inline its visitor. What the batch shows is read-only, confined to this
+     * thread and valid until the visitor returns. The cursor moves past a
+     * whole batch before the visitor sees it, whether or not the visitor
+     * reads every entry; afterwards it is on the entry after the last one
+     * copied. When the visitor throws, the scan stops.
      *
      * @param maxEntries the most entries to read, at least 0
      * @param visitor receives each batch
