@@ -365,7 +365,8 @@ abstract class CursorContract extends OpenDatabaseContract {
     void aBatchVisitorCannotUseItsCursorAndWhatItThrowsReachesTheCaller() {
         putAll("a", "b", "c");
         try (Cursor cursor = db.cursor()) {
-            var refused = assertThrows(IllegalStateException.class, () -> cursor.scanBatches(3, batch -> cursor.next()));
+            var refused = assertThrows(IllegalStateException.class,
+                    () -> cursor.scanBatches(3, batch -> cursor.next()));
             assertTrue(refused.getMessage().contains("in use by its own scan visitor or reader"), refused.getMessage());
             assertFalse(cursor.isValid());  // the refused call came after the cursor moved past its batch
             assertTrue(cursor.first());

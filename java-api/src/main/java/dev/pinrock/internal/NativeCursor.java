@@ -19,8 +19,9 @@ import dev.pinrock.bindings.pr_cursor_entry;
  * One open native cursor (pr_cursor_t) as a binding reaches it. This class
  * owns what both bindings share: the native entry record that every move
  * fills, and the scan buffer ({@link dev.pinrock.Cursor.Batch} reads its
- * layout); a binding supplies the two downcalls. Not thread-safe: the public {@link dev.pinrock.Cursor} guards
- * it and hands out views with their lifetimes.
+ * layout); a binding supplies the two downcalls. Not thread-safe: the
+ * public {@link dev.pinrock.Cursor} guards it and hands out views with their
+ * lifetimes.
  */
 public abstract class NativeCursor {
     /** Scan buffer size at first; it grows when one entry does not fit. */

@@ -59,7 +59,10 @@ public final class Keys {
         return scanHash(hash, key, 0, keyLength, value, 0, valueLength);
     }
 
-    /** {@link #scanHash(long, MemorySegment, long, MemorySegment, long)} of a key and a value inside larger segments. */
+    /**
+     * {@link #scanHash(long, MemorySegment, long, MemorySegment, long)} of a
+     * key and a value inside larger segments.
+     */
     public static long scanHash(long hash, MemorySegment keys, long keyOffset, long keyLength, MemorySegment values,
             long valueOffset, long valueLength) {
         return hash * 31 + (checksum(keys, keyOffset, keyLength) ^ checksum(values, valueOffset, valueLength));
