@@ -466,10 +466,11 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
          * @throws WrongThreadException when called from another thread than the scan's
          */
         public boolean next() {
-            if (!entries.scope().isAlive()) {
-                throw new IllegalStateException("the batch is gone: its scan's visitor has returned");
-            }
             if (nextOffset == entries.byteSize()) {
+                // Reading a header checks the batch's arena; at the end nothing is read.
+                if (!entries.scope().isAlive()) {
+                    throw new IllegalStateException("the batch is gone: its scan's visitor has returned");
+                }
                 keyOffset = -1;
                 return false;
             }
