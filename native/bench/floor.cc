@@ -194,17 +194,24 @@ void fill_value(std::string* value, uint64_t index) {
 
 // Reads every byte of a value as Keys.checksum does: the xor of its 8-byte
 // words (little-endian on the platforms pinrock supports), folded with the
-// tail bytes.
+// tail bytes, read as the top bytes of the value's last 8 bytes.
 uint64_t checksum(const char* data, size_t length) {
   uint64_t sum = 0;
-  size_t words = length & ~size_t{7};
-  for (size_t offset = 0; offset < words; offset += 8) {
+  size_t words_end = length & ~size_t{7};
+  for (size_t offset = 0; offset < words_end; offset += 8) {
     uint64_t word;
     std::memcpy(&word, data + offset, sizeof word);
     sum ^= word;
   }
-  for (size_t offset = words; offset < length; offset++) {
-    sum ^= uint64_t{static_cast<uint8_t>(data[offset])} << (8 * (offset - words));
+  size_t tail = length & 7;
+  if (tail == 0) return sum;
+  if (length >= 8) {
+    uint64_t last;
+    std::memcpy(&last, data + length - 8, sizeof last);
+    return sum ^ (last >> (64 - 8 * tail));
+  }
+  for (size_t k = 0; k < tail; k++) {
+    sum ^= uint64_t{static_cast<uint8_t>(data[words_end + k])} << (8 * k);
   }
   return sum;
 }

@@ -203,6 +203,22 @@ class ReportTest {
     }
 
     @Test
+    void checksumIsTheXorOfLittleEndianWordsWithTheTailBytesFoldedIn() {
+        byte[] memory = new byte[80];
+        new java.util.Random(11).nextBytes(memory);
+        for (int offset = 0; offset < 4; offset++) {
+            for (int length = 0; length <= memory.length - offset; length++) {
+                long expected = 0;
+                for (int i = 0; i < length; i++) {
+                    expected ^= (memory[offset + i] & 0xFFL) << (8 * (i % 8)); // byte i of its word or of the tail
+                }
+                assertEquals(expected, Keys.checksum(java.lang.foreign.MemorySegment.ofArray(memory), offset, length),
+                        "offset " + offset + ", length " + length);
+            }
+        }
+    }
+
+    @Test
     void anArrayChecksumsAsItsSegmentDoes() {
         byte[] value = new byte[29];
         new java.util.Random(7).nextBytes(value);
