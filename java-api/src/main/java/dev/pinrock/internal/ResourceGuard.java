@@ -15,15 +15,35 @@ import java.lang.invoke.VarHandle;
  * time, for a native resource that is not thread-safe (a RocksDB iterator or
  * table-file writer): a call arriving while another is in flight is refused
  * with {@link IllegalStateException} instead of racing it in native code.
+ *
+ * <p>A shared guard counts calls in one word until two threads race for it.
+ * Then it counts them in striped counters, one cache line per stripe and a
+ * thread always on the same stripe, so that threads calling at once do not
+ * pass one cache line back and forth twice per call. A call adds itself to its
+ * stripe, then checks that closing has not begun (backing out if it has);
+ * close marks closing, then waits until the word and the stripes sum to zero.
+ * Every counter access is a volatile one, so a call either sees the closing
+ * mark or is seen by the closer's sum. Only the sum means anything: a call
+ * released on another thread than the one that acquired it leaves one
+ * stripe above and another below zero.
  */
 public final class ResourceGuard {
     /** Set in {@link #state} once closing has begun; the other bits count calls in flight. */
     private static final int CLOSING = 0x8000_0000;
+    /** Ints from one stripe's counter to the next: 128 bytes, two cache lines. */
+    private static final int STRIPE_SPACING = 32;
+    /** log2 of the number of stripes: twice the processors, rounded up to a power of two, at most 64. */
+    private static final int STRIPE_BITS = Math.min(6,
+            32 - Integer.numberOfLeadingZeros(2 * Runtime.getRuntime().availableProcessors() - 1));
     private static final VarHandle STATE;
+    private static final VarHandle STRIPES;
+    private static final VarHandle COUNTER = MethodHandles.arrayElementVarHandle(int[].class);
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(ResourceGuard.class, "state", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(ResourceGuard.class, "state", int.class);
+            STRIPES = lookup.findVarHandle(ResourceGuard.class, "stripes", int[].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -32,6 +52,8 @@ public final class ResourceGuard {
     private final String name;
     private final boolean exclusive;
     private volatile int state;
+    /** The striped counters, at every {@link #STRIPE_SPACING}th int; null until two calls race. */
+    private volatile int[] stripes;
     /** Guarded by this: whether the native resource has been released. */
     private boolean released;
 
@@ -80,19 +102,72 @@ public final class ResourceGuard {
      * @return whether the call may go on
      */
     public boolean tryAcquire() {
-        int current;
-        do {
-            current = state;
-            if ((current & CLOSING) != 0 || (exclusive && current != 0)) {
-                return false;
+        int[] counters = stripes;
+        if (counters != null) {
+            return tryAcquireStriped(counters);
+        }
+        int current = state;
+        while ((current & CLOSING) == 0 && !(exclusive && current != 0)) {
+            int witness = (int) STATE.compareAndExchange(this, current, current + 1);
+            if (witness == current) {
+                return true;
             }
-        } while (!STATE.weakCompareAndSet(this, current, current + 1));
+            if (!exclusive) {
+                return tryAcquireStriped(stripes());
+            }
+            current = witness;
+        }
+        return false;
+    }
+
+    /** Counts a call on the current thread's stripe, unless closing has begun. */
+    private boolean tryAcquireStriped(int[] counters) {
+        int offset = stripeOffset();
+        COUNTER.getAndAdd(counters, offset, 1);
+        if ((state & CLOSING) != 0) {
+            COUNTER.getAndAdd(counters, offset, -1);
+            return false;
+        }
         return true;
     }
 
     /** Ends a call started by {@link #acquire()}. */
     public void release() {
-        STATE.getAndAdd(this, -1);
+        int[] counters = stripes;
+        if (counters == null) {
+            STATE.getAndAdd(this, -1);
+        } else {
+            COUNTER.getAndAdd(counters, stripeOffset(), -1);
+        }
+    }
+
+    /** Returns the striped counters, creating them when no thread has yet. */
+    private int[] stripes() {
+        int[] created = new int[((1 << STRIPE_BITS) + 2) * STRIPE_SPACING];
+        int[] witness = (int[]) STRIPES.compareAndExchange(this, (int[]) null, created);
+        return witness == null ? created : witness;
+    }
+
+    /**
+     * Returns where the current thread's counter is: the thread's id, spread
+     * by Fibonacci hashing so that consecutive ids land on different stripes,
+     * past one spacing that keeps the array's header line free of counters.
+     */
+    private static int stripeOffset() {
+        long spread = Thread.currentThread().threadId() * 0x9E37_79B9_7F4A_7C15L;
+        return ((int) (spread >>> (64 - STRIPE_BITS)) + 1) * STRIPE_SPACING;
+    }
+
+    /** Returns the calls in flight: the word's count plus the stripes' sum. */
+    private int callsInFlight() {
+        int calls = state & ~CLOSING;
+        int[] counters = stripes;
+        if (counters != null) {
+            for (int offset = STRIPE_SPACING; offset < counters.length - STRIPE_SPACING; offset += STRIPE_SPACING) {
+                calls += (int) COUNTER.getVolatile(counters, offset);
+            }
+        }
+        return calls;
     }
 
     /**
@@ -110,7 +185,7 @@ public final class ResourceGuard {
         }
         STATE.getAndBitwiseOr(this, CLOSING);
         int spins = 0;
-        while ((state & ~CLOSING) != 0) {
+        while (callsInFlight() != 0) {
             if (++spins < 100) {
                 Thread.onSpinWait();
             } else {
@@ -133,6 +208,11 @@ public final class ResourceGuard {
      */
     public synchronized boolean awaitRelease() {
         return released;
+    }
+
+    /** @return whether calls are counted in stripes (for the tests) */
+    boolean isStriped() {
+        return stripes != null;
     }
 
     /** @return whether closing has begun (calls are refused) */
