@@ -33,7 +33,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * The quick grid (the default, the README's main job) measures gets at 100 B
  * and 4 KiB, gets from a hot memtable, absent-key gets and puts; {@code --full} measures the core
  * sweep over five value sizes, the one-axis variations around the 100-byte
- * point (a hot memtable of 10,000 keys among them), 64 KiB gets written to a
+ * point (a hot memtable of 10,000 keys among them, and two threads on it and
+ * on the 1M keys in table files), 64 KiB gets written to a
  * file, get-absent, put and delete, and batch put (1000 entries per
  * operation), multiGet (100 keys per operation) and a full scan of 1M
  * entries. The report goes to DIR (default
@@ -177,6 +178,7 @@ public final class Comparison {
         points.add(new Point("100k keys", "get", params(16, 100, 100_000, "random", "sst"), 1));
         points.add(new Point("sequential", "get", params(16, 100, CORE_KEYS, "sequential", "sst"), 1));
         points.add(new Point("hot memtable", "get", params(16, 100, HOT_KEYS, "random", "memtable"), 1));
+        points.add(new Point("hot memtable, 2 threads", "get", params(16, 100, HOT_KEYS, "random", "memtable"), 2));
         points.add(new Point("2 threads", "get", params(16, 100, CORE_KEYS, "random", "sst"), 2));
         points.add(new Point("64 KiB to a file", "get-to-file", params(16, 65536, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));

@@ -352,14 +352,20 @@ public final class Report {
                         String.format(Locale.ROOT, "%.2f B per entry", perEntry), perEntry < NO_ALLOCATION_BYTES));
             }
         }
-        scenario(ratios, "get", 100, coreKeys, "random", "sst", 2).ifPresent(two ->
-                scenario(ratios, "get", 100, coreKeys, "random", "sst", 1).ifPresent(one -> {
+        for (Ratios two : ratios) {
+            Scenario twoThreads = two.scenario();
+            if (twoThreads.operation().equals("get") && twoThreads.threads() == 2) {
+                Scenario oneThread = new Scenario(twoThreads.operation(), twoThreads.valueBytes(),
+                        twoThreads.keyBytes(), twoThreads.keys(), twoThreads.order(), twoThreads.location(), 1);
+                ratios.stream().filter(r -> r.scenario().equals(oneThread)).findFirst().ifPresent(one -> {
                     double ffm = two.ffmBest() / one.ffmBest();
                     double rocksJava = two.rocksJavaBest() / one.rocksJavaBest();
-                    verdicts.add(new Verdict(two.scenario().label(), "FFM 2-thread / 1-thread throughput >= 1.80 "
+                    verdicts.add(new Verdict(twoThreads.label(), "FFM 2-thread / 1-thread throughput >= 1.80 "
                             + "and >= RocksJava's", String.format(Locale.ROOT, "%.2f (RocksJava %.2f)", ffm,
                                     rocksJava), ffm >= 1.8 && ffm >= rocksJava));
-                }));
+                });
+            }
+        }
         return verdicts;
     }
 

@@ -126,6 +126,34 @@ class ReportTest {
     }
 
     @Test
+    void everyTwoThreadGetIsHeldToItsOneThreadPointsScaling() {
+        List<Report.Row> rows = List.of(
+                threadRow("pinrock-ffm", 1_000_000, "sst", 1, 1000),
+                threadRow("pinrock-ffm", 1_000_000, "sst", 2, 1900),
+                threadRow("rocksjava", 1_000_000, "sst", 1, 1000), threadRow("rocksjava", 1_000_000, "sst", 2, 1850),
+                threadRow("pinrock-ffm", 10_000, "memtable", 1, 1000),
+                threadRow("pinrock-ffm", 10_000, "memtable", 2, 1600),
+                threadRow("rocksjava", 10_000, "memtable", 1, 1000),
+                threadRow("rocksjava", 10_000, "memtable", 2, 1700),
+                // Two threads with no one-thread point: nothing to compare with.
+                threadRow("pinrock-ffm", 100_000, "sst", 2, 1900), threadRow("rocksjava", 100_000, "sst", 2, 1000));
+
+        List<String> scaling = Report.targets(rows, Report.ratios(rows)).stream()
+                .filter(v -> v.goal().startsWith("FFM 2-thread"))
+                .map(v -> v.target() + ": " + v.measured() + (v.met() ? " met" : " not met"))
+                .toList();
+
+        assertEquals(List.of("get 100 B, 16 B keys, 1,000,000 keys, random, sst, 2 threads: 1.90 (RocksJava 1.85) met",
+                "get 100 B, 16 B keys, 10,000 keys, random, memtable, 2 threads: 1.60 (RocksJava 1.70) not met"),
+                scaling);
+    }
+
+    private static Report.Row threadRow(String binding, int keys, String location, int threads, double opsPerSecond) {
+        return new Report.Row("get", binding, "into-array", 100, 16, keys, "random", location, threads,
+                opsPerSecond, 10, 0);
+    }
+
+    @Test
     void cursorScansAreHeldToNoAllocationInTheirCallbackModesOnly() throws Exception {
         Path results = jmhFile("scans.json",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.scanBatchSteps", "ffm", 8, 420_000),
