@@ -64,6 +64,11 @@ public final class Report {
     /** Everything but binding and mode: the rows of one scenario are compared with each other. */
     record Scenario(String operation, int valueBytes, int keyBytes, int keys, String order, String location,
             int threads) {
+        /** @return the same scenario on the given number of threads */
+        Scenario withThreads(int count) {
+            return new Scenario(operation, valueBytes, keyBytes, keys, order, location, count);
+        }
+
         String label() {
             return String.format(Locale.ROOT, "%s %s, %d B keys, %,d keys, %s, %s%s", operation, size(valueBytes),
                     keyBytes, keys, order, location, threads > 1 ? ", " + threads + " threads" : "");
@@ -355,9 +360,7 @@ public final class Report {
         for (Ratios two : ratios) {
             Scenario twoThreads = two.scenario();
             if (twoThreads.operation().equals("get") && twoThreads.threads() == 2) {
-                Scenario oneThread = new Scenario(twoThreads.operation(), twoThreads.valueBytes(),
-                        twoThreads.keyBytes(), twoThreads.keys(), twoThreads.order(), twoThreads.location(), 1);
-                ratios.stream().filter(r -> r.scenario().equals(oneThread)).findFirst().ifPresent(one -> {
+                ratiosOf(ratios, twoThreads.withThreads(1)).ifPresent(one -> {
                     double ffm = two.ffmBest() / one.ffmBest();
                     double rocksJava = two.rocksJavaBest() / one.rocksJavaBest();
                     verdicts.add(new Verdict(twoThreads.label(), "FFM 2-thread / 1-thread throughput >= 1.80 "
@@ -371,9 +374,12 @@ public final class Report {
 
     private static Optional<Ratios> scenario(List<Ratios> ratios, String operation, int valueBytes, int keys,
             String order, String location, int threads) {
-        Scenario wanted = new Scenario(operation, valueBytes, Keys.MIN_KEY_BYTES, Grid.keyCount(keys, valueBytes),
-                order, location, threads);
-        return ratios.stream().filter(r -> r.scenario().equals(wanted)).findFirst();
+        return ratiosOf(ratios, new Scenario(operation, valueBytes, Keys.MIN_KEY_BYTES,
+                Grid.keyCount(keys, valueBytes), order, location, threads));
+    }
+
+    private static Optional<Ratios> ratiosOf(List<Ratios> ratios, Scenario scenario) {
+        return ratios.stream().filter(r -> r.scenario().equals(scenario)).findFirst();
     }
 
     private static List<Row> rowsOf(List<Row> rows, Scenario scenario) {
