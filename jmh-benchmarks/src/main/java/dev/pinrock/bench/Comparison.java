@@ -59,11 +59,15 @@ public final class Comparison {
     /**
      * How long each binding runs at a point: JMH's warm-up and measurement
      * iterations. The native floor warms up and measures for the same total
-     * times, so that writes grow the memtable as far in both.
+     * times, so that writes grow the memtable as far in both. The full grid
+     * measures ten iterations of 1 s rather than five of 2 s: JMH's 99.9 %
+     * error is Student's t over the iterations, and t falls from 8.6 at five
+     * to 4.8 at ten, so the same 10 s tell two bindings apart at about half
+     * the margin.
      */
     record Timing(int warmupIterations, int measurementIterations, int secondsPerIteration) {
         static Timing of(boolean full) {
-            return full ? new Timing(2, 5, 2) : new Timing(1, 3, 1);
+            return full ? new Timing(4, 10, 1) : new Timing(1, 3, 1);
         }
 
         int warmupSeconds() {
@@ -147,8 +151,16 @@ public final class Comparison {
             if (point.reads() && point.params().get("location").equals("sst")) {
                 Datasets.sst(point.keyBytes(), point.valueBytes(), point.keyCount()); // built once, outside the forks
             }
-            jmhResults.addAll(runJmh(point, Timing.of(full), out));
-            floorRows.add(runFloor(floor, point, Timing.of(full)));
+            // The floor runs just before and just after FFM, the binding the
+            // native targets hold to native, so that a slow or fast moment of
+            // the machine weighs on both sides of that ratio alike.
+            Report.Row floorBefore = runFloor(floor, point, Timing.of(full));
+            jmhResults.add(runJmh(point, "ffm", Timing.of(full), out));
+            Report.Row floorAfter = runFloor(floor, point, Timing.of(full));
+            floorRows.add(bracketed(floorBefore, floorAfter));
+            for (String binding : new String[] {"jni", "rocksjava"}) {
+                jmhResults.add(runJmh(point, binding, Timing.of(full), out));
+            }
         }
         Report.Summary summary = Report.write(jmhResults, floorRows, report, command + (full ? " --full" : ""),
                 started);
@@ -205,41 +217,38 @@ public final class Comparison {
         return binding.equals("rocksjava") ? RocksJavaBenchmark.class : PinrockBenchmark.class;
     }
 
-    /** Runs FFM, JNI and RocksJava at one point; returns the JMH JSON files written. */
-    private static List<Path> runJmh(Point point, Timing timing, Path out) throws RunnerException, IOException {
-        List<Path> files = new ArrayList<>();
+    /** Runs one binding ("ffm", "jni", "rocksjava") at one point; returns the JMH JSON file written. */
+    private static Path runJmh(Point point, String binding, Timing timing, Path out)
+            throws RunnerException, IOException {
         String slug = point.name().replaceAll("[^A-Za-z0-9]+", "-");
-        for (String binding : new String[] {"ffm", "jni", "rocksjava"}) {
-            String methods = point.methods(binding);
-            String benchmarkClass = benchmarkClass(binding).getName();
-            Path json = out.resolve("jmh-" + slug + "-" + binding + ".json");
-            ChainedOptionsBuilder options = new OptionsBuilder()
-                    .include(Pattern.quote(benchmarkClass) + "\\.(" + methods + ")$")
-                    .threads(point.threads())
-                    .forks(1)
-                    .warmupIterations(timing.warmupIterations())
-                    .warmupTime(TimeValue.seconds(timing.secondsPerIteration()))
-                    .measurementIterations(timing.measurementIterations())
-                    .measurementTime(TimeValue.seconds(timing.secondsPerIteration()))
-                    .timeUnit(TimeUnit.SECONDS)
-                    .addProfiler(GCProfiler.class)
-                    .resultFormat(ResultFormatType.JSON)
-                    .result(json.toString())
-                    .jvmArgsAppend("-Dpinrock.bench.data=" + Datasets.root());
-            point.params().forEach(options::param);
-            if (!binding.equals("rocksjava")) {
-                options.param("binding", binding);
-            }
-            int measured = new Runner(options.build()).run().size();
-            int expected = methods.split("\\|").length;
-            if (measured != expected) {
-                throw new IllegalStateException(binding + " at " + point.name() + ": " + measured + " of " + expected
-                        + " benchmarks produced a result; see the JMH output above");
-            }
-            withoutMachinePaths(json);
-            files.add(json);
+        String methods = point.methods(binding);
+        String benchmarkClass = benchmarkClass(binding).getName();
+        Path json = out.resolve("jmh-" + slug + "-" + binding + ".json");
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include(Pattern.quote(benchmarkClass) + "\\.(" + methods + ")$")
+                .threads(point.threads())
+                .forks(1)
+                .warmupIterations(timing.warmupIterations())
+                .warmupTime(TimeValue.seconds(timing.secondsPerIteration()))
+                .measurementIterations(timing.measurementIterations())
+                .measurementTime(TimeValue.seconds(timing.secondsPerIteration()))
+                .timeUnit(TimeUnit.SECONDS)
+                .addProfiler(GCProfiler.class)
+                .resultFormat(ResultFormatType.JSON)
+                .result(json.toString())
+                .jvmArgsAppend("-Dpinrock.bench.data=" + Datasets.root());
+        point.params().forEach(options::param);
+        if (!binding.equals("rocksjava")) {
+            options.param("binding", binding);
         }
-        return files;
+        int measured = new Runner(options.build()).run().size();
+        int expected = methods.split("\\|").length;
+        if (measured != expected) {
+            throw new IllegalStateException(binding + " at " + point.name() + ": " + measured + " of " + expected
+                    + " benchmarks produced a result; see the JMH output above");
+        }
+        withoutMachinePaths(json);
+        return json;
     }
 
     /**
@@ -254,6 +263,18 @@ public final class Comparison {
 
     static String withoutMachinePaths(String text, String javaHome, String userHome) {
         return text.replace(javaHome, "$JAVA_HOME").replace(userHome + "/", "~/");
+    }
+
+    /**
+     * The floor's figure at a point from its runs before and after FFM:
+     * their mean, with half their difference as the error.
+     */
+    static Report.Row bracketed(Report.Row before, Report.Row after) {
+        double mean = (before.opsPerSecond() + after.opsPerSecond()) / 2;
+        double halfSpread = Math.abs(before.opsPerSecond() - after.opsPerSecond()) / 2;
+        return new Report.Row(before.operation(), before.binding(), before.mode(), before.valueBytes(),
+                before.keyBytes(), before.keys(), before.order(), before.location(), before.threads(), mean,
+                halfSpread, before.bytesPerOp());
     }
 
     private static final Pattern FLOOR_RESULT = Pattern.compile("RESULT .*ops_per_s=([0-9.]+) .*");

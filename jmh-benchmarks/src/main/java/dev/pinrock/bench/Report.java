@@ -461,7 +461,9 @@ public final class Report {
         md.append("\n## Throughput (ops/s) and allocation (bytes/op, GC profiler)\n\n");
         md.append("`entries/s` is ops/s times the entries one operation handles: 1 for get, get-absent, put ")
                 .append("and delete, ").append(PinrockBenchmark.BATCH_PUTS).append(" for a batch put, ")
-                .append(Picker.MULTI_GET_KEYS).append(" for a multiGet, every key of the dataset for a scan.\n\n");
+                .append(Picker.MULTI_GET_KEYS).append(" for a multiGet, every key of the dataset for a scan. ")
+                .append("`± error` is JMH's 99.9 % error; the native floor's is half the difference of its two ")
+                .append("runs, just before and just after FFM's.\n\n");
         md.append("| scenario | binding | mode | ops/s | ± error | entries/s | bytes/op |\n")
                 .append("|---|---|---|---|---|---|---|\n");
         for (Row row : rows) {

@@ -74,6 +74,19 @@ class ComparisonTest {
     }
 
     @Test
+    void theFloorFigureIsTheMeanOfItsRunsBeforeAndAfterFfmWithHalfTheirSpreadAsError() {
+        Report.Row before = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
+                9.0, Double.NaN, Double.NaN);
+        Report.Row after = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
+                10.0, Double.NaN, Double.NaN);
+        Report.Row floor = Comparison.bracketed(before, after);
+        assertEquals(9.5, floor.opsPerSecond());
+        assertEquals(0.5, floor.error());
+        assertEquals(before.scenario(), floor.scenario());
+        assertEquals(floor, Comparison.bracketed(after, before));
+    }
+
+    @Test
     void theBulkOperationsAreInTheFullGridOnly() {
         Set<String> bulk = Set.of("batch-put", "multi-get", "scan");
         Set<String> full = Comparison.fullGrid().stream().map(Comparison.Point::operation).collect(Collectors.toSet());
