@@ -17,7 +17,7 @@ run() {
     --key-bytes 24 --value-bytes 100 --keys 1000 --seconds 0.2 "$@") ||
     { echo "FAIL: $op $location $order exited $?"; exit 1; }
   echo "$op $location $order $*: $out"
-  local pattern="^RESULT op=$op ops_per_s=([0-9]+\.[0-9]) ns_per_op=[0-9.]+ operations=[0-9]+ seconds=[0-9.]+ threads=[0-9]+$"
+  local pattern="^RESULT op=$op ops_per_s=([0-9]+\.[0-9]+) ns_per_op=[0-9.]+ operations=[0-9]+ seconds=[0-9.]+ threads=[0-9]+$"
   if [[ ! $out =~ $pattern ]] || ! awk -v r="${BASH_REMATCH[1]}" 'BEGIN { exit !(r > 0) }'; then
     echo "FAIL: no RESULT line with a positive ops_per_s"
     exit 1

@@ -507,7 +507,7 @@ int main(int argc, char** argv) {
   }
   double elapsed = std::chrono::duration<double>(end - start).count();
   double ops_per_s = operations / elapsed;
-  std::printf("RESULT op=%s ops_per_s=%.1f ns_per_op=%.1f operations=%" PRIu64
+  std::printf("RESULT op=%s ops_per_s=%.3f ns_per_op=%.1f operations=%" PRIu64
               " seconds=%.3f threads=%d\n",
               config.op_name.c_str(), ops_per_s, config.threads * 1e9 / ops_per_s, operations,
               elapsed, config.threads);

@@ -8,6 +8,8 @@ import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
@@ -50,8 +52,8 @@ public final class Report {
 
         String csv() {
             return String.join(",", operation, binding, mode, String.valueOf(valueBytes), String.valueOf(keyBytes),
-                    String.valueOf(keys), order, location, String.valueOf(threads), format(opsPerSecond),
-                    format(error), format(bytesPerOp));
+                    String.valueOf(keys), order, location, String.valueOf(threads), csvFigure(opsPerSecond),
+                    csvFigure(error), csvFigure(bytesPerOp));
         }
 
         static Row parseCsv(String line) {
@@ -597,6 +599,21 @@ public final class Report {
 
     private static String format(double value) {
         return Double.isNaN(value) ? "" : String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    /**
+     * A CSV figure: one decimal, but four significant digits below 100, so
+     * that the ratios of a few scans or batches per second can be recomputed.
+     */
+    static String csvFigure(double value) {
+        if (Double.isNaN(value)) {
+            return "";
+        }
+        if (value == 0 || Math.abs(value) >= 100) {
+            return String.format(Locale.ROOT, "%.1f", value);
+        }
+        String digits = new BigDecimal(value).round(new MathContext(4)).stripTrailingZeros().toPlainString();
+        return digits.contains(".") ? digits : digits + ".0";
     }
 
     private static double parse(String field) {

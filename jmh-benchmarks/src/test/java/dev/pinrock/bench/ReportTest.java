@@ -82,6 +82,14 @@ class ReportTest {
     }
 
     @Test
+    void theCsvKeepsFourSignificantDigitsOfFiguresBelowAHundred() {
+        Report.Row scan = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
+                9.452, 0.0524, Double.NaN);
+        assertEquals("scan,native,pinned,100,16,1000000,sequential,sst,1,9.452,0.0524,", scan.csv());
+        assertEquals(scan.csv(), Report.Row.parseCsv(scan.csv()).csv());
+    }
+
+    @Test
     void targetsAreCheckedAgainstTheRun() throws Exception {
         Path results = jmhFile("targets.json",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", 1200, 0.4),
