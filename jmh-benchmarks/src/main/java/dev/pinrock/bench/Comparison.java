@@ -143,6 +143,7 @@ public final class Comparison {
         Path out = report.resolve("jmh");
         Files.createDirectories(out);
         List<Point> points = full ? fullGrid() : quickGrid();
+        Timing timing = Timing.of(full);
         ZonedDateTime started = ZonedDateTime.now();
         List<Path> jmhResults = new ArrayList<>();
         List<Report.Row> floorRows = new ArrayList<>();
@@ -154,12 +155,12 @@ public final class Comparison {
             // The floor runs just before and just after FFM, the binding the
             // native targets hold to native, so that a slow or fast moment of
             // the machine weighs on both sides of that ratio alike.
-            Report.Row floorBefore = runFloor(floor, point, Timing.of(full));
-            jmhResults.add(runJmh(point, "ffm", Timing.of(full), out));
-            Report.Row floorAfter = runFloor(floor, point, Timing.of(full));
+            Report.Row floorBefore = runFloor(floor, point, timing);
+            jmhResults.add(runJmh(point, "ffm", timing, out));
+            Report.Row floorAfter = runFloor(floor, point, timing);
             floorRows.add(bracketed(floorBefore, floorAfter));
             for (String binding : new String[] {"jni", "rocksjava"}) {
-                jmhResults.add(runJmh(point, binding, Timing.of(full), out));
+                jmhResults.add(runJmh(point, binding, timing, out));
             }
         }
         Report.Summary summary = Report.write(jmhResults, floorRows, report, command + (full ? " --full" : ""),
