@@ -31,6 +31,8 @@ run put get-absent sst sequential
 run put get-to-file sst random
 run put multi-get sst random
 run put scan sst sequential
+run put scan-batches sst sequential
+run put scan-views sst sequential
 run get get memtable random
 run delete delete memtable random --threads 2
 run batch batch-put memtable random

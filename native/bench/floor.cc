@@ -11,6 +11,8 @@
 #include <rocksdb/write_batch.h>
 #include <unistd.h>
 
+#include "scan_copy.h"
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -36,15 +38,18 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kUsage =
     "usage: pinrock_floor --db PATH\n"
     "                     --op get|get-absent|get-to-file|put|delete|batch-put|multi-get|scan\n"
+    "                          |scan-batches|scan-views\n"
     "                     --location sst|memtable\n"
     "                     --key-bytes N --value-bytes N --keys N --order random|sequential\n"
     "                     [--threads N (1)] [--seconds S (3)] [--warmup-seconds S (S / 3)]\n"
     "                     [--block-cache-bytes B (1073741824)]\n"
     "                     [--write-buffer-bytes B (536870912)]\n"
-    "get, get-absent, multi-get and scan read an existing database (sst) or one\n"
-    "they fill first (memtable); writes and memtable reads create --db, which\n"
+    "get, get-absent, multi-get and the scans read an existing database (sst) or\n"
+    "one they fill first (memtable); writes and memtable reads create --db, which\n"
     "must not exist. batch-put writes 1000 entries per operation, multi-get reads\n"
-    "100 keys per operation, scan reads every entry once per operation,\n"
+    "100 keys per operation, scan reads every entry once per operation\n"
+    "(scan-batches copying batches of entries as pinrock's cursor does,\n"
+    "scan-views reading batches of views of blocks kept pinned instead),\n"
     "get-to-file writes each value it gets at offset 0 of a temporary file.\n";
 
 constexpr size_t kMinKeyBytes = 16;  // "key-" and 12 digits
@@ -52,16 +57,25 @@ constexpr int kBatch = 256;          // point operations between clock checks
 constexpr int kBatchPuts = 1000;     // puts per batch-put, as PinrockBenchmark.BATCH_PUTS
 constexpr int kMultiGetKeys = 100;   // keys per multi-get, as Picker.MULTI_GET_KEYS
 
-enum class Op { kGet, kGetAbsent, kGetToFile, kPut, kDelete, kBatchPut, kMultiGet, kScan };
+// The batch buffer of a pinrock cursor (NativeCursor.INITIAL_BATCH_BYTES).
+constexpr size_t kScanBatchBytes = 64 * 1024;
+
+enum class Op {
+  kGet, kGetAbsent, kGetToFile, kPut, kDelete, kBatchPut, kMultiGet, kScan, kScanBatches, kScanViews
+};
+
+constexpr bool is_scan(Op op) {
+  return op == Op::kScan || op == Op::kScanBatches || op == Op::kScanViews;
+}
 
 constexpr bool is_read(Op op) {
   return op == Op::kGet || op == Op::kGetAbsent || op == Op::kGetToFile || op == Op::kMultiGet ||
-         op == Op::kScan;
+         is_scan(op);
 }
 
 // Operations between clock checks: many point operations, one of the others.
 constexpr int operations_per_check(Op op) {
-  return op == Op::kBatchPut || op == Op::kMultiGet || op == Op::kScan ? 1 : kBatch;
+  return op == Op::kBatchPut || op == Op::kMultiGet || is_scan(op) ? 1 : kBatch;
 }
 
 struct Config {
@@ -126,13 +140,16 @@ Config parse_args(int argc, char** argv) {
       {"get", Op::kGet},         {"get-absent", Op::kGetAbsent}, {"get-to-file", Op::kGetToFile},
       {"put", Op::kPut},
       {"delete", Op::kDelete},   {"batch-put", Op::kBatchPut},   {"multi-get", Op::kMultiGet},
-      {"scan", Op::kScan}};
+      {"scan", Op::kScan},       {"scan-batches", Op::kScanBatches},
+      {"scan-views", Op::kScanViews}};
   Config config;
   config.db = arg("db");
   config.op_name = arg("op");
   auto op = kOps.find(config.op_name);
   if (op == kOps.end()) {
-    usage_error("--op must be get, get-absent, get-to-file, put, delete, batch-put, multi-get or scan");
+    usage_error(
+        "--op must be get, get-absent, get-to-file, put, delete, batch-put, multi-get, scan, "
+        "scan-batches or scan-views");
   }
   config.op = op->second;
   if (arg("location") != "sst" && arg("location") != "memtable") {
@@ -323,19 +340,72 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
       }
     }
     if (failure.empty()) return;
-  } else if constexpr (kOp == Op::kScan) {
-    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(bench.read_options));
+  } else if constexpr (kOp == Op::kScan || kOp == Op::kScanBatches || kOp == Op::kScanViews) {
     uint64_t entries = 0;
     uint64_t sum = 0;
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      rocksdb::Slice k = it->key();
-      rocksdb::Slice v = it->value();
-      sum = sum * 31 + (checksum(k.data(), k.size()) ^ checksum(v.data(), v.size()));
+    auto add = [&](const char* k, size_t k_len, const char* v, size_t v_len) {
+      sum = sum * 31 + (checksum(k, k_len) ^ checksum(v, v_len));
       entries++;
+    };
+    rocksdb::ReadOptions options = bench.read_options;
+    options.pin_data = kOp == Op::kScanViews;
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(options));
+    it->SeekToFirst();
+    if constexpr (kOp == Op::kScan) {
+      for (; it->Valid(); it->Next()) {
+        add(it->key().data(), it->key().size(), it->value().data(), it->value().size());
+      }
+    } else if constexpr (kOp == Op::kScanBatches) {
+      // pinrock's copy into its batch buffer, then a walk of the batch.
+      thread_local std::vector<uint8_t> batch(kScanBatchBytes);
+      while (it->Valid()) {
+        pinrock::CopiedEntries copied =
+            pinrock::copy_entries(*it, false, SIZE_MAX, batch.data(), batch.size());
+        if (copied.entries == 0) {
+          batch.resize(std::max<size_t>(copied.bytes, 2 * batch.size()));
+          continue;
+        }
+        for (const uint8_t* p = batch.data(); p < batch.data() + copied.bytes;) {
+          uint32_t lengths[2];
+          std::memcpy(lengths, p, sizeof lengths);
+          const char* k = reinterpret_cast<const char*>(p + sizeof lengths);
+          add(k, lengths[0], k + lengths[0], lengths[1]);
+          p += sizeof lengths + lengths[0] + lengths[1];
+        }
+      }
+    } else {
+      // Views instead of copies, as a zero-copy batch would hand them out:
+      // pin_data keeps every block the iterator reads pinned, so the values
+      // (of plain puts) stay where they are; the keys, which delta encoding
+      // rebuilds in the iterator's buffer, are copied. Batches hold as many
+      // entry bytes as scan-batches' do.
+      struct View {
+        size_t key_at;
+        size_t key_len;
+        const char* value;
+        size_t value_len;
+      };
+      thread_local std::vector<View> views;
+      thread_local std::string keys;
+      while (it->Valid()) {
+        views.clear();
+        keys.clear();
+        for (size_t bytes = 0; it->Valid(); it->Next()) {
+          rocksdb::Slice k = it->key();
+          rocksdb::Slice v = it->value();
+          bytes += 2 * sizeof(uint32_t) + k.size() + v.size();
+          if (bytes > kScanBatchBytes && !views.empty()) break;
+          views.push_back(View{keys.size(), k.size(), v.data(), v.size()});
+          keys.append(k.data(), k.size());
+        }
+        for (const View& view : views) {
+          add(keys.data() + view.key_at, view.key_len, view.value, view.value_len);
+        }
+      }
     }
     result->checksum ^= sum;
     if (it->status().ok() && entries == bench.config.keys) return;
-    failure = "scan: ";
+    failure = bench.config.op_name + ": ";
     if (!it->status().ok()) {
       failure += it->status().ToString();
     } else {
@@ -417,6 +487,10 @@ void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
       return run_thread<Op::kMultiGet>(bench, thread, warm_end, measure_end, result);
     case Op::kScan:
       return run_thread<Op::kScan>(bench, thread, warm_end, measure_end, result);
+    case Op::kScanBatches:
+      return run_thread<Op::kScanBatches>(bench, thread, warm_end, measure_end, result);
+    case Op::kScanViews:
+      return run_thread<Op::kScanViews>(bench, thread, warm_end, measure_end, result);
   }
 }
 

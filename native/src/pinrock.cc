@@ -3,6 +3,7 @@
 // rocksdb::Status (or a caught C++ exception) into a status code through
 // the helpers below; no logic is repeated per function.
 #include "pinrock.h"
+#include "scan_copy.h"
 
 #include <rocksdb/advanced_cache.h>
 #include <rocksdb/cache.h>
@@ -1397,32 +1398,10 @@ int32_t pr_cursor_scan(pr_cursor_t* cursor, uint32_t flags, size_t max_entries, 
   *bytes_out = 0;
   return guarded(err, err_cap, [&] {
     rocksdb::Iterator& iterator = *cursor->iterator;
-    bool reverse = (flags & PR_SCAN_REVERSE) != 0;
-    size_t used = 0;
-    uint64_t copied = 0;
-    for (; copied < max_entries && iterator.Valid(); copied++) {
-      rocksdb::Slice key = iterator.key();
-      rocksdb::Slice value = iterator.value();
-      size_t size = 2 * sizeof(uint32_t) + key.size() + value.size();
-      if (size > buf_cap - used) {
-        if (copied == 0) *bytes_out = size;
-        break;
-      }
-      uint32_t lengths[2] = {static_cast<uint32_t>(key.size()), static_cast<uint32_t>(value.size())};
-      std::memcpy(buf + used, lengths, sizeof lengths);
-      if (key.size() > 0) std::memcpy(buf + used + sizeof lengths, key.data(), key.size());
-      if (value.size() > 0) {
-        std::memcpy(buf + used + sizeof lengths + key.size(), value.data(), value.size());
-      }
-      used += size;
-      if (reverse) {
-        iterator.Prev();
-      } else {
-        iterator.Next();
-      }
-    }
-    *entries_out = copied;
-    if (copied > 0) *bytes_out = used;
+    pinrock::CopiedEntries copied = pinrock::copy_entries(
+        iterator, (flags & PR_SCAN_REVERSE) != 0, max_entries, buf, buf_cap);
+    *entries_out = copied.entries;
+    *bytes_out = copied.bytes;
     return cursor_position(iterator, entry, err, err_cap);
   });
 }
