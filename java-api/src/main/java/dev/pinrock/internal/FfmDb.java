@@ -9,8 +9,11 @@ import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_BEGIN;
 import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_END;
 import static dev.pinrock.bindings.PinrockNative.PR_READ_MEMORY_ONLY;
 
+import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -63,8 +66,15 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle PUT = PinrockNative.pr_db_put$handle();
     private static final MethodHandle DELETE = PinrockNative.pr_db_delete$handle();
     private static final MethodHandle WRITE = PinrockNative.pr_db_write$handle();
-    private static final MethodHandle GET = PinrockNative.pr_db_get$handle();
-    private static final MethodHandle GET_AT = PinrockNative.pr_db_get_at$handle();
+    /*
+     * The gets take the database handle, the snapshot and the per-thread
+     * result and error buffers as plain addresses (rawAddresses); the key and
+     * the value buffer, which may be the caller's memory, stay segments.
+     */
+    private static final MethodHandle GET = Linker.nativeLinker().downcallHandle(
+            PinrockNative.pr_db_get$address(), rawAddresses(PinrockNative.pr_db_get$descriptor(), 0, 6, 7));
+    private static final MethodHandle GET_AT = Linker.nativeLinker().downcallHandle(
+            PinrockNative.pr_db_get_at$address(), rawAddresses(PinrockNative.pr_db_get_at$descriptor(), 0, 1, 8, 9));
     private static final MethodHandle SNAPSHOT_CREATE = PinrockNative.pr_db_snapshot_create$handle();
     private static final MethodHandle SNAPSHOT_RELEASE = PinrockNative.pr_db_snapshot_release$handle();
     private static final MethodHandle FLUSH = PinrockNative.pr_db_flush$handle();
@@ -108,7 +118,7 @@ public final class FfmDb implements NativeDb {
      * PR_CODE_INCOMPLETE and is made again as a normal downcall.
      */
     private static final MethodHandle GET_IN_MEMORY = Linker.nativeLinker().downcallHandle(
-            PinrockNative.pr_db_get_at$address(), PinrockNative.pr_db_get_at$descriptor(),
+            PinrockNative.pr_db_get_at$address(), rawAddresses(PinrockNative.pr_db_get_at$descriptor(), 0, 1, 8, 9),
             Linker.Option.critical(false));
     /**
      * At most this many bytes are copied inside a critical downcall, which
@@ -122,6 +132,8 @@ public final class FfmDb implements NativeDb {
     private static final long ERR_CAP = Scratch.ERR_CAP;
 
     private final MemorySegment handle;
+    /** handle's address, for the downcalls that take it as a plain address. */
+    private final long handleAddress;
     /**
      * Whether gets try memory first. Not with statistics: a memory-only
      * attempt that misses would count as a second read (keys read, get
@@ -131,6 +143,7 @@ public final class FfmDb implements NativeDb {
 
     private FfmDb(MemorySegment handle, boolean memoryFirst) {
         this.handle = handle;
+        this.handleAddress = handle.address();
         this.memoryFirst = memoryFirst;
     }
 
@@ -343,10 +356,10 @@ public final class FfmDb implements NativeDb {
         int status;
         try {
             status = snapshot == 0 && readFlags == 0
-                    ? (int) GET.invokeExact(handle, key, keyLength, buf, bufCap, flags, scratch.result,
-                            scratch.err, ERR_CAP)
-                    : (int) GET_AT.invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags, key, keyLength,
-                            buf, bufCap, flags, scratch.result, scratch.err, ERR_CAP);
+                    ? (int) GET.invokeExact(handleAddress, key, keyLength, buf, bufCap, flags, scratch.resultAddress,
+                            scratch.errAddress, ERR_CAP)
+                    : (int) GET_AT.invokeExact(handleAddress, snapshot, readFlags, key, keyLength, buf, bufCap, flags,
+                            scratch.resultAddress, scratch.errAddress, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -483,8 +496,8 @@ public final class FfmDb implements NativeDb {
         }
         int status;
         try {
-            status = (int) GET_IN_MEMORY.invokeExact(handle, MemorySegment.NULL, PR_READ_MEMORY_ONLY(), key,
-                    keyLength, buf, bufCap, flags, scratch.result, scratch.err, ERR_CAP);
+            status = (int) GET_IN_MEMORY.invokeExact(handleAddress, 0L, PR_READ_MEMORY_ONLY(), key, keyLength, buf,
+                    bufCap, flags, scratch.resultAddress, scratch.errAddress, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -950,6 +963,32 @@ public final class FfmDb implements NativeDb {
 
     private static int clampToInt(long length) {
         return (int) Math.min(length, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The generated descriptor of a pinrock function with the pointer
+     * arguments at the given positions taken as plain addresses (JAVA_LONG,
+     * passed as a pointer is on the 64-bit Linux ABI). The linker acquires,
+     * checks and releases the memory session of every segment argument, a
+     * few calls each that C2 did not inline into the gets; that guards
+     * memory another thread could free during the call. Only memory pinrock
+     * itself keeps alive for the call goes as an address: a database handle
+     * (its ResourceGuard holds off closing) and the thread's Scratch buffers
+     * (reachable from the thread while it lives).
+     *
+     * @throws IllegalStateException if an argument at those positions is not a pointer
+     */
+    private static FunctionDescriptor rawAddresses(FunctionDescriptor generated, int... positions) {
+        MemoryLayout[] arguments = generated.argumentLayouts().toArray(new MemoryLayout[0]);
+        for (int position : positions) {
+            if (!(arguments[position] instanceof AddressLayout)) {
+                throw new IllegalStateException("argument " + position + " of " + generated + " is not a pointer");
+            }
+            arguments[position] = ValueLayout.JAVA_LONG;
+        }
+        return generated.returnLayout()
+                .map(result -> FunctionDescriptor.of(result, arguments))
+                .orElseGet(() -> FunctionDescriptor.ofVoid(arguments));
     }
 
 

@@ -24,6 +24,9 @@ final class Scratch {
     final MemorySegment result = Arena.ofAuto().allocate(pr_get_result.layout());
     final MemorySegment value = allocate(VALUE_CAP);
     final MemorySegment word = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG);
+    /** err's and result's addresses, for the downcalls that take them as plain addresses. */
+    final long errAddress = err.address();
+    final long resultAddress = result.address();
     /** What this thread's last pinned read found. */
     final PinnedValue pinned = new PinnedValue(FfmDb::releasePin);
     private final Region keyRegion = new Region(256);
