@@ -971,10 +971,10 @@ public final class FfmDb implements NativeDb {
      * passed as a pointer is on the 64-bit Linux ABI). The linker acquires,
      * checks and releases the memory session of every segment argument, a
      * few calls each that C2 did not inline into the gets; that guards
-     * memory another thread could free during the call. Only memory pinrock
-     * itself keeps alive for the call goes as an address: a database handle
-     * (its ResourceGuard holds off closing) and the thread's Scratch buffers
-     * (reachable from the thread while it lives).
+     * memory another thread could free during the call. Only what needs no
+     * such guard goes as an address: handles, which were bare addresses
+     * already (a database's ResourceGuard holds off its closing), and the
+     * thread's Scratch buffers (reachable from the thread while it lives).
      *
      * @throws IllegalStateException if an argument at those positions is not a pointer
      */
