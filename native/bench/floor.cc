@@ -353,7 +353,9 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
     it->SeekToFirst();
     if constexpr (kOp == Op::kScan) {
       for (; it->Valid(); it->Next()) {
-        add(it->key().data(), it->key().size(), it->value().data(), it->value().size());
+        rocksdb::Slice k = it->key();
+        rocksdb::Slice v = it->value();
+        add(k.data(), k.size(), v.data(), v.size());
       }
     } else if constexpr (kOp == Op::kScanBatches) {
       // pinrock's copy into its batch buffer, then a walk of the batch.
