@@ -43,7 +43,7 @@ constexpr const char* kUsage =
     "                     --key-bytes N --value-bytes N --keys N --order random|sequential\n"
     "                     [--threads N (1)] [--seconds S (3)] [--warmup-seconds S (S / 3)]\n"
     "                     [--block-cache-bytes B (1073741824)]\n"
-    "                     [--write-buffer-bytes B (536870912)]\n"
+    "                     [--write-buffer-bytes B (2147483648)]\n"
     "get, get-absent, multi-get and the scans read an existing database (sst) or\n"
     "one they fill first (memtable); writes and memtable reads create --db, which\n"
     "must not exist. batch-put writes 1000 entries per operation, multi-get reads\n"
@@ -122,7 +122,7 @@ Config parse_args(int argc, char** argv) {
       {"order", std::nullopt},       {"threads", "1"},
       {"seconds", "3"},              {"warmup-seconds", ""},
       {"block-cache-bytes", "1073741824"},
-      {"write-buffer-bytes", "536870912"},
+      {"write-buffer-bytes", "2147483648"},
   };
   for (int i = 1; i < argc; i += 2) {
     std::string flag = argv[i];

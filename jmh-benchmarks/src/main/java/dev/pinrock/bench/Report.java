@@ -429,8 +429,10 @@ public final class Report {
                 .append(Runtime.version()).append(" |\n");
         md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
                 .append("; RocksJava org.rocksdb:rocksdbjni:").append(rocksJavaVersion()).append(" |\n");
-        md.append("| options | no compression, 1 GiB block cache (every dataset fits), 512 MiB memtable, ")
-                .append("paranoid checks, all files open; identical for every binding and the native floor |\n\n");
+        md.append("| options | no compression, ").append(memorySize(Datasets.BLOCK_CACHE_BYTES))
+                .append(" block cache (every dataset fits), ").append(memorySize(Datasets.WRITE_BUFFER_BYTES))
+                .append(" memtable (none fills during a trial), paranoid checks, all files open; identical for ")
+                .append("every binding and the native floor |\n\n");
         md.append("Throughput in one run on one machine; compare ratios, not absolute numbers (these 2-core ")
                 .append("machines are noisy). Every read consumes the value (a checksum over every byte). ")
                 .append("Datasets hold at most 256 MiB of values, so the key count shrinks for large values. ")
@@ -582,6 +584,11 @@ public final class Report {
         }
         g.dispose();
         return image;
+    }
+
+    /** A memory budget in whole GiB, else in whole MiB: "2 GiB", "512 MiB". */
+    static String memorySize(long bytes) {
+        return bytes % (1L << 30) == 0 ? (bytes >> 30) + " GiB" : (bytes >> 20) + " MiB";
     }
 
     static String size(int bytes) {

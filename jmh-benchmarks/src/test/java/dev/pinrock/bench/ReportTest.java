@@ -90,6 +90,12 @@ class ReportTest {
     }
 
     @Test
+    void memoryBudgetsAreNamedInWholeGibOrMib() {
+        assertEquals("2 GiB", Report.memorySize(2L << 30));
+        assertEquals("512 MiB", Report.memorySize(512L << 20));
+    }
+
+    @Test
     void targetsAreCheckedAgainstTheRun() throws Exception {
         Path results = jmhFile("targets.json",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", 1200, 0.4),
