@@ -29,6 +29,7 @@ run put get sst random --threads 2
 compgen -G "$tmp/put/*.sst" >/dev/null || { echo "FAIL: the sst reads found no SST file"; exit 1; }
 run put get-absent sst sequential
 run put get-to-file sst random
+run put get-copy-to-file sst random
 run put multi-get sst random
 run put scan sst sequential
 run put scan-batches sst sequential

@@ -37,8 +37,8 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kUsage =
     "usage: pinrock_floor --db PATH\n"
-    "                     --op get|get-absent|get-to-file|put|delete|batch-put|multi-get|scan\n"
-    "                          |scan-batches|scan-views\n"
+    "                     --op get|get-absent|get-to-file|get-copy-to-file|put|delete|batch-put\n"
+    "                          |multi-get|scan|scan-batches|scan-views\n"
     "                     --location sst|memtable\n"
     "                     --key-bytes N --value-bytes N --keys N --order random|sequential\n"
     "                     [--threads N (1)] [--seconds S (3)] [--warmup-seconds S (S / 3)]\n"
@@ -50,7 +50,8 @@ constexpr const char* kUsage =
     "100 keys per operation, scan reads every entry once per operation\n"
     "(scan-batches copying batches of entries as pinrock's cursor does,\n"
     "scan-views reading batches of views of blocks kept pinned instead),\n"
-    "get-to-file writes each value it gets at offset 0 of a temporary file.\n";
+    "get-to-file writes each value it gets at offset 0 of a temporary file\n"
+    "(get-copy-to-file copies it into a buffer first, as a copying binding does).\n";
 
 constexpr size_t kMinKeyBytes = 16;  // "key-" and 12 digits
 constexpr int kBatch = 256;          // point operations between clock checks
@@ -61,7 +62,8 @@ constexpr int kMultiGetKeys = 100;   // keys per multi-get, as Picker.MULTI_GET_
 constexpr size_t kScanBatchBytes = 64 * 1024;
 
 enum class Op {
-  kGet, kGetAbsent, kGetToFile, kPut, kDelete, kBatchPut, kMultiGet, kScan, kScanBatches, kScanViews
+  kGet, kGetAbsent, kGetToFile, kGetCopyToFile, kPut, kDelete, kBatchPut, kMultiGet, kScan,
+  kScanBatches, kScanViews
 };
 
 constexpr bool is_scan(Op op) {
@@ -69,8 +71,8 @@ constexpr bool is_scan(Op op) {
 }
 
 constexpr bool is_read(Op op) {
-  return op == Op::kGet || op == Op::kGetAbsent || op == Op::kGetToFile || op == Op::kMultiGet ||
-         is_scan(op);
+  return op == Op::kGet || op == Op::kGetAbsent || op == Op::kGetToFile ||
+         op == Op::kGetCopyToFile || op == Op::kMultiGet || is_scan(op);
 }
 
 // Operations between clock checks: many point operations, one of the others.
@@ -138,6 +140,7 @@ Config parse_args(int argc, char** argv) {
 
   static const std::map<std::string, Op> kOps = {
       {"get", Op::kGet},         {"get-absent", Op::kGetAbsent}, {"get-to-file", Op::kGetToFile},
+      {"get-copy-to-file", Op::kGetCopyToFile},
       {"put", Op::kPut},
       {"delete", Op::kDelete},   {"batch-put", Op::kBatchPut},   {"multi-get", Op::kMultiGet},
       {"scan", Op::kScan},       {"scan-batches", Op::kScanBatches},
@@ -148,8 +151,8 @@ Config parse_args(int argc, char** argv) {
   auto op = kOps.find(config.op_name);
   if (op == kOps.end()) {
     usage_error(
-        "--op must be get, get-absent, get-to-file, put, delete, batch-put, multi-get, scan, "
-        "scan-batches or scan-views");
+        "--op must be get, get-absent, get-to-file, get-copy-to-file, put, delete, batch-put, "
+        "multi-get, scan, scan-batches or scan-views");
   }
   config.op = op->second;
   if (arg("location") != "sst" && arg("location") != "memtable") {
@@ -302,18 +305,25 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
       failure += "found " + std::to_string(found.size()) + " bytes, expected " +
                  (kOp == Op::kGetAbsent ? "NotFound" : std::to_string(bench.config.value_bytes));
     }
-  } else if constexpr (kOp == Op::kGetToFile) {
+  } else if constexpr (kOp == Op::kGetToFile || kOp == Op::kGetCopyToFile) {
     // A temporary file per thread, like the Java side's; the page cache takes the writes.
     thread_local std::unique_ptr<FILE, int (*)(FILE*)> file(std::tmpfile(), &std::fclose);
-    if (!file) fail("cannot create a temporary file for get-to-file");
+    if (!file) fail("cannot create a temporary file for " + bench.config.op_name);
+    // The reused buffer of get-copy-to-file, like a copying binding's direct buffer.
+    thread_local std::vector<char> copy(kOp == Op::kGetCopyToFile ? bench.config.value_bytes : 0);
     uint64_t index = picker->next();
     fill_key(key, index);
     rocksdb::PinnableSlice found;
     s = db->Get(bench.read_options, db->DefaultColumnFamily(), *key, &found);
-    if (s.ok() && found.size() == bench.config.value_bytes &&
-        pwrite(fileno(file.get()), found.data(), found.size(), 0) ==
-            static_cast<ssize_t>(found.size())) {
-      return;
+    if (s.ok() && found.size() == bench.config.value_bytes) {
+      const char* written = found.data();
+      if constexpr (kOp == Op::kGetCopyToFile) {
+        std::memcpy(copy.data(), found.data(), found.size());
+        written = copy.data();
+      }
+      if (pwrite(fileno(file.get()), written, found.size(), 0) == static_cast<ssize_t>(found.size())) {
+        return;
+      }
     }
     failure = "key " + *key + ": " +
               (s.ok() ? "found " + std::to_string(found.size()) + " bytes, or the write failed"
@@ -479,6 +489,8 @@ void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
       return run_thread<Op::kGetAbsent>(bench, thread, warm_end, measure_end, result);
     case Op::kGetToFile:
       return run_thread<Op::kGetToFile>(bench, thread, warm_end, measure_end, result);
+    case Op::kGetCopyToFile:
+      return run_thread<Op::kGetCopyToFile>(bench, thread, warm_end, measure_end, result);
     case Op::kPut:
       return run_thread<Op::kPut>(bench, thread, warm_end, measure_end, result);
     case Op::kDelete:
