@@ -429,8 +429,8 @@ public final class Report {
                 .append(Runtime.version()).append(" |\n");
         md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
                 .append("; RocksJava org.rocksdb:rocksdbjni:").append(rocksJavaVersion()).append(" |\n");
-        md.append("| options | no compression, ").append(memorySize(Datasets.BLOCK_CACHE_BYTES))
-                .append(" block cache (every dataset fits), ").append(memorySize(Datasets.WRITE_BUFFER_BYTES))
+        md.append("| options | no compression, ").append(size(Datasets.BLOCK_CACHE_BYTES))
+                .append(" block cache (every dataset fits), ").append(size(Datasets.WRITE_BUFFER_BYTES))
                 .append(" memtable (none fills during a trial), paranoid checks, all files open; identical for ")
                 .append("every binding and the native floor |\n\n");
         md.append("Throughput in one run on one machine; compare ratios, not absolute numbers (these 2-core ")
@@ -586,13 +586,16 @@ public final class Report {
         return image;
     }
 
-    /** A memory budget in whole GiB, else in whole MiB: "2 GiB", "512 MiB". */
-    static String memorySize(long bytes) {
-        return bytes % (1L << 30) == 0 ? (bytes >> 30) + " GiB" : (bytes >> 20) + " MiB";
-    }
-
-    static String size(int bytes) {
-        return bytes >= 1024 && bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " B";
+    /** A size in the largest unit that divides it whole: "100 B", "64 KiB", "512 MiB", "2 GiB". */
+    static String size(long bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB"};
+        int unit = 0;
+        long amount = bytes;
+        while (unit < units.length - 1 && amount >= 1024 && amount % 1024 == 0) {
+            amount /= 1024;
+            unit++;
+        }
+        return amount + " " + units[unit];
     }
 
     /** Whole numbers with separators, but three significant digits below 100 (whole scans per second). */

@@ -90,9 +90,11 @@ class ReportTest {
     }
 
     @Test
-    void memoryBudgetsAreNamedInWholeGibOrMib() {
-        assertEquals("2 GiB", Report.memorySize(2L << 30));
-        assertEquals("512 MiB", Report.memorySize(512L << 20));
+    void sizesAreNamedInTheLargestWholeUnit() {
+        assertEquals("2 GiB", Report.size(2L << 30));
+        assertEquals("512 MiB", Report.size(512L << 20));
+        assertEquals("64 KiB", Report.size(65536));
+        assertEquals("100 B", Report.size(100));
     }
 
     @Test
