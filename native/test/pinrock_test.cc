@@ -830,6 +830,36 @@ TEST_F(DbTest, ScanCopiesManyEntriesPerCallAndStopsWhereTheBufferEnds) {
   pr_cursor_close(cursor);
 }
 
+// The scan copies short keys and values with inlined fixed-size copies and
+// long ones with memcpy: every length on either side of each size class
+// arrives whole, and (under the sanitizers) nothing outside an entry is
+// read or written.
+TEST_F(DbTest, ScanCopiesKeysAndValuesOfEveryLengthExactly) {
+  constexpr size_t kLongest = 300;
+  std::vector<std::string> expected;
+  for (size_t length = 0; length <= kLongest; length++) {
+    std::string key(length, 'k');  // "", "k", "kk", ...: sorted by length
+    std::string value(length, '\0');
+    for (size_t i = 0; i < length; i++) value[i] = static_cast<char>(length * 31 + i);
+    Put(key, value);
+    expected.push_back(key + "=" + value);
+  }
+  pr_cursor_t* cursor = OpenCursor(db);
+  ASSERT_EQ(expected.front(), Move(cursor, PR_CURSOR_FIRST));
+  // Exactly the bytes the entries need, so a copy past the last one is caught.
+  size_t needed = 0;
+  for (size_t length = 0; length <= kLongest; length++) needed += 2 * sizeof(uint32_t) + 2 * length;
+  std::vector<uint8_t> buf(needed);
+  uint64_t entries = 0;
+  uint64_t used = 0;
+  pr_cursor_entry_t entry;
+  ASSERT_EQ(PR_NOT_FOUND, pr_cursor_scan(cursor, 0, SIZE_MAX, buf.data(), buf.size(), &entries,
+                                         &used, &entry, err, sizeof err));
+  EXPECT_EQ(needed, used);
+  EXPECT_EQ(expected, Decode(buf, entries));
+  pr_cursor_close(cursor);
+}
+
 // Index of a statistic's name in pr_ticker_name / pr_histogram_name order.
 size_t StatisticIndex(const char* (*name_of)(size_t), size_t count, const std::string& name) {
   for (size_t i = 0; i < count; i++) {
