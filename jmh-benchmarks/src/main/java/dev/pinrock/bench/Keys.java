@@ -69,6 +69,15 @@ public final class Keys {
     }
 
     /**
+     * Folds one value's checksum into the running result of a multiGet, in
+     * key order: a value read for the wrong key, or two values swapped or
+     * repeated, changes the result (a plain XOR would not see them).
+     */
+    public static long combine(long result, long checksum) {
+        return result * 31 + checksum;
+    }
+
+    /**
      * Reads every byte of a value: the xor of its little-endian 8-byte words,
      * folded with the tail bytes. Every benchmark consumes what it read this
      * way, so that zero-copy reads do the same work on the value as copies.

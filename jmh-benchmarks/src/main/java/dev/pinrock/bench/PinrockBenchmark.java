@@ -179,7 +179,7 @@ public class PinrockBenchmark {
         p.nextKeys();
         long sum = 0;
         for (byte[] value : s.db.multiGet(p.keys)) {
-            sum ^= Keys.checksum(value, value.length);
+            sum = Keys.combine(sum, Keys.checksum(value, value.length));
         }
         return sum;
     }
@@ -190,7 +190,7 @@ public class PinrockBenchmark {
         long sum = 0;
         try (Arena arena = Arena.ofConfined()) {
             for (MemorySegment value : s.db.multiGetPinned(arena, p.nativeKeys)) {
-                sum ^= Keys.checksum(value, value.byteSize());
+                sum = Keys.combine(sum, Keys.checksum(value, value.byteSize()));
             }
         }
         return sum;

@@ -197,7 +197,7 @@ public class RocksJavaBenchmark {
         p.nextKeys();
         long sum = 0;
         for (byte[] value : s.db.multiGetAsList(s.readOptions, p.keys)) {
-            sum ^= Keys.checksum(value, value.length);
+            sum = Keys.combine(sum, Keys.checksum(value, value.length));
         }
         return sum;
     }

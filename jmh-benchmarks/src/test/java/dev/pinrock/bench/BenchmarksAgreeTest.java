@@ -75,7 +75,7 @@ class BenchmarksAgreeTest {
         for (int i = 0; i < multiGets; i++) {
             for (int k = 0; k < Picker.MULTI_GET_KEYS; k++) {
                 Keys.fillValue(value, picker.nextIndex());
-                sums[i] ^= Keys.checksum(MemorySegment.ofArray(value), VALUE_BYTES);
+                sums[i] = Keys.combine(sums[i], Keys.checksum(MemorySegment.ofArray(value), VALUE_BYTES));
             }
         }
         return sums;
