@@ -1,13 +1,16 @@
 package dev.pinrock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
@@ -91,25 +94,39 @@ class WriteBatchTest {
         batch.put(new byte[] {1}, new byte[] {2});
         CountDownLatch writing = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(1);
-        Thread writer = Thread.ofPlatform().start(() -> batch.writeInto(null, encoded -> {
-            writing.countDown();
+        AtomicReference<Throwable> writerFailure = new AtomicReference<>();
+        Thread writer = Thread.ofPlatform().start(() -> {
             try {
-                done.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                batch.writeInto(null, encoded -> {
+                    writing.countDown();
+                    try {
+                        done.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    // Still readable: the close waits for this call.
+                    encoded.get(ValueLayout.JAVA_BYTE, encoded.byteSize() - 1);
+                });
+            } catch (Throwable t) {
+                writerFailure.set(t);
             }
-        }));
+        });
+        Thread closer;
         try {
             writing.await();
             var e = assertThrows(IllegalStateException.class, () -> batch.put(new byte[] {3}, new byte[] {4}));
             assertEquals("WriteBatch is in use by another thread: it is not thread-safe", e.getMessage());
             assertThrows(IllegalStateException.class, batch::clear);
+            closer = Thread.ofPlatform().start(batch::close);
+            // A close that did not wait for the write would be done long before this.
+            closer.join(Duration.ofMillis(200));
+            assertTrue(closer.isAlive(), "close returned while a write held the batch");
         } finally {
             done.countDown();
         }
         writer.join();
-        assertEquals(1, batch.count());
-        batch.close();
+        closer.join();
+        assertNull(writerFailure.get(), () -> "the write failed: " + writerFailure.get());
         var e = assertThrows(IllegalStateException.class, batch::count);
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
     }
