@@ -28,7 +28,9 @@ import dev.pinrock.RocksDb;
  * round after round on one database, and checks after each kill that the
  * database opens and holds every key the child reported as durable, with its
  * value, and that every key it holds has its right value (nothing half
- * written, nothing garbled).
+ * written, nothing garbled). The keys present are always a gap-free prefix
+ * that ends on a batch boundary: a batch is never half applied, and no write
+ * survives while an earlier one is lost.
  *
  * <ul>
  *   <li>With {@code sync=true}: every write that returned survives.
@@ -85,7 +87,7 @@ class KillDurabilityTest {
             if (reported.contains("open") && reported.size() > 1) {
                 killedWhileWriting++;
             }
-            next = verify(db, durable, context) + 1;
+            next = verify(db, durable, next, context) + 1;
         }
         System.out.println(mode + ": " + rounds + " kills (" + killedWhileWriting + " while writing), "
                 + (durable + 1) + " durable keys, all present");
@@ -132,10 +134,12 @@ class KillDurabilityTest {
     }
 
     /**
-     * Opens the database, checks keys 0..durable are all present with their
-     * values and every other key holds its own value; returns the highest key number found.
+     * Opens the database and checks that its keys are 0..highest without a
+     * gap, each with its own value, that they include 0..durable, and that
+     * highest ends a batch of the round whose first key is first (or is first - 1:
+     * none of the round's batches survived); returns highest.
      */
-    private long verify(Path db, long durable, String context) {
+    private long verify(Path db, long durable, long first, String context) {
         if (!Files.exists(db)) {
             assertEquals(-1, durable, context + ": nothing on disk but writes were acknowledged");
             return -1;
@@ -146,14 +150,20 @@ class KillDurabilityTest {
             for (boolean on = cursor.first(); on; on = cursor.next()) {
                 long n = Long.parseLong(new String(cursor.keyBytes(), StandardCharsets.US_ASCII).substring(1));
                 assertArrayEquals(KillWorkload.value(n), cursor.valueBytes(), context + ": wrong value of key " + n);
-                if (n <= durable) {
-                    assertEquals(expected, n, context + ": acknowledged key " + expected + " is missing");
-                    expected++;
-                }
+                assertEquals(expected, n, context + ": key " + expected + " is missing though key " + n
+                        + " survived" + (expected <= durable ? " (it was acknowledged)" : ""));
+                expected++;
                 highest = n;
             }
         }
-        assertEquals(durable + 1, expected, context + ": acknowledged keys from " + expected + " on are missing");
-        return Math.max(highest, durable);
+        assertTrue(highest >= durable, context + ": acknowledged keys from " + (highest + 1) + " to " + durable
+                + " are missing");
+        assertTrue(highest >= first - 1, context + ": keys of earlier rounds from " + (highest + 1) + " on are gone");
+        long batchEnd = first - 1;
+        while (batchEnd < highest) {
+            batchEnd += KillWorkload.batchSize(batchEnd + 1);
+        }
+        assertEquals(batchEnd, highest, context + ": the last batch surviving is cut after key " + highest);
+        return highest;
     }
 }

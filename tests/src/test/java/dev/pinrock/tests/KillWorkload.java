@@ -36,6 +36,11 @@ final class KillWorkload {
         return value;
     }
 
+    /** The number of keys (1 to 8) of the batch whose first key is number first. */
+    static int batchSize(long first) {
+        return 1 + (int) (first % 8);
+    }
+
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
         String mode = args[1];
@@ -53,7 +58,7 @@ final class KillWorkload {
             System.out.flush();
             while (true) {
                 batch.clear();
-                int keys = 1 + (int) (next % 8);
+                int keys = batchSize(next);
                 for (int i = 0; i < keys; i++, next++) {
                     batch.put(key(next), value(next));
                 }
