@@ -9,10 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -21,6 +26,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.pinrock.Cursor;
 import dev.pinrock.DbOptions;
@@ -83,6 +90,189 @@ class DamagedFilesTest {
         }
         // One data block (4 KiB of about 35 entries) is lost to reads; the rest read right.
         assertTrue(corrupt > 0 && corrupt < 100, corrupt + " keys unreadable");
+    }
+
+    /**
+     * Where a bit is flipped in the table file, as an offset from its start
+     * (positive) or its end (negative): the data blocks at the front, the
+     * index, properties and metaindex blocks before the footer, the footer
+     * (its magic number and block handles). The default table has no filter
+     * block to damage.
+     */
+    enum Region {
+        FIRST_DATA_BLOCK(100, false), MIDDLE_DATA_BLOCK(Long.MIN_VALUE, false), BEFORE_FOOTER_2000(-2000, false),
+        BEFORE_FOOTER_1200(-1200, false), BEFORE_FOOTER_600(-600, false), BEFORE_FOOTER_200(-200, false),
+        FOOTER_HANDLES(-45, true), FOOTER_MAGIC(-4, true);
+
+        final long offset;
+        /** Whether the damage must fail the open: RocksDB reads the footer when it opens the file. */
+        final boolean failsTheOpen;
+
+        Region(long offset, boolean failsTheOpen) {
+            this.offset = offset;
+            this.failsTheOpen = failsTheOpen;
+        }
+
+        long in(long size) {
+            return offset == Long.MIN_VALUE ? size / 3 : offset >= 0 ? offset : size + offset;
+        }
+    }
+
+    /**
+     * A bit flipped anywhere in the table file never gives a wrong value, nor
+     * a key silently missing, in any access mode: the open fails, or each
+     * read returns the right value or throws a corruption or I/O error.
+     */
+    @ParameterizedTest
+    @EnumSource(Region.class)
+    void aBitFlipAnywhereInATableFileIsNeverAWrongOrMissingValue(Region region) throws IOException {
+        Path table = only("*.sst");
+        flipBit(table, region.in(Files.size(table)));
+        RocksDb database;
+        try {
+            database = RocksDb.open(db, DbOptions.create());
+        } catch (RocksDbException e) {
+            assertDamage(e);
+            return;
+        }
+        try (database) {
+            assertFalse(region.failsTheOpen, "a damaged footer opened");
+            for (int n = 0; n < TOTAL; n++) {
+                for (AccessMode mode : AccessMode.values()) {
+                    try {
+                        assertArrayEquals(value(n), mode.read(database, key(n)), mode + ": key " + n);
+                    } catch (RocksDbException e) {
+                        assertDamage(e);
+                    }
+                }
+            }
+            for (Scan scan : Scan.values()) {
+                try {
+                    assertEquals(TOTAL, scan.read(database), scan + ": entries");
+                } catch (RocksDbException e) {
+                    assertDamage(e);
+                }
+            }
+        }
+    }
+
+    /** Every way pinrock reads one key: each returns a copy of the value, or null when absent. */
+    enum AccessMode {
+        ARRAY {
+            byte[] read(RocksDb db, byte[] key) {
+                return db.get(key);
+            }
+        },
+        INTO_ARRAY {
+            byte[] read(RocksDb db, byte[] key) {
+                byte[] dst = new byte[256];
+                int length = db.get(key, dst);
+                return length == RocksDb.NOT_FOUND ? null : Arrays.copyOf(dst, length);
+            }
+        },
+        DIRECT_BUFFER {
+            byte[] read(RocksDb db, byte[] key) {
+                ByteBuffer dst = ByteBuffer.allocateDirect(256);
+                int length = db.get(ByteBuffer.wrap(key), dst);
+                if (length == RocksDb.NOT_FOUND) {
+                    return null;
+                }
+                byte[] value = new byte[length];
+                dst.get(value);
+                return value;
+            }
+        },
+        NATIVE_SEGMENT {
+            byte[] read(RocksDb db, byte[] key) {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment dst = arena.allocate(256);
+                    long length = db.get(arena.allocateFrom(ValueLayout.JAVA_BYTE, key), dst);
+                    return length == RocksDb.NOT_FOUND ? null : dst.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE);
+                }
+            }
+        },
+        PINNED {
+            byte[] read(RocksDb db, byte[] key) {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment value = db.getPinned(arena, key);
+                    return value == null ? null : value.toArray(ValueLayout.JAVA_BYTE);
+                }
+            }
+        },
+        PINNED_READER {
+            byte[] read(RocksDb db, byte[] key) {
+                byte[][] value = new byte[1][];
+                db.getPinned(key, segment -> value[0] = segment.toArray(ValueLayout.JAVA_BYTE));
+                return value[0];
+            }
+        },
+        WITHOUT_CACHE_FILL {
+            byte[] read(RocksDb db, byte[] key) {
+                return db.get(ReadOptions.DEFAULT.fillCache(false), key);
+            }
+        },
+        MULTI_GET {
+            byte[] read(RocksDb db, byte[] key) {
+                return db.multiGet(List.of(key, key)).get(1);
+            }
+        },
+        MULTI_GET_PINNED {
+            byte[] read(RocksDb db, byte[] key) {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment value = db.multiGetPinned(arena, List.of(MemorySegment.ofArray(key))).get(0);
+                    return value == null ? null : value.toArray(ValueLayout.JAVA_BYTE);
+                }
+            }
+        };
+
+        abstract byte[] read(RocksDb db, byte[] key);
+    }
+
+    /** Every way pinrock scans: each checks every entry's value and returns the count. */
+    enum Scan {
+        CURSOR_FORWARD {
+            int read(RocksDb db) {
+                return readAll(db, ReadOptions.DEFAULT);
+            }
+        },
+        CURSOR_BACKWARD {
+            int read(RocksDb db) {
+                int count = 0;
+                try (Cursor cursor = db.cursor()) {
+                    for (boolean on = cursor.last(); on; on = cursor.prev()) {
+                        assertEntry(cursor.keyBytes(), cursor.valueBytes(), TOTAL - 1 - count++);
+                    }
+                }
+                return count;
+            }
+        },
+        BATCHED_SCAN {
+            int read(RocksDb db) {
+                int[] count = {0};
+                try (Cursor cursor = db.cursor()) {
+                    cursor.scan(Long.MAX_VALUE, (key, value) -> assertEntry(key.toArray(ValueLayout.JAVA_BYTE),
+                            value.toArray(ValueLayout.JAVA_BYTE), count[0]++));
+                }
+                return count[0];
+            }
+        },
+        STREAM {
+            int read(RocksDb db) {
+                int[] count = {0};
+                try (Cursor cursor = db.cursor()) {
+                    cursor.stream().forEach(entry -> assertEntry(entry.key(), entry.value(), count[0]++));
+                }
+                return count[0];
+            }
+        };
+
+        abstract int read(RocksDb db);
+    }
+
+    /** Checks that the entry at position n of a scan is key n with its value. */
+    private static void assertEntry(byte[] key, byte[] value, int n) {
+        assertArrayEquals(key(n), key, "entry " + n + " of the scan");
+        assertArrayEquals(value(n), value, "value of key " + n);
     }
 
     @Test
