@@ -552,13 +552,18 @@ PR_API int32_t pr_db_checkpoint(pr_db_t* db, const char* path, char* err, size_t
 
 /* Reads an integer property such as "rocksdb.estimate-num-keys" into
  * *value. Returns PR_NOT_FOUND when RocksDB knows no integer property of
- * that name. */
+ * that name. Names are RocksDB 9.10's (DB::Properties), spelled exactly;
+ * the ones ending in a level or temperature (e.g.
+ * "rocksdb.num-files-at-level<N>") take N as a decimal 0..255 without sign,
+ * spaces or leading zeros, and answer PR_NOT_FOUND for a level the family
+ * does not have. Any other name, malformed or unknown, answers PR_NOT_FOUND
+ * without reaching RocksDB (which reads a level of 2^31 out of bounds). */
 PR_API int32_t pr_db_property_int(pr_db_t* db, const char* name, uint64_t* value, char* err,
                                   size_t err_cap);
 
 /* Reads a string property such as "rocksdb.stats" or
  * "rocksdb.estimate-num-keys". Returns PR_NOT_FOUND when RocksDB does not
- * know the name, otherwise PR_OK with *value_len set to the value's full
+ * know the name (names are checked as by pr_db_property_int), otherwise PR_OK with *value_len set to the value's full
  * length and its first min(value_len, buf_cap) bytes copied into buf (not
  * NUL-terminated), so a caller whose buffer was too small can retry. */
 PR_API int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,

@@ -1079,10 +1079,70 @@ int32_t pr_db_checkpoint(pr_db_t* db, const char* path, char* err, size_t err_ca
   });
 }
 
+namespace {
+
+// Whether name is a property RocksDB 9.10 defines (DB::Properties), in its
+// exact spelling. RocksDB itself strips any trailing digits from a name and
+// hands them to the property as its argument, where the level properties
+// cast them to int unchecked (a level of 2^31 reads out of bounds). So the
+// properties that take a number (a level, a temperature) accept only a
+// decimal suffix 0..kMaxPropertySuffix with no sign, space or leading zero,
+// and every other name only exactly as RocksDB spells it.
+constexpr uint64_t kMaxPropertySuffix = 255;
+
+bool bounded_decimal(const std::string& digits) {
+  if (digits.empty() || digits.size() > 3) return false;
+  if (digits.size() > 1 && digits[0] == '0') return false;
+  uint64_t number = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+    number = number * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return number <= kMaxPropertySuffix;
+}
+
+bool known_property(const char* name) {
+  using P = rocksdb::DB::Properties;
+  static const std::unordered_set<std::string> exact = {
+      P::kStats, P::kSSTables, P::kCFStats, P::kCFStatsNoFileHistogram, P::kCFFileHistogram,
+      P::kCFWriteStallStats, P::kDBWriteStallStats, P::kDBStats, P::kLevelStats,
+      P::kBlockCacheEntryStats, P::kFastBlockCacheEntryStats, P::kNumImmutableMemTable,
+      P::kNumImmutableMemTableFlushed, P::kMemTableFlushPending, P::kNumRunningFlushes,
+      P::kCompactionPending, P::kNumRunningCompactions, P::kBackgroundErrors,
+      P::kCurSizeActiveMemTable, P::kCurSizeAllMemTables, P::kSizeAllMemTables,
+      P::kNumEntriesActiveMemTable, P::kNumEntriesImmMemTables, P::kNumDeletesActiveMemTable,
+      P::kNumDeletesImmMemTables, P::kEstimateNumKeys, P::kEstimateTableReadersMem,
+      P::kIsFileDeletionsEnabled, P::kNumSnapshots, P::kOldestSnapshotTime,
+      P::kOldestSnapshotSequence, P::kNumLiveVersions, P::kCurrentSuperVersionNumber,
+      P::kEstimateLiveDataSize, P::kMinLogNumberToKeep, P::kMinObsoleteSstNumberToKeep,
+      P::kTotalSstFilesSize, P::kLiveSstFilesSize, P::kObsoleteSstFilesSize, P::kBaseLevel,
+      P::kEstimatePendingCompactionBytes, P::kAggregatedTableProperties,
+      P::kActualDelayedWriteRate, P::kIsWriteStopped, P::kEstimateOldestKeyTime,
+      P::kBlockCacheCapacity, P::kBlockCacheUsage, P::kBlockCachePinnedUsage,
+      P::kOptionsStatistics, P::kNumBlobFiles, P::kBlobStats, P::kTotalBlobFileSize,
+      P::kLiveBlobFileSize, P::kLiveBlobFileGarbageSize, P::kBlobCacheCapacity,
+      P::kBlobCacheUsage, P::kBlobCachePinnedUsage};
+  static const std::vector<std::string> numbered = {
+      P::kNumFilesAtLevelPrefix, P::kCompressionRatioAtLevelPrefix,
+      P::kAggregatedTablePropertiesAtLevel, P::kLiveSstFilesSizeAtTemperature};
+  const std::string property(name);
+  if (exact.count(property) != 0) return true;
+  for (const std::string& prefix : numbered) {
+    if (property.compare(0, prefix.size(), prefix) == 0 &&
+        bounded_decimal(property.substr(prefix.size()))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 int32_t pr_db_property_int(pr_db_t* db, const char* name, uint64_t* value, char* err,
                            size_t err_cap) {
   return guarded(err, err_cap, [&] {
     *value = 0;
+    if (!known_property(name)) return PR_NOT_FOUND;
     return db->db->GetIntProperty(db->family, name, value) ? PR_OK : PR_NOT_FOUND;
   });
 }
@@ -1092,7 +1152,9 @@ int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
   return guarded(err, err_cap, [&] {
     *value_len = 0;
     std::string value;
-    if (!db->db->GetProperty(db->family, name, &value)) return PR_NOT_FOUND;
+    if (!known_property(name) || !db->db->GetProperty(db->family, name, &value)) {
+      return PR_NOT_FOUND;
+    }
     *value_len = value.size();
     size_t copied = value.size() < buf_cap ? value.size() : buf_cap;
     if (copied > 0) std::memcpy(buf, value.data(), copied);

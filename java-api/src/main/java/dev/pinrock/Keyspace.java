@@ -654,8 +654,14 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * Reads an integer RocksDB property, e.g. {@code "rocksdb.estimate-num-keys"}
      * or {@code "rocksdb.cur-size-all-mem-tables"}.
      *
+     * <p>Names are RocksDB 9.10's, spelled exactly; one ending in a level or
+     * temperature ({@code "rocksdb.num-files-at-level<N>"}) takes N as a
+     * decimal 0..255 without sign, spaces or leading zeros. Any other name
+     * answers empty without reaching RocksDB.
+     *
      * @param name the property name
      * @return its value, or empty when RocksDB knows no integer property of that name
+     *     (a level the column family does not have, or a malformed name, included)
      * @throws IllegalStateException when the database is closed
      */
     public OptionalLong propertyLong(String name) {
@@ -672,6 +678,9 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     /**
      * Reads a RocksDB property, e.g. {@code "rocksdb.stats"} or
      * {@code "rocksdb.estimate-num-keys"}.
+     *
+     * <p>Names are checked as by {@link #propertyLong(String)}: a malformed or
+     * unknown one answers {@code null} without reaching RocksDB.
      *
      * @param name the property name
      * @return its value, or {@code null} when RocksDB knows no such property

@@ -1,0 +1,40 @@
+package dev.pinrock;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Part of the contract every binding must pass; see {@link BindingContract}.
+ * Input that RocksDB would crash on, or would parse or apply only after
+ * logging it: each is refused (or answered as unknown) and changes nothing.
+ */
+abstract class HostileInputContract extends OpenDatabaseContract {
+    private void reopen(DbOptions options) {
+        db.close();
+        db = open(dir.resolve("db"), options);
+    }
+
+    @Test
+    void propertyNamesWithAnOutOfRangeLevelAreUnknown() {
+        assertNotNull(db.property("rocksdb.num-files-at-level0"));
+        assertTrue(db.propertyLong("rocksdb.estimate-num-keys").isPresent());
+        for (String name : List.of("rocksdb.num-files-at-level2147483648",
+                "rocksdb.num-files-at-level4294967295", "rocksdb.compression-ratio-at-level-1",
+                "rocksdb.aggregated-table-properties-at-level99999999999999999999",
+                "rocksdb.num-files-at-level 1", "rocksdb.estimate-num-keys2147483648", "")) {
+            assertNull(db.property(name), name);
+            assertEquals(OptionalLong.empty(), db.propertyLong(name), name);
+        }
+    }
+
+}
