@@ -368,9 +368,10 @@ PR_API int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, cha
  * accepted, for the default family or, in the column-family forms, for any
  * open family (pr_db_family_id), whichever handle of the database db is.
  * The whole batch is parsed before anything is written: a malformed batch
- * returns PR_CODE_CORRUPTION, a merge into a family without a merge
- * operator or a record for a family that is not open
- * PR_CODE_INVALID_ARGUMENT, and nothing is applied.
+ * returns PR_CODE_CORRUPTION; a record for a family that is not open, a
+ * delete range whose end key comes before its begin key (begin == end is
+ * an empty range, accepted), or a merge into a family without a merge
+ * operator returns PR_CODE_INVALID_ARGUMENT; either way nothing is applied.
  * flags are PR_WRITE_* bits. The batch is copied; it is not kept. */
 PR_API int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_t flags,
                            char* err, size_t err_cap);

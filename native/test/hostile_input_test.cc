@@ -73,4 +73,33 @@ TEST_F(HostileInputTest, PropertyNamesAreMatchedExactly) {
   }
 }
 
+// RocksDB logs a batch before its memtable rejects a range whose end comes
+// before its begin: the records before it were applied (and replayed on
+// reopen) and every later write failed. The check now comes first.
+TEST_F(HostileInputTest, BackwardRangeDeleteRefusesTheWholeBatch) {
+  Put("k", "before");
+  Batch batch;
+  batch.Put("a", "applied?").DeleteRange("z", "b").Put("k", "after");
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            PR_STATUS_CODE(pr_db_write(db, batch.data(), batch.size(), 0, err, sizeof err)));
+  EXPECT_NE(nullptr, std::strstr(err, "end key comes before its begin key")) << err;
+  EXPECT_EQ("<none>", Read("a"));
+  EXPECT_EQ("before", Read("k"));
+  Put("later", "works");
+  EXPECT_EQ("works", Read("later"));
+  Reopen();
+  EXPECT_EQ("<none>", Read("a"));
+  EXPECT_EQ("before", Read("k"));
+  EXPECT_EQ("works", Read("later"));
+}
+
+TEST_F(HostileInputTest, EmptyRangeDeleteIsAccepted) {
+  Put("b", "kept");
+  Batch batch;
+  batch.DeleteRange("b", "b").Put("c", "written");
+  ASSERT_EQ(PR_OK, pr_db_write(db, batch.data(), batch.size(), 0, err, sizeof err)) << err;
+  EXPECT_EQ("kept", Read("b"));
+  EXPECT_EQ("written", Read("c"));
+}
+
 }  // namespace

@@ -37,4 +37,20 @@ abstract class HostileInputContract extends OpenDatabaseContract {
         }
     }
 
+    @Test
+    void aBackwardRangeRefusesTheWholeBatchAndLaterWritesWork() {
+        db.put(bytes("k"), bytes("before"));
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.put(bytes("a"), bytes("1")).deleteRange(bytes("z"), bytes("b")).put(bytes("k"), bytes("2"));
+            var e = assertThrows(RocksDbException.InvalidArgumentException.class, () -> db.write(batch));
+            assertTrue(e.getMessage().contains("end key comes before"), e.getMessage());
+        }
+        assertNull(db.get(bytes("a")));
+        db.put(bytes("later"), bytes("works"));
+        reopen(DbOptions.create());
+        assertNull(db.get(bytes("a")));
+        assertArrayEquals(bytes("before"), db.get(bytes("k")));
+        assertArrayEquals(bytes("works"), db.get(bytes("later")));
+    }
+
 }
