@@ -372,6 +372,10 @@ PR_API int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, cha
  * delete range whose end key comes before its begin key (begin == end is
  * an empty range, accepted), or a merge into a family without a merge
  * operator returns PR_CODE_INVALID_ARGUMENT; either way nothing is applied.
+ * A single delete of a key that was deleted, merged, put more
+ * than once or single-deleted since its last put leaves that key's value
+ * undefined (RocksDB's contract), and nothing else: other keys, flushes,
+ * compactions and reopening are unaffected.
  * flags are PR_WRITE_* bits. The batch is copied; it is not kept. */
 PR_API int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_t flags,
                            char* err, size_t err_cap);

@@ -272,6 +272,13 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
   options.write_buffer_size = o.write_buffer_bytes;
   options.max_open_files = o.max_open_files;
   options.merge_operator = o.merge_operator;
+  // A SingleDelete misused (after a Delete, a Merge, another SingleDelete,
+  // or a key put twice) leaves that key's value undefined, as RocksDB
+  // documents. Enforcing the contract instead fails every flush and
+  // compaction that meets such a key, with Corruption: the database stops
+  // taking writes and cannot be opened again. Without it RocksDB logs the
+  // misuse and goes on, and only that key is affected.
+  options.enforce_single_del_contracts = false;
   if (o.statistics_level > 0) {
     options.statistics = rocksdb::CreateDBStatistics();
     options.statistics->set_stats_level(static_cast<rocksdb::StatsLevel>(o.statistics_level));

@@ -179,6 +179,9 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * Adds a single delete: cheaper than {@link #delete(byte[])}, and correct
      * only for a key that was put once since its last delete and never merged.
+     * Otherwise that key's value is undefined afterwards (RocksDB's
+     * contract); other keys, flushes, compactions and reopening are not
+     * affected.
      *
      * @param key the key
      * @return this batch

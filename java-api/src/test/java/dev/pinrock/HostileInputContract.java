@@ -53,4 +53,22 @@ abstract class HostileInputContract extends OpenDatabaseContract {
         assertArrayEquals(bytes("works"), db.get(bytes("later")));
     }
 
+    @Test
+    void aMisusedSingleDeleteLeavesTheDatabaseWorking() {
+        db.put(bytes("a"), bytes("before"));
+        db.put(bytes("k"), bytes("v"));
+        db.delete(bytes("k"));
+        try (WriteBatch batch = new WriteBatch()) {
+            db.write(batch.singleDelete(bytes("k")));
+        }
+        db.put(bytes("z"), bytes("after"));
+        db.flush();
+        db.compactRange();
+        db.put(bytes("later"), bytes("works"));
+        reopen(DbOptions.create());
+        assertArrayEquals(bytes("before"), db.get(bytes("a")));
+        assertArrayEquals(bytes("after"), db.get(bytes("z")));
+        assertArrayEquals(bytes("works"), db.get(bytes("later")));
+    }
+
 }
