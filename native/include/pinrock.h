@@ -260,11 +260,15 @@ PR_API int32_t pr_options_set_memory_budget(pr_options_t* options, const pr_memo
  * together. Never fails. */
 PR_API uint64_t pr_memory_budget_usage(const pr_memory_budget_t* budget);
 
-/* Sets the merge operator by RocksDB's name for a built-in one: "uint64add"
- * (little-endian 64-bit sums), "stringappend" (comma-joined), "max"
- * (bytewise maximum), "put" (last value wins), "bytesxor", "sortlist".
- * Returns PR_OK, or PR_CODE_INVALID_ARGUMENT for a name RocksDB does not
- * know. name is not kept after the call. */
+/* Sets the merge operator by the name of one of the RocksDB built-ins
+ * pinrock offers: "uint64add" (little-endian 64-bit sums), "stringappend"
+ * (comma-joined), "max" (bytewise maximum), "put" (last value wins),
+ * "bytesxor". Returns PR_OK, or PR_CODE_INVALID_ARGUMENT naming the allowed
+ * ones for any other name (RocksDB's "sortlist", which throws on an operand
+ * that is not a list of numbers, and option strings included). With
+ * "uint64add", pr_db_write refuses a batch merging an operand that is not 8
+ * bytes; an existing value that is not 8 bytes (one put, not merged)
+ * counts as 0. name is not kept after the call. */
 PR_API int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,
                                              size_t err_cap);
 
@@ -370,9 +374,10 @@ PR_API int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, cha
  * The whole batch is parsed before anything is written: a malformed batch
  * returns PR_CODE_CORRUPTION; a record for a family that is not open, a
  * delete range whose end key comes before its begin key (begin == end is
- * an empty range, accepted), or a merge into a family without a merge
- * operator returns PR_CODE_INVALID_ARGUMENT; either way nothing is applied.
- * A single delete of a key that was deleted, merged, put more
+ * an empty range, accepted), a merge into a family without a merge
+ * operator, or a merge operand of another length than 8 bytes into a
+ * "uint64add" family returns PR_CODE_INVALID_ARGUMENT; either way nothing
+ * is applied. A single delete of a key that was deleted, merged, put more
  * than once or single-deleted since its last put leaves that key's value
  * undefined (RocksDB's contract), and nothing else: other keys, flushes,
  * compactions and reopening are unaffected.

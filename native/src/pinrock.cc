@@ -47,6 +47,15 @@ struct pr_memory_budget {
   std::shared_ptr<rocksdb::WriteBufferManager> write_buffer_manager;
 };
 
+// A merge operator pinrock offers: one of RocksDB's built-ins that neither
+// throws nor loses data on any input, by its name. operand_bytes, when not
+// 0, is the one operand length it reads (uint64add counts any other operand
+// as 0): a batch merging an operand of another length is refused.
+struct MergeOperatorKind {
+  const char* name;
+  size_t operand_bytes;
+};
+
 struct pr_options {
   bool create_if_missing = false;
   bool error_if_exists = false;
@@ -59,6 +68,7 @@ struct pr_options {
   uint64_t write_buffer_bytes = 64ull << 20;
   int max_open_files = -1;
   std::shared_ptr<rocksdb::MergeOperator> merge_operator;
+  const MergeOperatorKind* merge_operator_kind = nullptr;
   std::shared_ptr<pr_memory_budget> memory_budget;
   std::vector<rocksdb::CompressionType> compression_per_level;
   uint32_t max_dict_bytes = 0;
@@ -107,7 +117,8 @@ struct pr_db {
   // kept so the hot path of memory-only gets copies no ReadOptions.
   rocksdb::ReadOptions memory_only_read_options = memory_only(read_options);
   rocksdb::WriteOptions write_options = base_write_options();
-  bool has_merge_operator = false;
+  // The family's merge operator, null without one.
+  const MergeOperatorKind* merge_operator = nullptr;
   // Set once the family is dropped: writes through the handle are refused.
   std::atomic<bool> dropped{false};
   // Set on the default family's handle only.
@@ -124,7 +135,7 @@ struct pr_database {
   // The default family's settings, for families created without options.
   rocksdb::ColumnFamilyOptions default_family_options;
   std::shared_ptr<rocksdb::Cache> default_block_cache;
-  bool default_merge_operator = false;
+  const MergeOperatorKind* default_merge_operator = nullptr;
   // Guards what follows: shared by readers (every batch write checks its
   // families), exclusive for creating and dropping families.
   std::shared_mutex mutex;
@@ -336,12 +347,21 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
     }
     return rocksdb::Status::OK();
   }
-  rocksdb::Status MergeCF(uint32_t cf, const rocksdb::Slice&, const rocksdb::Slice&) override {
+  rocksdb::Status MergeCF(uint32_t cf, const rocksdb::Slice&,
+                          const rocksdb::Slice& operand) override {
     const pr_db* family = OpenFamily(cf);
     if (family == nullptr) return NotOpen(cf);
-    if (!family->has_merge_operator) {
+    if (family->merge_operator == nullptr) {
       return rocksdb::Status::InvalidArgument("the batch has a merge into column family '" +
                                               family->name + "', which has no merge operator");
+    }
+    size_t operand_bytes = family->merge_operator->operand_bytes;
+    if (operand_bytes != 0 && operand.size() != operand_bytes) {
+      return rocksdb::Status::InvalidArgument(
+          "the batch merges an operand of " + std::to_string(operand.size()) +
+          " bytes into column family '" + family->name + "', whose merge operator " +
+          family->merge_operator->name + " takes operands of " + std::to_string(operand_bytes) +
+          " bytes");
     }
     return rocksdb::Status::OK();
   }
@@ -744,14 +764,29 @@ uint64_t pr_memory_budget_usage(const pr_memory_budget_t* budget) {
 
 int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,
                                       size_t err_cap) {
+  // RocksDB's other built-ins are left out: sortlist throws on an operand
+  // that is not a list of numbers (std::terminate in a compaction), and the
+  // test operators and option strings reach RocksDB's object registry.
+  static constexpr MergeOperatorKind kKinds[] = {
+      {"uint64add", 8}, {"stringappend", 0}, {"max", 0}, {"put", 0}, {"bytesxor", 0}};
   return guarded(err, err_cap, [&] {
-    std::shared_ptr<rocksdb::MergeOperator> merge_operator;
-    rocksdb::Status s =
-        rocksdb::MergeOperator::CreateFromString(rocksdb::ConfigOptions(), name, &merge_operator);
-    if (!s.ok() || !merge_operator) {
-      return invalid_argument(std::string("unknown merge operator \"") + name + "\"", err, err_cap);
+    const MergeOperatorKind* kind = nullptr;
+    std::string allowed;
+    for (const MergeOperatorKind& candidate : kKinds) {
+      if (std::strcmp(candidate.name, name) == 0) kind = &candidate;
+      allowed += (allowed.empty() ? "" : ", ") + std::string(candidate.name);
     }
+    if (kind == nullptr) {
+      return invalid_argument(std::string("unknown merge operator \"") + name +
+                                  "\": pinrock offers " + allowed,
+                              err, err_cap);
+    }
+    std::shared_ptr<rocksdb::MergeOperator> merge_operator;
+    rocksdb::Status s = rocksdb::MergeOperator::CreateFromString(rocksdb::ConfigOptions(),
+                                                                 kind->name, &merge_operator);
+    if (!s.ok()) return to_status(s, err, err_cap);
     options->merge_operator = std::move(merge_operator);
+    options->merge_operator_kind = kind;
     return PR_OK;
   });
 }
@@ -769,7 +804,7 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
       rocks_options.info_log = std::make_shared<QueueLogger>(options->info_log_level, path);
     }
     database.default_family_options = rocksdb::ColumnFamilyOptions(rocks_options);
-    database.default_merge_operator = options->merge_operator != nullptr;
+    database.default_merge_operator = options->merge_operator_kind;
     database.statistics = rocks_options.statistics;
     // Every existing family must be opened; a new database has the default one.
     std::vector<std::string> names;
@@ -785,11 +820,11 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
       if (own == options->family_options.end()) {
         descriptors.emplace_back(name, database.default_family_options);
         family->block_cache = database.default_block_cache;
-        family->has_merge_operator = database.default_merge_operator;
+        family->merge_operator = database.default_merge_operator;
       } else {
         descriptors.emplace_back(
             name, rocksdb::ColumnFamilyOptions(to_rocksdb_options(*own->second, &family->block_cache)));
-        family->has_merge_operator = own->second->merge_operator != nullptr;
+        family->merge_operator = own->second->merge_operator_kind;
       }
       families.push_back(std::move(family));
     }
@@ -816,7 +851,7 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
         handle->family = opened->DefaultColumnFamily();
         handle->name = family->name;
         handle->block_cache = family->block_cache;
-        handle->has_merge_operator = family->has_merge_operator;
+        handle->merge_operator = family->merge_operator;
         database.open_families[family->name] = handle.get();
       } else {
         database.open_families[family->name] = family;
@@ -1317,10 +1352,10 @@ int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_options, con
     family->name = name;
     rocksdb::ColumnFamilyOptions options = database.default_family_options;
     family->block_cache = database.default_block_cache;
-    family->has_merge_operator = database.default_merge_operator;
+    family->merge_operator = database.default_merge_operator;
     if (family_options != nullptr) {
       options = rocksdb::ColumnFamilyOptions(to_rocksdb_options(*family_options, &family->block_cache));
-      family->has_merge_operator = family_options->merge_operator != nullptr;
+      family->merge_operator = family_options->merge_operator_kind;
     }
     std::unique_lock<std::shared_mutex> lock(database.mutex);
     rocksdb::Status s = db->db->CreateColumnFamily(options, name, &family->family);

@@ -102,6 +102,45 @@ TEST_F(HostileInputTest, EmptyRangeDeleteIsAccepted) {
   EXPECT_EQ("written", Read("c"));
 }
 
+TEST(MergeOperatorTest, OnlyTheSafeBuiltInsAreOffered) {
+  char err[256] = {0};
+  for (const char* name : {"uint64add", "stringappend", "max", "put", "bytesxor"}) {
+    Options o;
+    EXPECT_EQ(PR_OK, pr_options_set_merge_operator(o.handle, name, err, sizeof err)) << name;
+  }
+  // sortlist throws std::invalid_argument on an operand that is not a list
+  // of numbers, in a compaction on a RocksDB thread: std::terminate.
+  for (const char* name : {"sortlist", "MergeSortOperator", "stringappendtest", "put_v1",
+                           "UInt64AddOperator", "id=uint64add", "{id=stringappend}",
+                           "uint64add ", "", "no-such-operator"}) {
+    Options o;
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+              pr_options_set_merge_operator(o.handle, name, err, sizeof err))
+        << name;
+    EXPECT_NE(nullptr, std::strstr(err, "uint64add, stringappend, max, put, bytesxor")) << err;
+  }
+}
+
+// uint64add counts an operand of any other length than 8 bytes as 0.
+TEST_F(HostileInputTest, Uint64AddRefusesABatchWithAnOperandNotOfEightBytes) {
+  ASSERT_EQ(PR_OK, pr_options_set_merge_operator(options.handle, "uint64add", err, sizeof err));
+  Reopen();
+  for (size_t length : {0, 1, 4, 7, 9, 16}) {
+    Batch batch;
+    batch.Put("p", "x").Merge("n", std::string(8, '\1')).Merge("n", std::string(length, '\1'));
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+              PR_STATUS_CODE(pr_db_write(db, batch.data(), batch.size(), 0, err, sizeof err)))
+        << length;
+    EXPECT_NE(nullptr, std::strstr(err, "takes operands of 8 bytes")) << err;
+  }
+  EXPECT_EQ("<none>", Read("p"));
+  EXPECT_EQ("<none>", Read("n"));
+  Batch batch;
+  batch.Merge("n", std::string(8, '\1')).Merge("n", std::string(8, '\1'));
+  ASSERT_EQ(PR_OK, pr_db_write(db, batch.data(), batch.size(), 0, err, sizeof err)) << err;
+  EXPECT_EQ(std::string(8, '\2'), Read("n"));
+}
+
 // The misuses of SingleDelete RocksDB documents as undefined for the key:
 // each one's writes, in order, each in its own batch.
 struct SingleDeleteMisuse {

@@ -54,6 +54,38 @@ abstract class HostileInputContract extends OpenDatabaseContract {
     }
 
     @Test
+    void onlySafeBuiltInMergeOperatorsAreOffered() {
+        db.close();
+        for (String name : List.of("sortlist", "stringappendtest", "put_v1", "MergeSortOperator",
+                "id=stringappend", "{id=uint64add}", "uint64add ", "")) {
+            var e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                    () -> open(dir.resolve("db"), DbOptions.create().mergeOperator(name)), name);
+            assertTrue(e.getMessage().contains("uint64add, stringappend, max, put, bytesxor"), e.getMessage());
+        }
+        for (String name : List.of("uint64add", "stringappend", "max", "put", "bytesxor")) {
+            open(dir.resolve("db"), DbOptions.create().mergeOperator(name)).close();
+        }
+        db = open(dir.resolve("db"), DbOptions.create());
+    }
+
+    @Test
+    void uint64addRefusesAnOperandThatIsNotEightBytes() {
+        reopen(DbOptions.create().mergeOperator("uint64add"));
+        byte[] one = {1, 0, 0, 0, 0, 0, 0, 0};
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.merge(bytes("n"), one).merge(bytes("n"), new byte[] {1, 0, 0, 0});
+            var e = assertThrows(RocksDbException.InvalidArgumentException.class, () -> db.write(batch));
+            assertTrue(e.getMessage().contains("8 bytes"), e.getMessage());
+        }
+        assertNull(db.get(bytes("n")), "nothing applied");
+        try (WriteBatch batch = new WriteBatch()) {
+            db.write(batch.merge(bytes("n"), one).merge(bytes("n"), one));
+        }
+        db.flush();
+        assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 0, 0, 0}, db.get(bytes("n")));
+    }
+
+    @Test
     void aMisusedSingleDeleteLeavesTheDatabaseWorking() {
         db.put(bytes("a"), bytes("before"));
         db.put(bytes("k"), bytes("v"));
