@@ -452,9 +452,11 @@ PR_API void pr_sst_writer_destroy(pr_sst_writer_t* writer);
  * the original name is removed) instead of copying them. */
 #define PR_INGEST_MOVE 1
 
-/* Adds finished table files (paths[0..n-1]) to the database atomically.
- * Returns PR_OK or a status (PR_CODE_INVALID_ARGUMENT when the files'
- * key ranges overlap each other). The paths are not kept. */
+/* Adds finished table files (paths[0..n-1], n >= 1) to the database
+ * atomically; for a key in several of them the file later in paths wins
+ * (files whose key ranges overlap are accepted), and an ingested key wins
+ * over the database's own. Returns PR_OK or a status
+ * (PR_CODE_INVALID_ARGUMENT when n is 0). The paths are not kept. */
 PR_API int32_t pr_db_ingest(pr_db_t* db, const char* const* paths, size_t n, uint32_t flags,
                             char* err, size_t err_cap);
 

@@ -1002,6 +1002,7 @@ void pr_sst_writer_destroy(pr_sst_writer_t* writer) {
 int32_t pr_db_ingest(pr_db_t* db, const char* const* paths, size_t n, uint32_t flags, char* err,
                      size_t err_cap) {
   return guarded(err, err_cap, [&] {
+    if (n == 0) return invalid_argument("no file to ingest", err, err_cap);
     std::vector<std::string> files(paths, paths + n);
     rocksdb::IngestExternalFileOptions options;
     options.move_files = (flags & PR_INGEST_MOVE) != 0;

@@ -141,6 +141,11 @@ TEST_F(HostileInputTest, Uint64AddRefusesABatchWithAnOperandNotOfEightBytes) {
   EXPECT_EQ(std::string(8, '\2'), Read("n"));
 }
 
+TEST_F(HostileInputTest, IngestOfNoFileIsInvalid) {
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_ingest(db, nullptr, 0, 0, err, sizeof err));
+  EXPECT_NE(nullptr, std::strstr(err, "no file to ingest")) << err;
+}
+
 // The misuses of SingleDelete RocksDB documents as undefined for the key:
 // each one's writes, in order, each in its own batch.
 struct SingleDeleteMisuse {

@@ -631,15 +631,22 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * Adds finished table files (from {@link SstFileWriter}) to the database,
      * atomically. With move, each file is hard-linked into the database and
      * its original name removed, so nothing is copied (the files must be on
-     * the database's file system; otherwise RocksDB copies them).
+     * the database's file system; otherwise RocksDB copies them). Files
+     * whose key ranges overlap each other are accepted: for a key in several,
+     * the file later in the list wins; an ingested key wins over the
+     * database's own.
      *
-     * @param files the table files, whose key ranges must not overlap each other
+     * @param files the table files, at least one
      * @param move whether to move the files instead of copying them
-     * @throws RocksDbException when a file is missing, damaged or overlaps another
+     * @throws RocksDbException when a file is missing or damaged
+     * @throws IllegalArgumentException when files is empty
      * @throws IllegalStateException when the database is closed
      */
     public void ingest(List<Path> files, boolean move) {
         Objects.requireNonNull(files, "files");
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("no file to ingest");
+        }
         String[] paths = files.stream().map(p -> Objects.requireNonNull(p, "a file in files").toAbsolutePath().toString())
                 .toArray(String[]::new);
         acquire();

@@ -103,4 +103,37 @@ abstract class HostileInputContract extends OpenDatabaseContract {
         assertArrayEquals(bytes("works"), db.get(bytes("later")));
     }
 
+    private Path table(String name, String... keysAndValues) {
+        Path file = dir.resolve(name);
+        try (SstFileWriter writer = SstFileWriter.open(file, DbOptions.create())) {
+            for (int i = 0; i < keysAndValues.length; i += 2) {
+                writer.put(bytes(keysAndValues[i]), bytes(keysAndValues[i + 1]));
+            }
+            writer.finish();
+        }
+        return file;
+    }
+
+    @Test
+    void ingestingNoFileIsRefused() {
+        var e = assertThrows(IllegalArgumentException.class, () -> db.ingest(List.of(), false));
+        assertTrue(e.getMessage().contains("no file"), e.getMessage());
+        db.put(bytes("k"), bytes("v"));
+        assertArrayEquals(bytes("v"), db.get(bytes("k")));
+    }
+
+    @Test
+    void overlappingFilesAreIngestedAndTheLaterOneWins() {
+        db.put(bytes("b"), bytes("own"));
+        Path first = table("first.sst", "a", "first", "b", "first", "c", "first");
+        Path second = table("second.sst", "b", "second", "d", "second");
+        db.ingest(List.of(first, second), false);
+        assertArrayEquals(bytes("first"), db.get(bytes("a")));
+        assertArrayEquals(bytes("second"), db.get(bytes("b")));
+        assertArrayEquals(bytes("first"), db.get(bytes("c")));
+        assertArrayEquals(bytes("second"), db.get(bytes("d")));
+        Path third = table("third.sst", "b", "third");
+        db.ingest(List.of(third, first), false);
+        assertArrayEquals(bytes("first"), db.get(bytes("b")), "the later file in the list wins");
+    }
 }
