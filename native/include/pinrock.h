@@ -6,9 +6,13 @@
  *  2. Keys and values cross as (const uint8_t* ptr, size_t len); paths and
  *     property names as NUL-terminated UTF-8. Only fixed-width integer types,
  *     double, size_t and pointers appear, so one generated binding serves
- *     every 64-bit Linux. A key may be at most 2^32 - 9 bytes and a value
- *     2^32 - 1 bytes (RocksDB stores 32-bit lengths); a longer one fails the
- *     call with PR_CODE_INVALID_ARGUMENT before RocksDB sees it.
+ *     every 64-bit Linux. A key may be at most PR_MAX_KEY_BYTES (8 MiB) and
+ *     a value 2^32 - 1 bytes (RocksDB stores 32-bit lengths); a longer one
+ *     fails the call (or the batch holding it) with
+ *     PR_CODE_INVALID_ARGUMENT before RocksDB sees it. RocksDB allows keys
+ *     near 4 GiB, but a flush holds about 14 copies of the longest key in
+ *     memory at once (a flush of one 128 MiB key peaks near 2 GB), so
+ *     pinrock bounds keys well below that.
  *  3. Every create/open has a destroy/close. Memory the shim allocates is
  *     freed only by the shim. Destroy/close functions accept NULL; every
  *     other pointer argument must be valid unless its comment says it may
@@ -38,6 +42,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The longest key pinrock accepts (convention 2). */
+#define PR_MAX_KEY_BYTES 8388608
 
 #if defined(PINROCK_BUILDING)
 #define PR_API __attribute__((visibility("default")))

@@ -146,6 +146,37 @@ TEST_F(HostileInputTest, IngestOfNoFileIsInvalid) {
   EXPECT_NE(nullptr, std::strstr(err, "no file to ingest")) << err;
 }
 
+// RocksDB takes keys near 4 GiB, but a flush holds about 14 copies of the
+// longest key at once: a 2 GiB key got the JVM killed for memory.
+TEST_F(HostileInputTest, KeysUpToTheLimitAreStoredLongerOnesRefusedEverywhere) {
+  const std::string longest(PR_MAX_KEY_BYTES, 'k');
+  const std::string too_long(PR_MAX_KEY_BYTES + 1, 'k');
+  Put(longest, "v");
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+  EXPECT_EQ("v", Read(longest));
+  auto expect_refused = [&](int32_t status, const char* what) {
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, PR_STATUS_CODE(status)) << what;
+    EXPECT_NE(nullptr, std::strstr(err, "limit of 8388608 bytes")) << what << ": " << err;
+  };
+  expect_refused(pr_db_put(db, bytes(too_long), too_long.size(), bytes("v"), 1, err, sizeof err),
+                 "put");
+  expect_refused(pr_db_delete(db, bytes(too_long), too_long.size(), err, sizeof err), "delete");
+  pr_get_result_t result;
+  expect_refused(pr_db_get(db, bytes(too_long), too_long.size(), nullptr, 0, 0, &result, err,
+                           sizeof err),
+                 "get");
+  // A batch built by any caller is checked as well, every key of it.
+  Batch put, range_end, merge;
+  put.Put("a", "applied?").Put(too_long, "v");
+  range_end.Put("a", "applied?").DeleteRange("a", too_long);
+  merge.Put("a", "applied?").Merge(too_long, "v");
+  for (Batch* batch : {&put, &range_end, &merge}) {
+    expect_refused(pr_db_write(db, batch->data(), batch->size(), 0, err, sizeof err), "batch");
+  }
+  EXPECT_EQ("<none>", Read("a"));
+  EXPECT_EQ("v", Read(longest));
+}
+
 // The misuses of SingleDelete RocksDB documents as undefined for the key:
 // each one's writes, in order, each in its own batch.
 struct SingleDeleteMisuse {

@@ -315,7 +315,7 @@ TEST_F(DbTest, KeysAndValuesBeyondRocksDbsLengthsAreRefusedBeforeRocksDbSeesThem
   const size_t too_long_value = size_t{1} << 32;
   auto expect_refused = [&](int32_t status, const char* what) {
     EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, status) << what;
-    EXPECT_NE(nullptr, std::strstr(err, "exceeds RocksDB's limit")) << what << ": " << err;
+    EXPECT_NE(nullptr, std::strstr(err, "exceeds the limit")) << what << ": " << err;
   };
   pr_get_result_t result;
   expect_refused(pr_db_put(db, data, too_long_key, data, 1, err, sizeof err), "put key");

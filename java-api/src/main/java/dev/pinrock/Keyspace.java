@@ -109,8 +109,8 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      *
      * @param key the key
      * @param value the value
-     * @throws RocksDbException.InvalidArgumentException when the key is longer than 2^32 - 9
-     *     bytes or the value than 2^32 - 1 bytes (RocksDB's limits); nothing is written
+     * @throws RocksDbException.InvalidArgumentException when the key is longer than 8 MiB
+     *     or the value than 2^32 - 1 bytes; nothing is written
      * @throws RocksDbException when RocksDB fails the write
      * @throws IllegalStateException when the database or a segment's arena is closed
      * @throws WrongThreadException when a segment is confined to another thread

@@ -136,4 +136,26 @@ abstract class HostileInputContract extends OpenDatabaseContract {
         db.ingest(List.of(third, first), false);
         assertArrayEquals(bytes("first"), db.get(bytes("b")), "the later file in the list wins");
     }
+
+    @Test
+    void keysAreBoundedAtEightMebibytesByEveryPath() {
+        byte[] longest = new byte[8 << 20];
+        byte[] tooLong = new byte[(8 << 20) + 1];
+        longest[0] = 'L';
+        db.put(longest, bytes("put"));
+        db.flush();
+        assertArrayEquals(bytes("put"), db.get(longest));
+        var e = assertThrows(RocksDbException.InvalidArgumentException.class, () -> db.put(tooLong, bytes("v")));
+        assertTrue(e.getMessage().contains("exceeds the limit of 8388608 bytes"), e.getMessage());
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> db.get(tooLong));
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.put(longest, bytes("batch"));
+            var refused = assertThrows(IllegalArgumentException.class, () -> batch.put(tooLong, bytes("v")));
+            assertTrue(refused.getMessage().contains("exceeds the limit of 8388608 bytes"), refused.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> batch.deleteRange(bytes("a"), tooLong));
+            assertEquals(1, batch.count());
+            db.write(batch);
+        }
+        assertArrayEquals(bytes("batch"), db.get(longest));
+    }
 }
