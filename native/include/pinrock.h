@@ -6,9 +6,13 @@
  *  2. Keys and values cross as (const uint8_t* ptr, size_t len); paths and
  *     property names as NUL-terminated UTF-8. Only fixed-width integer types,
  *     double, size_t and pointers appear, so one generated binding serves
- *     every 64-bit Linux. A key may be at most 2^32 - 9 bytes and a value
- *     2^32 - 1 bytes (RocksDB stores 32-bit lengths); a longer one fails the
- *     call with PR_CODE_INVALID_ARGUMENT before RocksDB sees it.
+ *     every 64-bit Linux. A key may be at most PR_MAX_KEY_BYTES (8 MiB) and
+ *     a value 2^32 - 1 bytes (RocksDB stores 32-bit lengths); a longer one
+ *     fails the call (or the batch holding it) with
+ *     PR_CODE_INVALID_ARGUMENT before RocksDB sees it. RocksDB allows keys
+ *     near 4 GiB, but a flush holds about 14 copies of the longest key in
+ *     memory at once (a flush of one 128 MiB key peaks near 2 GB), so
+ *     pinrock bounds keys well below that.
  *  3. Every create/open has a destroy/close. Memory the shim allocates is
  *     freed only by the shim. Destroy/close functions accept NULL; every
  *     other pointer argument must be valid unless its comment says it may
@@ -38,6 +42,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The longest key pinrock accepts (convention 2). */
+#define PR_MAX_KEY_BYTES 8388608
 
 #if defined(PINROCK_BUILDING)
 #define PR_API __attribute__((visibility("default")))
@@ -260,11 +267,15 @@ PR_API int32_t pr_options_set_memory_budget(pr_options_t* options, const pr_memo
  * together. Never fails. */
 PR_API uint64_t pr_memory_budget_usage(const pr_memory_budget_t* budget);
 
-/* Sets the merge operator by RocksDB's name for a built-in one: "uint64add"
- * (little-endian 64-bit sums), "stringappend" (comma-joined), "max"
- * (bytewise maximum), "put" (last value wins), "bytesxor", "sortlist".
- * Returns PR_OK, or PR_CODE_INVALID_ARGUMENT for a name RocksDB does not
- * know. name is not kept after the call. */
+/* Sets the merge operator by the name of one of the RocksDB built-ins
+ * pinrock offers: "uint64add" (little-endian 64-bit sums), "stringappend"
+ * (comma-joined), "max" (bytewise maximum), "put" (last value wins),
+ * "bytesxor". Returns PR_OK, or PR_CODE_INVALID_ARGUMENT naming the allowed
+ * ones for any other name (RocksDB's "sortlist", which throws on an operand
+ * that is not a list of numbers, and option strings included). With
+ * "uint64add", pr_db_write refuses a batch merging an operand that is not 8
+ * bytes; an existing value that is not 8 bytes (one put, not merged)
+ * counts as 0. name is not kept after the call. */
 PR_API int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,
                                              size_t err_cap);
 
@@ -368,9 +379,15 @@ PR_API int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, cha
  * accepted, for the default family or, in the column-family forms, for any
  * open family (pr_db_family_id), whichever handle of the database db is.
  * The whole batch is parsed before anything is written: a malformed batch
- * returns PR_CODE_CORRUPTION, a merge into a family without a merge
- * operator or a record for a family that is not open
- * PR_CODE_INVALID_ARGUMENT, and nothing is applied.
+ * returns PR_CODE_CORRUPTION; a record for a family that is not open, a
+ * delete range whose end key comes before its begin key (begin == end is
+ * an empty range, accepted), a merge into a family without a merge
+ * operator, or a merge operand of another length than 8 bytes into a
+ * "uint64add" family returns PR_CODE_INVALID_ARGUMENT; either way nothing
+ * is applied. A single delete of a key that was deleted, merged, put more
+ * than once or single-deleted since its last put leaves that key's value
+ * undefined (RocksDB's contract), and nothing else: other keys, flushes,
+ * compactions and reopening are unaffected.
  * flags are PR_WRITE_* bits. The batch is copied; it is not kept. */
 PR_API int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_t flags,
                            char* err, size_t err_cap);
@@ -442,9 +459,11 @@ PR_API void pr_sst_writer_destroy(pr_sst_writer_t* writer);
  * the original name is removed) instead of copying them. */
 #define PR_INGEST_MOVE 1
 
-/* Adds finished table files (paths[0..n-1]) to the database atomically.
- * Returns PR_OK or a status (PR_CODE_INVALID_ARGUMENT when the files'
- * key ranges overlap each other). The paths are not kept. */
+/* Adds finished table files (paths[0..n-1], n >= 1) to the database
+ * atomically; for a key in several of them the file later in paths wins
+ * (files whose key ranges overlap are accepted), and an ingested key wins
+ * over the database's own. Returns PR_OK or a status
+ * (PR_CODE_INVALID_ARGUMENT when n is 0). The paths are not kept. */
 PR_API int32_t pr_db_ingest(pr_db_t* db, const char* const* paths, size_t n, uint32_t flags,
                             char* err, size_t err_cap);
 
@@ -552,13 +571,18 @@ PR_API int32_t pr_db_checkpoint(pr_db_t* db, const char* path, char* err, size_t
 
 /* Reads an integer property such as "rocksdb.estimate-num-keys" into
  * *value. Returns PR_NOT_FOUND when RocksDB knows no integer property of
- * that name. */
+ * that name. Names are RocksDB 9.10's (DB::Properties), spelled exactly;
+ * the ones ending in a level or temperature (e.g.
+ * "rocksdb.num-files-at-level<N>") take N as a decimal 0..255 without sign,
+ * spaces or leading zeros, and answer PR_NOT_FOUND for a level the family
+ * does not have. Any other name, malformed or unknown, answers PR_NOT_FOUND
+ * without reaching RocksDB (which reads a level of 2^31 out of bounds). */
 PR_API int32_t pr_db_property_int(pr_db_t* db, const char* name, uint64_t* value, char* err,
                                   size_t err_cap);
 
 /* Reads a string property such as "rocksdb.stats" or
  * "rocksdb.estimate-num-keys". Returns PR_NOT_FOUND when RocksDB does not
- * know the name, otherwise PR_OK with *value_len set to the value's full
+ * know the name (names are checked as by pr_db_property_int), otherwise PR_OK with *value_len set to the value's full
  * length and its first min(value_len, buf_cap) bytes copied into buf (not
  * NUL-terminated), so a caller whose buffer was too small can retry. */
 PR_API int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,

@@ -47,6 +47,15 @@ struct pr_memory_budget {
   std::shared_ptr<rocksdb::WriteBufferManager> write_buffer_manager;
 };
 
+// A merge operator pinrock offers: one of RocksDB's built-ins that neither
+// throws nor loses data on any input, by its name. operand_bytes, when not
+// 0, is the one operand length it reads (uint64add counts any other operand
+// as 0): a batch merging an operand of another length is refused.
+struct MergeOperatorKind {
+  const char* name;
+  size_t operand_bytes;
+};
+
 struct pr_options {
   bool create_if_missing = false;
   bool error_if_exists = false;
@@ -59,6 +68,7 @@ struct pr_options {
   uint64_t write_buffer_bytes = 64ull << 20;
   int max_open_files = -1;
   std::shared_ptr<rocksdb::MergeOperator> merge_operator;
+  const MergeOperatorKind* merge_operator_kind = nullptr;
   std::shared_ptr<pr_memory_budget> memory_budget;
   std::vector<rocksdb::CompressionType> compression_per_level;
   uint32_t max_dict_bytes = 0;
@@ -107,7 +117,8 @@ struct pr_db {
   // kept so the hot path of memory-only gets copies no ReadOptions.
   rocksdb::ReadOptions memory_only_read_options = memory_only(read_options);
   rocksdb::WriteOptions write_options = base_write_options();
-  bool has_merge_operator = false;
+  // The family's merge operator, null without one.
+  const MergeOperatorKind* merge_operator = nullptr;
   // Set once the family is dropped: writes through the handle are refused.
   std::atomic<bool> dropped{false};
   // Set on the default family's handle only.
@@ -124,7 +135,7 @@ struct pr_database {
   // The default family's settings, for families created without options.
   rocksdb::ColumnFamilyOptions default_family_options;
   std::shared_ptr<rocksdb::Cache> default_block_cache;
-  bool default_merge_operator = false;
+  const MergeOperatorKind* default_merge_operator = nullptr;
   // Guards what follows: shared by readers (every batch write checks its
   // families), exclusive for creating and dropping families.
   std::shared_mutex mutex;
@@ -229,17 +240,20 @@ bool known_compression(int32_t type) {
   }
 }
 
-// RocksDB encodes lengths as 32-bit varints, and a key carries 8 bytes of
-// sequence number and type inside the engine. Some paths (Delete, lookups,
-// seeks) truncate a longer length silently instead of failing, so every key
-// and value crossing the boundary is checked here; throws too_long.
+// RocksDB encodes lengths as 32-bit varints, and some paths (Delete,
+// lookups, seeks) truncate a longer length silently instead of failing, so
+// every key and value crossing the boundary is checked here; throws
+// too_long. Keys are bounded far lower than RocksDB's 2^32 - 9: a flush
+// holds about 14 copies of the longest key at once (measured: put and
+// flush of one key of 8, 32, 64, 128 MiB raise the peak resident memory by
+// 16, 14, 14, 14 times the key), so an 8 MiB key costs a flush ~130 MB.
 constexpr size_t kMaxValueBytes = std::numeric_limits<uint32_t>::max();
-constexpr size_t kMaxKeyBytes = kMaxValueBytes - 8;
+constexpr size_t kMaxKeyBytes = PR_MAX_KEY_BYTES;
 
 rocksdb::Slice checked_slice(const char* what, size_t max, const uint8_t* data, size_t len) {
   if (len > max) {
     throw too_long(std::string("a ") + what + " of " + std::to_string(len) +
-                   " bytes exceeds RocksDB's limit of " + std::to_string(max) + " bytes");
+                   " bytes exceeds the limit of " + std::to_string(max) + " bytes");
   }
   return rocksdb::Slice(reinterpret_cast<const char*>(data), len);
 }
@@ -272,6 +286,13 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
   options.write_buffer_size = o.write_buffer_bytes;
   options.max_open_files = o.max_open_files;
   options.merge_operator = o.merge_operator;
+  // A SingleDelete misused (after a Delete, a Merge, another SingleDelete,
+  // or a key put twice) leaves that key's value undefined, as RocksDB
+  // documents. Enforcing the contract instead fails every flush and
+  // compaction that meets such a key, with Corruption: the database stops
+  // taking writes and cannot be opened again. Without it RocksDB logs the
+  // misuse and goes on, and only that key is affected.
+  options.enforce_single_del_contracts = false;
   if (o.statistics_level > 0) {
     options.statistics = rocksdb::CreateDBStatistics();
     options.statistics->set_stats_level(static_cast<rocksdb::StatsLevel>(o.statistics_level));
@@ -293,32 +314,59 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
 }
 
 // Parses a whole write batch before it is applied, so that a batch that
-// RocksDB would reject part-way (a malformed record, a merge without a merge
-// operator, another column family) is refused before anything is written.
+// RocksDB would reject part-way is refused before anything is written.
+// RocksDB writes a batch to the log first and checks some records only when
+// it applies them to the memtable (its MemTableInserter): a batch failing
+// there is applied in part, and stays in the log, to be replayed on reopen.
+// Every such check that can fail with pinrock's options is made here: a
+// record kind pinrock does not write (the Handler's defaults refuse them), a
+// family not open, a range delete whose end comes before its begin, a merge
+// into a family without a merge operator. The memtable's other refusals
+// (DeleteRange unsupported by the table format or with a row cache,
+// user-defined timestamps, in-place updates, max_successive_merges, a key
+// added twice with one sequence number) need options pinrock does not set.
 class BatchCheck : public rocksdb::WriteBatch::Handler {
  public:
   // The caller holds the database's mutex (shared) while the batch is checked.
   explicit BatchCheck(const pr_database& database) : database_(database) {}
 
-  rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice&, const rocksdb::Slice&) override {
-    return KnownFamily(cf);
+  rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice& key, const rocksdb::Slice&) override {
+    return KnownFamilyAndKey(cf, key);
   }
-  rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice&) override {
-    return KnownFamily(cf);
+  rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice& key) override {
+    return KnownFamilyAndKey(cf, key);
   }
-  rocksdb::Status SingleDeleteCF(uint32_t cf, const rocksdb::Slice&) override {
-    return KnownFamily(cf);
+  rocksdb::Status SingleDeleteCF(uint32_t cf, const rocksdb::Slice& key) override {
+    return KnownFamilyAndKey(cf, key);
   }
-  rocksdb::Status DeleteRangeCF(uint32_t cf, const rocksdb::Slice&,
-                                const rocksdb::Slice&) override {
-    return KnownFamily(cf);
-  }
-  rocksdb::Status MergeCF(uint32_t cf, const rocksdb::Slice&, const rocksdb::Slice&) override {
+  rocksdb::Status DeleteRangeCF(uint32_t cf, const rocksdb::Slice& begin,
+                                const rocksdb::Slice& end) override {
     const pr_db* family = OpenFamily(cf);
     if (family == nullptr) return NotOpen(cf);
-    if (!family->has_merge_operator) {
+    if (begin.size() > kMaxKeyBytes || end.size() > kMaxKeyBytes) return TooLong();
+    // begin == end is an empty range, which RocksDB skips.
+    if (family->family->GetComparator()->Compare(begin, end) > 0) {
+      return rocksdb::Status::InvalidArgument(
+          "the batch deletes a range whose end key comes before its begin key");
+    }
+    return rocksdb::Status::OK();
+  }
+  rocksdb::Status MergeCF(uint32_t cf, const rocksdb::Slice& key,
+                          const rocksdb::Slice& operand) override {
+    const pr_db* family = OpenFamily(cf);
+    if (family == nullptr) return NotOpen(cf);
+    if (key.size() > kMaxKeyBytes) return TooLong();
+    if (family->merge_operator == nullptr) {
       return rocksdb::Status::InvalidArgument("the batch has a merge into column family '" +
                                               family->name + "', which has no merge operator");
+    }
+    size_t operand_bytes = family->merge_operator->operand_bytes;
+    if (operand_bytes != 0 && operand.size() != operand_bytes) {
+      return rocksdb::Status::InvalidArgument(
+          "the batch merges an operand of " + std::to_string(operand.size()) +
+          " bytes into column family '" + family->name + "', whose merge operator " +
+          family->merge_operator->name + " takes operands of " + std::to_string(operand_bytes) +
+          " bytes");
     }
     return rocksdb::Status::OK();
   }
@@ -330,8 +378,13 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
     }
     return nullptr;
   }
-  rocksdb::Status KnownFamily(uint32_t cf) const {
-    return OpenFamily(cf) != nullptr ? rocksdb::Status::OK() : NotOpen(cf);
+  rocksdb::Status KnownFamilyAndKey(uint32_t cf, const rocksdb::Slice& key) const {
+    if (OpenFamily(cf) == nullptr) return NotOpen(cf);
+    return key.size() > kMaxKeyBytes ? TooLong() : rocksdb::Status::OK();
+  }
+  static rocksdb::Status TooLong() {
+    return rocksdb::Status::InvalidArgument("the batch holds a key longer than the limit of " +
+                                            std::to_string(kMaxKeyBytes) + " bytes");
   }
   static rocksdb::Status NotOpen(uint32_t cf) {
     return rocksdb::Status::InvalidArgument("the batch writes to column family " +
@@ -721,14 +774,29 @@ uint64_t pr_memory_budget_usage(const pr_memory_budget_t* budget) {
 
 int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,
                                       size_t err_cap) {
+  // RocksDB's other built-ins are left out: sortlist throws on an operand
+  // that is not a list of numbers (std::terminate in a compaction), and the
+  // test operators and option strings reach RocksDB's object registry.
+  static constexpr MergeOperatorKind kKinds[] = {
+      {"uint64add", 8}, {"stringappend", 0}, {"max", 0}, {"put", 0}, {"bytesxor", 0}};
   return guarded(err, err_cap, [&] {
-    std::shared_ptr<rocksdb::MergeOperator> merge_operator;
-    rocksdb::Status s =
-        rocksdb::MergeOperator::CreateFromString(rocksdb::ConfigOptions(), name, &merge_operator);
-    if (!s.ok() || !merge_operator) {
-      return invalid_argument(std::string("unknown merge operator \"") + name + "\"", err, err_cap);
+    const MergeOperatorKind* kind = nullptr;
+    std::string allowed;
+    for (const MergeOperatorKind& candidate : kKinds) {
+      if (std::strcmp(candidate.name, name) == 0) kind = &candidate;
+      allowed += (allowed.empty() ? "" : ", ") + std::string(candidate.name);
     }
+    if (kind == nullptr) {
+      return invalid_argument(std::string("unknown merge operator \"") + name +
+                                  "\": pinrock offers " + allowed,
+                              err, err_cap);
+    }
+    std::shared_ptr<rocksdb::MergeOperator> merge_operator;
+    rocksdb::Status s = rocksdb::MergeOperator::CreateFromString(rocksdb::ConfigOptions(),
+                                                                 kind->name, &merge_operator);
+    if (!s.ok()) return to_status(s, err, err_cap);
     options->merge_operator = std::move(merge_operator);
+    options->merge_operator_kind = kind;
     return PR_OK;
   });
 }
@@ -746,7 +814,7 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
       rocks_options.info_log = std::make_shared<QueueLogger>(options->info_log_level, path);
     }
     database.default_family_options = rocksdb::ColumnFamilyOptions(rocks_options);
-    database.default_merge_operator = options->merge_operator != nullptr;
+    database.default_merge_operator = options->merge_operator_kind;
     database.statistics = rocks_options.statistics;
     // Every existing family must be opened; a new database has the default one.
     std::vector<std::string> names;
@@ -762,11 +830,11 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
       if (own == options->family_options.end()) {
         descriptors.emplace_back(name, database.default_family_options);
         family->block_cache = database.default_block_cache;
-        family->has_merge_operator = database.default_merge_operator;
+        family->merge_operator = database.default_merge_operator;
       } else {
         descriptors.emplace_back(
             name, rocksdb::ColumnFamilyOptions(to_rocksdb_options(*own->second, &family->block_cache)));
-        family->has_merge_operator = own->second->merge_operator != nullptr;
+        family->merge_operator = own->second->merge_operator_kind;
       }
       families.push_back(std::move(family));
     }
@@ -793,7 +861,7 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
         handle->family = opened->DefaultColumnFamily();
         handle->name = family->name;
         handle->block_cache = family->block_cache;
-        handle->has_merge_operator = family->has_merge_operator;
+        handle->merge_operator = family->merge_operator;
         database.open_families[family->name] = handle.get();
       } else {
         database.open_families[family->name] = family;
@@ -944,6 +1012,7 @@ void pr_sst_writer_destroy(pr_sst_writer_t* writer) {
 int32_t pr_db_ingest(pr_db_t* db, const char* const* paths, size_t n, uint32_t flags, char* err,
                      size_t err_cap) {
   return guarded(err, err_cap, [&] {
+    if (n == 0) return invalid_argument("no file to ingest", err, err_cap);
     std::vector<std::string> files(paths, paths + n);
     rocksdb::IngestExternalFileOptions options;
     options.move_files = (flags & PR_INGEST_MOVE) != 0;
@@ -1079,10 +1148,70 @@ int32_t pr_db_checkpoint(pr_db_t* db, const char* path, char* err, size_t err_ca
   });
 }
 
+namespace {
+
+// Whether name is a property RocksDB 9.10 defines (DB::Properties), in its
+// exact spelling. RocksDB itself strips any trailing digits from a name and
+// hands them to the property as its argument, where the level properties
+// cast them to int unchecked (a level of 2^31 reads out of bounds). So the
+// properties that take a number (a level, a temperature) accept only a
+// decimal suffix 0..kMaxPropertySuffix with no sign, space or leading zero,
+// and every other name only exactly as RocksDB spells it.
+constexpr uint64_t kMaxPropertySuffix = 255;
+
+bool bounded_decimal(const std::string& digits) {
+  if (digits.empty() || digits.size() > 3) return false;
+  if (digits.size() > 1 && digits[0] == '0') return false;
+  uint64_t number = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+    number = number * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return number <= kMaxPropertySuffix;
+}
+
+bool known_property(const char* name) {
+  using P = rocksdb::DB::Properties;
+  static const std::unordered_set<std::string> exact = {
+      P::kStats, P::kSSTables, P::kCFStats, P::kCFStatsNoFileHistogram, P::kCFFileHistogram,
+      P::kCFWriteStallStats, P::kDBWriteStallStats, P::kDBStats, P::kLevelStats,
+      P::kBlockCacheEntryStats, P::kFastBlockCacheEntryStats, P::kNumImmutableMemTable,
+      P::kNumImmutableMemTableFlushed, P::kMemTableFlushPending, P::kNumRunningFlushes,
+      P::kCompactionPending, P::kNumRunningCompactions, P::kBackgroundErrors,
+      P::kCurSizeActiveMemTable, P::kCurSizeAllMemTables, P::kSizeAllMemTables,
+      P::kNumEntriesActiveMemTable, P::kNumEntriesImmMemTables, P::kNumDeletesActiveMemTable,
+      P::kNumDeletesImmMemTables, P::kEstimateNumKeys, P::kEstimateTableReadersMem,
+      P::kIsFileDeletionsEnabled, P::kNumSnapshots, P::kOldestSnapshotTime,
+      P::kOldestSnapshotSequence, P::kNumLiveVersions, P::kCurrentSuperVersionNumber,
+      P::kEstimateLiveDataSize, P::kMinLogNumberToKeep, P::kMinObsoleteSstNumberToKeep,
+      P::kTotalSstFilesSize, P::kLiveSstFilesSize, P::kObsoleteSstFilesSize, P::kBaseLevel,
+      P::kEstimatePendingCompactionBytes, P::kAggregatedTableProperties,
+      P::kActualDelayedWriteRate, P::kIsWriteStopped, P::kEstimateOldestKeyTime,
+      P::kBlockCacheCapacity, P::kBlockCacheUsage, P::kBlockCachePinnedUsage,
+      P::kOptionsStatistics, P::kNumBlobFiles, P::kBlobStats, P::kTotalBlobFileSize,
+      P::kLiveBlobFileSize, P::kLiveBlobFileGarbageSize, P::kBlobCacheCapacity,
+      P::kBlobCacheUsage, P::kBlobCachePinnedUsage};
+  static const std::vector<std::string> numbered = {
+      P::kNumFilesAtLevelPrefix, P::kCompressionRatioAtLevelPrefix,
+      P::kAggregatedTablePropertiesAtLevel, P::kLiveSstFilesSizeAtTemperature};
+  const std::string property(name);
+  if (exact.count(property) != 0) return true;
+  for (const std::string& prefix : numbered) {
+    if (property.compare(0, prefix.size(), prefix) == 0 &&
+        bounded_decimal(property.substr(prefix.size()))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 int32_t pr_db_property_int(pr_db_t* db, const char* name, uint64_t* value, char* err,
                            size_t err_cap) {
   return guarded(err, err_cap, [&] {
     *value = 0;
+    if (!known_property(name)) return PR_NOT_FOUND;
     return db->db->GetIntProperty(db->family, name, value) ? PR_OK : PR_NOT_FOUND;
   });
 }
@@ -1092,7 +1221,9 @@ int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t buf_cap,
   return guarded(err, err_cap, [&] {
     *value_len = 0;
     std::string value;
-    if (!db->db->GetProperty(db->family, name, &value)) return PR_NOT_FOUND;
+    if (!known_property(name) || !db->db->GetProperty(db->family, name, &value)) {
+      return PR_NOT_FOUND;
+    }
     *value_len = value.size();
     size_t copied = value.size() < buf_cap ? value.size() : buf_cap;
     if (copied > 0) std::memcpy(buf, value.data(), copied);
@@ -1232,10 +1363,10 @@ int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_options, con
     family->name = name;
     rocksdb::ColumnFamilyOptions options = database.default_family_options;
     family->block_cache = database.default_block_cache;
-    family->has_merge_operator = database.default_merge_operator;
+    family->merge_operator = database.default_merge_operator;
     if (family_options != nullptr) {
       options = rocksdb::ColumnFamilyOptions(to_rocksdb_options(*family_options, &family->block_cache));
-      family->has_merge_operator = family_options->merge_operator != nullptr;
+      family->merge_operator = family_options->merge_operator_kind;
     }
     std::unique_lock<std::shared_mutex> lock(database.mutex);
     rocksdb::Status s = db->db->CreateColumnFamily(options, name, &family->family);

@@ -259,10 +259,15 @@ public final class DbOptions {
 
     /**
      * Returns a copy with a merge operator, which {@link WriteBatch#merge(byte[], byte[])}
-     * needs: one of RocksDB's built-in operators by name, "uint64add"
+     * needs: one of the RocksDB built-ins pinrock offers, by name: "uint64add"
      * (little-endian 64-bit sums), "stringappend" (comma-joined), "max"
-     * (bytewise maximum), "put" (last value wins), "bytesxor" or "sortlist".
-     * An unknown name makes {@code open} throw InvalidArgumentException.
+     * (bytewise maximum), "put" (last value wins) or "bytesxor". Any other
+     * name (RocksDB's "sortlist", which fails on operands that are not lists
+     * of numbers, and option strings included) makes {@code open} throw
+     * InvalidArgumentException naming the allowed ones. With "uint64add",
+     * writing a batch that merges an operand of other than 8 bytes throws
+     * InvalidArgumentException and applies nothing; an existing value of
+     * other than 8 bytes (written by {@code put}) counts as 0.
      *
      * @param name the operator's name, or null for none (the default)
      * @return a copy with the setting changed

@@ -109,8 +109,8 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      *
      * @param key the key
      * @param value the value
-     * @throws RocksDbException.InvalidArgumentException when the key is longer than 2^32 - 9
-     *     bytes or the value than 2^32 - 1 bytes (RocksDB's limits); nothing is written
+     * @throws RocksDbException.InvalidArgumentException when the key is longer than 8 MiB
+     *     or the value than 2^32 - 1 bytes; nothing is written
      * @throws RocksDbException when RocksDB fails the write
      * @throws IllegalStateException when the database or a segment's arena is closed
      * @throws WrongThreadException when a segment is confined to another thread
@@ -631,15 +631,22 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * Adds finished table files (from {@link SstFileWriter}) to the database,
      * atomically. With move, each file is hard-linked into the database and
      * its original name removed, so nothing is copied (the files must be on
-     * the database's file system; otherwise RocksDB copies them).
+     * the database's file system; otherwise RocksDB copies them). Files
+     * whose key ranges overlap each other are accepted: for a key in several,
+     * the file later in the list wins; an ingested key wins over the
+     * database's own.
      *
-     * @param files the table files, whose key ranges must not overlap each other
+     * @param files the table files, at least one
      * @param move whether to move the files instead of copying them
-     * @throws RocksDbException when a file is missing, damaged or overlaps another
+     * @throws RocksDbException when a file is missing or damaged
+     * @throws IllegalArgumentException when files is empty
      * @throws IllegalStateException when the database is closed
      */
     public void ingest(List<Path> files, boolean move) {
         Objects.requireNonNull(files, "files");
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("no file to ingest");
+        }
         String[] paths = files.stream().map(p -> Objects.requireNonNull(p, "a file in files").toAbsolutePath().toString())
                 .toArray(String[]::new);
         acquire();
@@ -654,8 +661,14 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * Reads an integer RocksDB property, e.g. {@code "rocksdb.estimate-num-keys"}
      * or {@code "rocksdb.cur-size-all-mem-tables"}.
      *
+     * <p>Names are RocksDB 9.10's, spelled exactly; one ending in a level or
+     * temperature ({@code "rocksdb.num-files-at-level<N>"}) takes N as a
+     * decimal 0..255 without sign, spaces or leading zeros. Any other name
+     * answers empty without reaching RocksDB.
+     *
      * @param name the property name
      * @return its value, or empty when RocksDB knows no integer property of that name
+     *     (a level the column family does not have, or a malformed name, included)
      * @throws IllegalStateException when the database is closed
      */
     public OptionalLong propertyLong(String name) {
@@ -672,6 +685,9 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     /**
      * Reads a RocksDB property, e.g. {@code "rocksdb.stats"} or
      * {@code "rocksdb.estimate-num-keys"}.
+     *
+     * <p>Names are checked as by {@link #propertyLong(String)}: a malformed or
+     * unknown one answers {@code null} without reaching RocksDB.
      *
      * @param name the property name
      * @return its value, or {@code null} when RocksDB knows no such property

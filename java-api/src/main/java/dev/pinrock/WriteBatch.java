@@ -45,9 +45,10 @@ public final class WriteBatch implements AutoCloseable {
     private static final byte FAMILY_RANGE_DELETION = 0xE;
     /** A length is a varint32 of at most 5 bytes. */
     private static final int MAX_VARINT_BYTES = 5;
-    /** RocksDB's 32-bit lengths; a key carries 8 more bytes inside the engine (see pinrock.h). */
+    /** RocksDB's 32-bit lengths. */
     private static final long MAX_VALUE_BYTES = 0xFFFF_FFFFL;
-    private static final long MAX_KEY_BYTES = MAX_VALUE_BYTES - 8;
+    /** PR_MAX_KEY_BYTES, pinrock's bound on keys, far below RocksDB's (pinrock.h, convention 2). */
+    private static final long MAX_KEY_BYTES = 8L << 20;
 
     private final ResourceGuard guard = ResourceGuard.exclusive("WriteBatch");
     private Arena arena;
@@ -107,8 +108,8 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @param value the value
      * @return this batch
-     * @throws IllegalArgumentException when the key is longer than 2^32 - 9 bytes or the value
-     *     than 2^32 - 1 bytes (RocksDB's limits); the batch is unchanged
+     * @throws IllegalArgumentException when the key is longer than 8 MiB or the value
+     *     than 2^32 - 1 bytes; the batch is unchanged
      */
     public WriteBatch put(MemorySegment key, MemorySegment value) {
         return record(null, VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
@@ -179,6 +180,9 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * Adds a single delete: cheaper than {@link #delete(byte[])}, and correct
      * only for a key that was put once since its last delete and never merged.
+     * Otherwise that key's value is undefined afterwards (RocksDB's
+     * contract); other keys, flushes, compactions and reopening are not
+     * affected.
      *
      * @param key the key
      * @return this batch
@@ -206,6 +210,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param begin the first key deleted
      * @param end the first key kept after the range
      * @return this batch
+     * @throws IllegalArgumentException when begin or end is longer than 8 MiB; the batch is unchanged
      */
     public WriteBatch deleteRange(byte[] begin, byte[] end) {
         return record(null, RANGE_DELETION, FAMILY_RANGE_DELETION,
@@ -220,6 +225,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param begin the first key deleted
      * @param end the first key kept after the range
      * @return this batch
+     * @throws IllegalArgumentException when begin or end is longer than 8 MiB; the batch is unchanged
      */
     public WriteBatch deleteRange(Keyspace family, byte[] begin, byte[] end) {
         return record(Objects.requireNonNull(family, "family"), RANGE_DELETION, FAMILY_RANGE_DELETION,
@@ -355,7 +361,9 @@ public final class WriteBatch implements AutoCloseable {
         long firstLength = length(first);
         long secondLength = second == null ? 0 : length(second);
         requireWithinLimit("key", MAX_KEY_BYTES, firstLength);
-        if (second != null) {
+        if (defaultTag == RANGE_DELETION) {
+            requireWithinLimit("key", MAX_KEY_BYTES, secondLength);
+        } else if (second != null) {
             requireWithinLimit("value", MAX_VALUE_BYTES, secondLength);
         }
         long needed = 1 + 2 * MAX_VARINT_BYTES + firstLength
@@ -384,11 +392,11 @@ public final class WriteBatch implements AutoCloseable {
         return part instanceof byte[] array ? array.length : ((MemorySegment) part).byteSize();
     }
 
-    /** Refuses a key or value too long for RocksDB's 32-bit lengths, before any memory is reserved for it. */
+    /** Refuses a key or value longer than its limit, before any memory is reserved for it. */
     private static void requireWithinLimit(String what, long max, long length) {
         if (length > max) {
             throw new IllegalArgumentException(
-                    "a " + what + " of " + length + " bytes exceeds RocksDB's limit of " + max + " bytes");
+                    "a " + what + " of " + length + " bytes exceeds the limit of " + max + " bytes");
         }
     }
 

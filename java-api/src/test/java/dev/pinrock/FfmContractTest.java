@@ -101,4 +101,12 @@ class FfmContractTest {
             return Binding.FFM;
         }
     }
+
+    @Nested
+    class HostileInput extends HostileInputContract {
+        @Override
+        protected Binding binding() {
+            return Binding.FFM;
+        }
+    }
 }

@@ -101,4 +101,12 @@ class JniContractTest {
             return Binding.JNI;
         }
     }
+
+    @Nested
+    class HostileInput extends HostileInputContract {
+        @Override
+        protected Binding binding() {
+            return Binding.JNI;
+        }
+    }
 }

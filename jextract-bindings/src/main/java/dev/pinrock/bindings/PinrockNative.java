@@ -68,6 +68,15 @@ public class PinrockNative {
     public static final AddressLayout C_POINTER = ValueLayout.ADDRESS
             .withTargetLayout(MemoryLayout.sequenceLayout(java.lang.Long.MAX_VALUE, JAVA_BYTE));
     public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
+    private static final int PR_MAX_KEY_BYTES = (int)8388608L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_MAX_KEY_BYTES 8388608
+     * }
+     */
+    public static int PR_MAX_KEY_BYTES() {
+        return PR_MAX_KEY_BYTES;
+    }
     private static final int PR_OK = (int)0L;
     /**
      * {@snippet lang=c :

@@ -237,7 +237,7 @@ class BadInputTest {
 
     /**
      * A segment of the given size over a sparse file: it costs no memory or
-     * disk unless read, and RocksDB's limits are checked before it is read.
+     * disk unless read, and the limits are checked before it is read.
      */
     private MemorySegment sparse(Arena arena, String name, long size) throws IOException {
         Path file = dir.resolve(name);
@@ -265,16 +265,16 @@ class BadInputTest {
                     () -> db.multiGet(List.of(small, key), small, new long[2], new long[2]));
             for (Runnable call : calls) {
                 var e = assertThrows(RocksDbException.InvalidArgumentException.class, call::run);
-                assertTrue(e.getMessage().contains("exceeds RocksDB's limit"), e.getMessage());
+                assertTrue(e.getMessage().contains("exceeds the limit"), e.getMessage());
             }
             try (Cursor cursor = db.cursor()) {
                 var e = assertThrows(RocksDbException.InvalidArgumentException.class, () -> cursor.seek(key));
-                assertTrue(e.getMessage().contains("exceeds RocksDB's limit"), e.getMessage());
+                assertTrue(e.getMessage().contains("exceeds the limit"), e.getMessage());
                 assertTrue(cursor.first());
             }
             try (WriteBatch batch = new WriteBatch()) {
                 var e = assertThrows(IllegalArgumentException.class, () -> batch.put(key, small));
-                assertTrue(e.getMessage().contains("exceeds RocksDB's limit"), e.getMessage());
+                assertTrue(e.getMessage().contains("exceeds the limit"), e.getMessage());
                 assertThrows(IllegalArgumentException.class, () -> batch.put(small, value));
                 assertThrows(IllegalArgumentException.class, () -> batch.delete(key));
                 assertEquals(0, batch.count());

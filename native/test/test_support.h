@@ -1,0 +1,125 @@
+// What the native tests share: a temporary directory, options, a fixture
+// with an open database, and a hand-built write batch.
+#ifndef PINROCK_TEST_SUPPORT_H
+#define PINROCK_TEST_SUPPORT_H
+
+#include "pinrock.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "pinrock-test-XXXXXX").string();
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    path_ = mkdtemp(buf.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string path(const std::string& child = "db") const { return (path_ / child).string(); }
+
+ private:
+  fs::path path_;
+};
+
+struct Options {
+  pr_options_t* handle = pr_options_create();
+  ~Options() { pr_options_destroy(handle); }
+};
+
+class DbTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    pr_options_set_create_if_missing(options.handle, 1);
+    ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  }
+  void TearDown() override { EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err; }
+
+  void Put(const std::string& key, const std::string& value) {
+    ASSERT_EQ(PR_OK, pr_db_put(db, bytes(key), key.size(), bytes(value), value.size(), err,
+                               sizeof err))
+        << err;
+  }
+
+  // Reads key with a buffer of buf_cap bytes; returns the status.
+  int32_t Get(const std::string& key, size_t buf_cap, uint32_t flags, pr_get_result_t* result) {
+    buffer.assign(buf_cap, 0);
+    return pr_db_get(db, bytes(key), key.size(), buffer.data(), buf_cap, flags, result, err,
+                     sizeof err);
+  }
+
+  TempDir dir;
+  Options options;
+  pr_db_t* db = nullptr;
+  char err[256] = {0};
+  std::vector<uint8_t> buffer;
+};
+
+// Builds RocksDB's WriteBatch representation by hand: what a caller of
+// pr_db_write encodes (the Java binding does the same in Java).
+class Batch {
+ public:
+  Batch() : rep_(12, '\0') {}
+  Batch& Put(const std::string& key, const std::string& value) {
+    return Record(0x1).Bytes(key).Bytes(value).Counted();
+  }
+  Batch& Delete(const std::string& key) { return Record(0x0).Bytes(key).Counted(); }
+  Batch& SingleDelete(const std::string& key) { return Record(0x7).Bytes(key).Counted(); }
+  Batch& DeleteRange(const std::string& begin, const std::string& end) {
+    return Record(0xF).Bytes(begin).Bytes(end).Counted();
+  }
+  Batch& Merge(const std::string& key, const std::string& value) {
+    return Record(0x2).Bytes(key).Bytes(value).Counted();
+  }
+  Batch& PutInFamily(uint32_t family, const std::string& key, const std::string& value) {
+    return Record(0x5).Varint(family).Bytes(key).Bytes(value).Counted();
+  }
+  Batch& MergeInFamily(uint32_t family, const std::string& key, const std::string& value) {
+    return Record(0x6).Varint(family).Bytes(key).Bytes(value).Counted();
+  }
+  // Overwrites the record count in the header.
+  Batch& SetCount(uint32_t count) {
+    for (int i = 0; i < 4; i++) rep_[8 + i] = static_cast<char>(count >> (8 * i));
+    return *this;
+  }
+  const uint8_t* data() const { return bytes(rep_); }
+  size_t size() const { return rep_.size(); }
+  std::string& rep() { return rep_; }
+
+ private:
+  Batch& Record(char tag) {
+    rep_.push_back(tag);
+    return *this;
+  }
+  Batch& Varint(uint32_t v) {
+    while (v >= 0x80) {
+      rep_.push_back(static_cast<char>(v | 0x80));
+      v >>= 7;
+    }
+    rep_.push_back(static_cast<char>(v));
+    return *this;
+  }
+  Batch& Bytes(const std::string& b) {
+    Varint(static_cast<uint32_t>(b.size()));
+    rep_ += b;
+    return *this;
+  }
+  Batch& Counted() { return SetCount(++count_); }
+  std::string rep_;
+  uint32_t count_ = 0;
+};
+
+}  // namespace
+
+#endif  // PINROCK_TEST_SUPPORT_H
