@@ -321,19 +321,25 @@ PR_API int32_t pr_log_next(int64_t timeout_ms, int32_t* level, char* text, size_
 /* ---- database -------------------------------------------------------------- */
 typedef struct pr_db pr_db_t;
 
-/* Opens (or with create_if_missing creates) the database at path.
+/* Opens (or with create_if_missing creates) the database at path; with
+ * create_if_missing the directory is created first (its parent must exist).
+ * A database is its directory: a process opens it once, under whatever path
+ * names it (through ".", "..", a symlink, a bind mount).
  * On PR_OK *db_out receives a handle the caller closes with pr_db_close;
  * on failure *db_out is set to NULL and the RocksDB status is returned
- * (e.g. PR_CODE_IO_ERROR when the directory is locked by another open
- * handle, PR_CODE_INVALID_ARGUMENT when it is missing and create_if_missing
- * is 0). options and path are not kept after the call. */
+ * (e.g. PR_CODE_IO_ERROR when the directory is locked by another process or
+ * already open in this one, or being repaired in it: "lock hold by current
+ * process ... already open"; PR_CODE_INVALID_ARGUMENT when it is missing
+ * and create_if_missing is 0). Thread-safe. options and path are not kept
+ * after the call. */
 PR_API int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out,
                           char* err, size_t err_cap);
 
 /* Closes the database: stops background work, syncs what RocksDB keeps on
- * close, releases the database's files and lock, and frees the handle,
- * which must not be used again.
- * The handle is freed even when the returned status is an error (the error
+ * close, releases the database's files, lock and directory (it may be
+ * opened again), and frees the handle, which must not be used again.
+ * The handle is freed and the directory released even when the returned
+ * status is an error (the error
  * reports what RocksDB could not finish cleanly). NULL returns PR_OK.
  * Pins obtained from this database stay valid after close: each holds its
  * own reference to the memory it points into.
@@ -597,9 +603,12 @@ PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path
  * log files it finds (RocksDB's RepairDB): for a database whose MANIFEST or
  * CURRENT file is lost or damaged. Data in damaged table files and what the
  * lost metadata alone knew (e.g. which files were obsolete) may not come
- * back; files it cannot use are moved to path/lost. Must not run while the
- * database is open anywhere. Returns PR_OK, PR_CODE_INVALID_ARGUMENT when
- * path is not a directory, or a RocksDB status.
+ * back; files it cannot use are moved to path/lost. Refuses a database
+ * open anywhere: returns PR_CODE_IO_ERROR when another process holds its
+ * lock or this process has it open (under any path naming the directory);
+ * an open of it while the repair runs fails the same way. Returns PR_OK,
+ * PR_CODE_INVALID_ARGUMENT when path is not a directory, or a RocksDB
+ * status.
  * options may be NULL; they must be those the database is opened with
  * (column families found are repaired with these options). */
 PR_API int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err,

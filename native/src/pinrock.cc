@@ -20,6 +20,8 @@
 #include <rocksdb/version.h>
 #include <rocksdb/write_buffer_manager.h>
 #include <rocksdb/write_batch.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -30,6 +32,7 @@
 #include <cstdio>
 #include <deque>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <thread>
 #include <cstring>
@@ -72,6 +75,61 @@ struct pr_options {
 };
 
 struct pr_database;
+
+namespace {
+
+// One database per directory per process. RocksDB's lock on a database is
+// keyed by the name of its LOCK file, so the same directory reached through
+// another spelling of its path (dir/./db, dir/../dir/db, a symlink, a bind
+// mount) would be opened twice in one process: two instances writing one
+// database, the writes of one lost on reopen, and closing either dropping
+// the lock the other relies on. Every open and repair therefore claims its
+// directory, identified by device and inode, for as long as it uses it.
+class DirectoryClaim {
+ public:
+  DirectoryClaim() = default;
+  DirectoryClaim(const DirectoryClaim&) = delete;
+  DirectoryClaim& operator=(const DirectoryClaim&) = delete;
+  ~DirectoryClaim() {
+    if (!claimed_) return;
+    std::lock_guard<std::mutex> lock(mutex());
+    claimed().erase(directory_);
+  }
+
+  // Claims the directory at path. Returns OK, NotFound when path is no
+  // directory (nothing is claimed), or IOError when this process already
+  // uses the directory, under whatever path.
+  rocksdb::Status Claim(const std::string& path) {
+    struct stat status;
+    if (::stat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) {
+      return rocksdb::Status::NotFound("no directory at " + path);
+    }
+    std::lock_guard<std::mutex> lock(mutex());
+    if (!claimed().insert({status.st_dev, status.st_ino}).second) {
+      return rocksdb::Status::IOError("lock hold by current process: the database at " + path +
+                                      " is already open (or being repaired) in this process");
+    }
+    directory_ = {status.st_dev, status.st_ino};
+    claimed_ = true;
+    return rocksdb::Status::OK();
+  }
+
+ private:
+  using Directory = std::pair<dev_t, ino_t>;
+  // Never destroyed, like LogQueue: a database may close while the process exits.
+  static std::mutex& mutex() {
+    static std::mutex* mutex = new std::mutex();
+    return *mutex;
+  }
+  static std::set<Directory>& claimed() {
+    static std::set<Directory>* claimed = new std::set<Directory>();
+    return *claimed;
+  }
+  Directory directory_{};
+  bool claimed_ = false;
+};
+
+}  // namespace
 
 // The write options every write starts from. RocksDB writes a group of
 // concurrent writes to the log together and then applies them one by one;
@@ -116,6 +174,8 @@ struct pr_db {
 
 // What every handle of one open database shares.
 struct pr_database {
+  // First, so that it is released last, once the database is closed.
+  DirectoryClaim directory;
   std::unique_ptr<rocksdb::DB> db;
   // Cursors not yet closed: RocksDB's iterators must die before the DB.
   std::atomic<int64_t> open_cursors{0};
@@ -737,9 +797,15 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
                    size_t err_cap) {
   *db_out = nullptr;
   return guarded(err, err_cap, [&] {
+    // The directory must exist to be claimed: made here as RocksDB would
+    // make it (one level deep); if that fails, so does RocksDB's open.
+    if (options->create_if_missing) ::mkdir(path, 0755);
     auto handle = std::make_unique<pr_db>();
     handle->owned = std::make_unique<pr_database>();
     pr_database& database = *handle->owned;
+    // No directory: RocksDB's open fails and says why.
+    rocksdb::Status claimed = database.directory.Claim(path);
+    if (!claimed.ok() && !claimed.IsNotFound()) return to_status(claimed, err, err_cap);
     rocksdb::Options rocks_options = to_rocksdb_options(*options, &database.default_block_cache);
     rocks_options.info_log_level = options->info_log_level;
     if (options->info_log_to_queue) {
@@ -1190,10 +1256,12 @@ int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, s
     rocksdb::Options rocks_options =
         to_rocksdb_options(options != nullptr ? *options : defaults, &unused_cache);
     // RepairDB would create an empty database where there is none.
-    bool is_directory = false;
-    if (!rocksdb::Env::Default()->IsDirectory(path, &is_directory).ok() || !is_directory) {
+    DirectoryClaim directory;
+    rocksdb::Status claimed = directory.Claim(path);
+    if (claimed.IsNotFound()) {
       return invalid_argument(std::string("no database directory at ") + path, err, err_cap);
     }
+    if (!claimed.ok()) return to_status(claimed, err, err_cap);
     return to_status(rocksdb::RepairDB(path, rocks_options), err, err_cap);
   });
 }

@@ -79,6 +79,43 @@ abstract class OpenFailuresContract extends BindingContract {
     }
 
     @Test
+    void databaseOpenUnderAnotherSpellingOfItsPathIsRefusedAndKeepsItsSyncedWrites()
+            throws IOException {
+        Path path = dir.resolve("db");
+        Path link = Files.createSymbolicLink(dir.resolve("link"), path.getFileName());
+        Path[] spellings = {
+            dir.resolve(".").resolve("db"),
+            dir.resolve("..").resolve(dir.getFileName()).resolve("db"),
+            link,
+        };
+        try (RocksDb first = open(path, CREATE)) {
+            for (Path spelling : spellings) {
+                var e = assertThrows(RocksDbException.RocksIoException.class,
+                        () -> open(spelling, CREATE).close(), spelling.toString());
+                assertTrue(e.getMessage().contains("already open"), e.getMessage());
+                var repair = assertThrows(RocksDbException.RocksIoException.class,
+                        () -> RocksDb.repair(spelling, DbOptions.create()), spelling.toString());
+                assertTrue(repair.getMessage().contains("already open"), repair.getMessage());
+                try (WriteBatch batch = new WriteBatch()) {
+                    first.write(batch.put(bytes(spelling), bytes(spelling)),
+                            WriteOptions.DEFAULT.sync(true));
+                }
+            }
+        }
+        for (Path spelling : spellings) {
+            try (RocksDb reopened = open(spelling, DbOptions.create())) {
+                for (Path written : spellings) {
+                    assertArrayEquals(bytes(written), reopened.get(bytes(written)));
+                }
+            }
+        }
+    }
+
+    private static byte[] bytes(Path path) {
+        return path.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
     void invalidOptionValuesAreRejectedBeforeAnythingIsWritten() {
         DbOptions[] invalid = {
             CREATE.zstdLevel(23),

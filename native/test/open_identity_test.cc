@@ -1,0 +1,140 @@
+// GoogleTest tests of what identifies a database when it is opened or
+// repaired: its directory (one database per directory per process, whatever
+// the path's spelling).
+#include "pinrock.h"
+#include "test_batch.h"
+
+#include <gtest/gtest.h>
+
+#include <stdlib.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using pinrock_test::Batch;
+using pinrock_test::bytes;
+
+struct Options {
+  Options() { pr_options_set_create_if_missing(handle, 1); }
+  ~Options() { pr_options_destroy(handle); }
+  pr_options_t* handle = pr_options_create();
+};
+
+class OpenIdentityTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "pinrock-identity-XXXXXX").string();
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    ASSERT_NE(nullptr, mkdtemp(buf.data()));
+    dir = buf.data();
+    db_path = (dir / "db").string();
+    fs::create_directory_symlink("db", dir / "link");
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  int32_t Open(const std::string& path, pr_db_t** db, const Options& options = Options()) {
+    return pr_db_open(options.handle, path.c_str(), db, err, sizeof err);
+  }
+
+  // Writes key -> value into the family of handle db, synced.
+  int32_t Put(pr_db_t* db, const std::string& key, const std::string& value) {
+    Batch batch;
+    uint32_t family = pr_db_family_id(db);
+    if (family == 0) {
+      batch.Put(key, value);
+    } else {
+      batch.PutInFamily(family, key, value);
+    }
+    return pr_db_write(db, batch.data(), batch.size(), PR_WRITE_SYNC, err, sizeof err);
+  }
+
+  // The value of key, "absent", or "error <code>".
+  std::string Value(pr_db_t* db, const std::string& key) {
+    std::vector<uint8_t> buf(64);
+    pr_get_result_t result;
+    int32_t status =
+        pr_db_get(db, bytes(key), key.size(), buf.data(), buf.size(), 0, &result, err, sizeof err);
+    if (status == PR_NOT_FOUND) return "absent";
+    if (status != PR_OK) return "error " + std::to_string(PR_STATUS_CODE(status));
+    return std::string(reinterpret_cast<const char*>(buf.data()), result.value_len);
+  }
+
+  // Other spellings of db_path: through ".", through "..", through a symlink.
+  std::vector<std::string> OtherSpellings() const {
+    return {(dir / "." / "db").string(),
+            (dir / ".." / dir.filename() / "db").string(),
+            (dir / "link").string()};
+  }
+
+  fs::path dir;
+  std::string db_path;
+  char err[512] = {0};
+};
+
+TEST_F(OpenIdentityTest, TheOpenDatabaseUnderAnotherSpellingOfItsPathIsRefused) {
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+  for (const std::string& spelling : OtherSpellings()) {
+    pr_db_t* second = reinterpret_cast<pr_db_t*>(0x1);
+    EXPECT_EQ(PR_CODE_IO_ERROR, PR_STATUS_CODE(Open(spelling, &second))) << spelling;
+    EXPECT_EQ(nullptr, second);
+    EXPECT_NE(nullptr, std::strstr(err, "lock hold by current process")) << err;
+    EXPECT_NE(nullptr, std::strstr(err, "already open")) << err;
+    // The refused open touched nothing: the first instance writes on.
+    ASSERT_EQ(PR_OK, Put(db, spelling, "synced")) << err;
+  }
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+
+  // Every write acknowledged with sync is there after reopening, under any spelling.
+  for (const std::string& spelling : OtherSpellings()) {
+    ASSERT_EQ(PR_OK, Open(spelling, &db)) << err;
+    for (const std::string& written : OtherSpellings()) {
+      EXPECT_EQ("synced", Value(db, written)) << written;
+    }
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+}
+
+TEST_F(OpenIdentityTest, RepairOfAnOpenDatabaseIsRefusedUnderAnySpelling) {
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+  ASSERT_EQ(PR_OK, Put(db, "k", "v")) << err;
+  std::vector<std::string> spellings = OtherSpellings();
+  spellings.push_back(db_path);
+  for (const std::string& spelling : spellings) {
+    EXPECT_EQ(PR_CODE_IO_ERROR, PR_STATUS_CODE(pr_db_repair(nullptr, spelling.c_str(), err,
+                                                            sizeof err)))
+        << spelling;
+    EXPECT_NE(nullptr, std::strstr(err, "already open")) << err;
+  }
+  EXPECT_EQ("v", Value(db, "k"));
+  ASSERT_EQ(PR_OK, Put(db, "after", "repair refused")) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  // Closed, it can be repaired and keeps its writes.
+  ASSERT_EQ(PR_OK, pr_db_repair(nullptr, spellings[0].c_str(), err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+  EXPECT_EQ("v", Value(db, "k"));
+  EXPECT_EQ("repair refused", Value(db, "after"));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+}
+
+TEST_F(OpenIdentityTest, AFailedOpenReleasesTheDirectory) {
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  Options exclusive;
+  pr_options_set_error_if_exists(exclusive.handle, 1);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, PR_STATUS_CODE(Open(db_path, &db, exclusive))) << err;
+  // The failed open claimed the directory only while it ran.
+  ASSERT_EQ(PR_OK, Open((dir / "." / "db").string(), &db)) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+}
+
+}  // namespace
