@@ -331,7 +331,15 @@ typedef struct pr_db pr_db_t;
  * already open in this one, or being repaired in it: "lock hold by current
  * process ... already open"; PR_CODE_INVALID_ARGUMENT when it is missing
  * and create_if_missing is 0). Thread-safe. options and path are not kept
- * after the call. */
+ * after the call.
+ * Every column family must be opened with the merge operator and comparator
+ * the database's OPTIONS file records for it (those it was last opened
+ * with; pr_options_set_family_options gives a family its own): the log may
+ * hold merges only that operator applies, and a recovery meeting one it
+ * cannot apply would drop it and every later write. Otherwise the open
+ * returns PR_CODE_INVALID_ARGUMENT naming the family and both, before
+ * anything is recovered. A merge operator may be added to a family recorded
+ * without one; a database without an OPTIONS file opens unchecked. */
 PR_API int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out,
                           char* err, size_t err_cap);
 
@@ -583,9 +591,11 @@ PR_API int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t b
  * freed when it closes (pr_db_close refuses them). */
 
 /* Opens the existing column family name with family_options instead of
- * these options (pr_db_open; the database-wide settings such as
- * create_if_missing, max_open_files and statistics come from these options
- * alone). family_options is copied. Returns PR_OK or PR_CODE_INTERNAL. */
+ * these options (pr_db_open, pr_db_repair; the database-wide settings such
+ * as create_if_missing, max_open_files and statistics come from these
+ * options alone). A family created with a merge operator of its own must be
+ * given it here on every open (pr_db_open refuses otherwise).
+ * family_options is copied. Returns PR_OK or PR_CODE_INTERNAL. */
 PR_API int32_t pr_options_set_family_options(pr_options_t* options, const char* name,
                                              const pr_options_t* family_options, char* err,
                                              size_t err_cap);

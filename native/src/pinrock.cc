@@ -17,6 +17,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/checkpoint.h>
 #include <rocksdb/utilities/memory_util.h>
+#include <rocksdb/utilities/options_util.h>
 #include <rocksdb/version.h>
 #include <rocksdb/write_buffer_manager.h>
 #include <rocksdb/write_batch.h>
@@ -793,6 +794,68 @@ int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, c
   });
 }
 
+namespace {
+
+// The options of column family name: its own in families, or others.
+const rocksdb::ColumnFamilyOptions& family_options(
+    const std::vector<rocksdb::ColumnFamilyDescriptor>& families, const std::string& name,
+    const rocksdb::ColumnFamilyOptions& others) {
+  for (const rocksdb::ColumnFamilyDescriptor& family : families) {
+    if (family.name == name) return family.options;
+  }
+  return others;
+}
+
+// A merge operator as an OPTIONS file names it.
+std::string merge_operator_name(const rocksdb::MergeOperator* merge_operator) {
+  return merge_operator != nullptr ? merge_operator->Name() : "nullptr";
+}
+
+// Refuses to open or repair the database at path with column family options
+// its log cannot be replayed with. RocksDB replays the log with the options
+// it is given: a merge into a family given no merge operator (or another
+// one) cannot be applied, point-in-time recovery stops there and deletes the
+// log, and that write and every later one, in every family, is gone. Each
+// family the database's latest OPTIONS file records (as it was last opened)
+// is compared with its options in families (others for a family not there):
+// the comparator must be the same, and so must the merge operator unless the
+// file records none (RocksDB's own rule: a family without one cannot have
+// merges in its log). Returns OK or InvalidArgument naming the family and
+// both; a database without a readable OPTIONS file (a new one) passes.
+rocksdb::Status check_recorded_family_options(
+    const std::string& path, const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+    const rocksdb::ColumnFamilyOptions& others) {
+  rocksdb::ConfigOptions config;
+  config.env = rocksdb::Env::Default();
+  config.ignore_unknown_options = true;
+  config.ignore_unsupported_options = true;
+  rocksdb::DBOptions recorded_db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
+  if (!rocksdb::LoadLatestOptions(config, path, &recorded_db_options, &recorded).ok()) {
+    return rocksdb::Status::OK();
+  }
+  for (const rocksdb::ColumnFamilyDescriptor& family : recorded) {
+    const rocksdb::ColumnFamilyOptions& given = family_options(families, family.name, others);
+    const std::string was = merge_operator_name(family.options.merge_operator.get());
+    const std::string now = merge_operator_name(given.merge_operator.get());
+    if (family.options.merge_operator != nullptr && was != now) {
+      return rocksdb::Status::InvalidArgument(
+          "column family '" + family.name + "' was last opened with merge operator " + was +
+          ", not " + now + ": its log may hold merges only " + was +
+          " applies; give the family the merge operator it was written with");
+    }
+    if (family.options.comparator != nullptr &&
+        std::string(family.options.comparator->Name()) != given.comparator->Name()) {
+      return rocksdb::Status::InvalidArgument(
+          "column family '" + family.name + "' was last opened with comparator " +
+          family.options.comparator->Name() + ", not " + given.comparator->Name());
+    }
+  }
+  return rocksdb::Status::OK();
+}
+
+}  // namespace
+
 int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out, char* err,
                    size_t err_cap) {
   *db_out = nullptr;
@@ -836,6 +899,9 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
       }
       families.push_back(std::move(family));
     }
+    rocksdb::Status checked =
+        check_recorded_family_options(path, descriptors, database.default_family_options);
+    if (!checked.ok()) return to_status(checked, err, err_cap);
     std::vector<rocksdb::ColumnFamilyHandle*> opened_families;
     rocksdb::DB* opened = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(rocksdb::DBOptions(rocks_options), path, descriptors,

@@ -137,4 +137,104 @@ TEST_F(OpenIdentityTest, AFailedOpenReleasesTheDirectory) {
   ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
 }
 
+// ---- the column family options a database was written with --------------
+
+class FamilyOptionsTest : public OpenIdentityTest {
+ protected:
+  // Creates the database with family "counters" (merge operator uint64add),
+  // a synced merge of 1 into counters/n and a synced put of default/k.
+  void SetUp() override {
+    OpenIdentityTest::SetUp();
+    ASSERT_EQ(PR_OK, pr_options_set_merge_operator(counting.handle, "uint64add", err, sizeof err));
+    ASSERT_EQ(PR_OK, pr_options_set_family_options(with_counters.handle, "counters",
+                                                   counting.handle, err, sizeof err));
+    pr_db_t* db = nullptr;
+    ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+    pr_db_t* counters = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_create_family(db, counting.handle, "counters", &counters, err,
+                                         sizeof err))
+        << err;
+    counters_id = pr_db_family_id(counters);
+    ASSERT_EQ(PR_OK, Merge(db, 1)) << err;
+    ASSERT_EQ(PR_OK, Put(db, "k", "v")) << err;
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+
+  // Merges amount into counters/n, synced.
+  int32_t Merge(pr_db_t* db, uint64_t amount) {
+    Batch batch;
+    batch.MergeInFamily(counters_id, "n", std::string(reinterpret_cast<char*>(&amount), 8));
+    return pr_db_write(db, batch.data(), batch.size(), PR_WRITE_SYNC, err, sizeof err);
+  }
+
+  // counters/n as a number, or UINT64_MAX when it is not 8 bytes.
+  uint64_t Count(pr_db_t* db) {
+    pr_db_t* counters = nullptr;
+    if (pr_db_family(db, "counters", &counters, err, sizeof err) != PR_OK) return UINT64_MAX;
+    std::string value = Value(counters, "n");
+    uint64_t count = UINT64_MAX;
+    if (value.size() == 8) std::memcpy(&count, value.data(), 8);
+    return count;
+  }
+
+  Options counting;
+  Options with_counters;
+  uint32_t counters_id = 0;
+};
+
+TEST_F(FamilyOptionsTest, AReopenWithoutAFamilysMergeOperatorIsRefusedAndLosesNothing) {
+  Options appending;
+  ASSERT_EQ(PR_OK, pr_options_set_merge_operator(appending.handle, "stringappend", err,
+                                                 sizeof err));
+  Options with_other_operator;
+  ASSERT_EQ(PR_OK, pr_options_set_family_options(with_other_operator.handle, "counters",
+                                                 appending.handle, err, sizeof err));
+  // None; another; the database's merge operator, which applies to families
+  // without options of their own.
+  Options none;
+  const std::pair<const Options*, const char*> wrong[] = {
+      {&none, "not nullptr"},
+      {&with_other_operator, "not StringAppend"},
+      {&appending, "not StringAppend"},
+  };
+  for (const auto& [options, given] : wrong) {
+    pr_db_t* db = reinterpret_cast<pr_db_t*>(0x1);
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, PR_STATUS_CODE(Open(db_path, &db, *options))) << err;
+    EXPECT_EQ(nullptr, db);
+    EXPECT_NE(nullptr, std::strstr(err, "column family 'counters'")) << err;
+    EXPECT_NE(nullptr, std::strstr(err, "merge operator UInt64AddOperator")) << err;
+    EXPECT_NE(nullptr, std::strstr(err, given)) << err;
+  }
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db, with_counters)) << err;
+  EXPECT_EQ(1u, Count(db));
+  EXPECT_EQ("v", Value(db, "k"));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+}
+
+TEST_F(FamilyOptionsTest, AMergeOperatorMayBeAddedWhereNoneWasButNotRemoved) {
+  // The default family was written without one: no merge can be in its log.
+  Options adding;
+  ASSERT_EQ(PR_OK, pr_options_set_merge_operator(adding.handle, "uint64add", err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_options_set_family_options(adding.handle, "counters", counting.handle, err,
+                                                 sizeof err));
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db, adding)) << err;
+  EXPECT_EQ(1u, Count(db));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, PR_STATUS_CODE(Open(db_path, &db, with_counters))) << err;
+  EXPECT_NE(nullptr, std::strstr(err, "column family 'default'")) << err;
+  EXPECT_NE(nullptr, std::strstr(err, "UInt64AddOperator, not nullptr")) << err;
+}
+
+TEST_F(FamilyOptionsTest, ADatabaseWithoutAnOptionsFileOpensAsBefore) {
+  for (const auto& file : fs::directory_iterator(db_path)) {
+    if (file.path().filename().string().rfind("OPTIONS-", 0) == 0) fs::remove(file.path());
+  }
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db, with_counters)) << err;
+  EXPECT_EQ(1u, Count(db));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+}
+
 }  // namespace

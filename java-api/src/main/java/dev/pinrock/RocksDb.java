@@ -97,7 +97,9 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @param options the options to open with
      * @return the open database; the caller closes it
      * @throws RocksDbException.InvalidArgumentException when the database is missing (without
-     *     createIfMissing), exists (with errorIfExists), or an option value is out of range
+     *     createIfMissing), exists (with errorIfExists), an option value is out of range, or a
+     *     column family is given another merge operator than it was last opened with (see
+     *     {@link DbOptions#columnFamily(String, DbOptions)}), before anything is recovered
      * @throws RocksDbException.RocksIoException when the directory cannot be created or used, or
      *     the database is already open, in this process (under any path naming its directory,
      *     or being repaired) or another

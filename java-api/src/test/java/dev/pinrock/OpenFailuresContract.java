@@ -116,6 +116,34 @@ abstract class OpenFailuresContract extends BindingContract {
     }
 
     @Test
+    void reopenWithoutAFamilysMergeOperatorIsRefusedAndLosesNoSyncedWrite() {
+        Path path = dir.resolve("db");
+        DbOptions counting = DbOptions.create().mergeOperator("uint64add");
+        byte[] one = {1, 0, 0, 0, 0, 0, 0, 0};
+        try (RocksDb db = open(path, CREATE)) {
+            ColumnFamily counters = db.createColumnFamily("counters", counting);
+            try (WriteBatch merge = new WriteBatch(); WriteBatch put = new WriteBatch()) {
+                db.write(merge.merge(counters, new byte[] {'n'}, one), WriteOptions.DEFAULT.sync(true));
+                db.write(put.put(new byte[] {'k'}, new byte[] {'v'}), WriteOptions.DEFAULT.sync(true));
+            }
+        }
+        for (DbOptions wrong : new DbOptions[] {
+                DbOptions.create(),
+                DbOptions.create().mergeOperator("stringappend"),
+                DbOptions.create().columnFamily("counters", DbOptions.create())}) {
+            var e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                    () -> open(path, wrong).close(), wrong.toString());
+            assertTrue(e.getMessage().contains(
+                    "column family 'counters' was last opened with merge operator UInt64AddOperator, not "),
+                    e.getMessage());
+        }
+        try (RocksDb db = open(path, DbOptions.create().columnFamily("counters", counting))) {
+            assertArrayEquals(one, db.columnFamily("counters").get(new byte[] {'n'}));
+            assertArrayEquals(new byte[] {'v'}, db.get(new byte[] {'k'}));
+        }
+    }
+
+    @Test
     void invalidOptionValuesAreRejectedBeforeAnythingIsWritten() {
         DbOptions[] invalid = {
             CREATE.zstdLevel(23),
