@@ -619,8 +619,16 @@ PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path
  * an open of it while the repair runs fails the same way. Returns PR_OK,
  * PR_CODE_INVALID_ARGUMENT when path is not a directory, or a RocksDB
  * status.
- * options may be NULL; they must be those the database is opened with
- * (column families found are repaired with these options). */
+ * options may be NULL; they must be those the database is opened with:
+ * each family named with pr_options_set_family_options is repaired with
+ * its own options, the others with these, and a family whose merge
+ * operator differs from the database's OPTIONS file is refused as
+ * pr_db_open refuses it (PR_CODE_INVALID_ARGUMENT). A database whose
+ * metadata is intact is first opened once, so that its own recovery writes
+ * the log into table files: such a repair keeps every acknowledged write.
+ * Without the metadata, a family is known by its table files alone: writes
+ * only in the log of a family with no table file yet are lost, with the
+ * batches that hold them. */
 PR_API int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err,
                             size_t err_cap);
 

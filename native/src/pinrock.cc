@@ -1315,12 +1315,45 @@ int32_t pr_db_list_families(const pr_options_t* options, const char* path, char*
   });
 }
 
+namespace {
+
+// RepairDB learns the column families from the table files, each of which
+// names its family; the log names families by number only, so RepairDB
+// drops the log records of a family that has no table file yet, and with
+// each its whole batch. When the database's metadata is intact, opening it
+// once has its own recovery write the log into table files, each family's
+// into its own, before RepairDB runs. A log damaged anywhere but in its torn
+// last record fails this open, and RepairDB salvages what it can.
+void write_log_into_tables(const std::string& path, const rocksdb::Options& options,
+                           const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                           const rocksdb::ColumnFamilyOptions& others) {
+  std::vector<std::string> names;
+  if (!rocksdb::DB::ListColumnFamilies(options, path, &names).ok()) return;
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const std::string& name : names) {
+    descriptors.emplace_back(name, family_options(families, name, others));
+  }
+  rocksdb::DBOptions db_options(options);
+  db_options.create_if_missing = false;
+  db_options.error_if_exists = false;
+  db_options.avoid_flush_during_recovery = false;
+  db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* opened = nullptr;
+  if (!rocksdb::DB::Open(db_options, path, descriptors, &handles, &opened).ok()) return;
+  std::unique_ptr<rocksdb::DB> db(opened);
+  for (rocksdb::ColumnFamilyHandle* handle : handles) db->DestroyColumnFamilyHandle(handle);
+  db->Close().PermitUncheckedError();
+}
+
+}  // namespace
+
 int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     std::shared_ptr<rocksdb::Cache> unused_cache;
     pr_options defaults;
-    rocksdb::Options rocks_options =
-        to_rocksdb_options(options != nullptr ? *options : defaults, &unused_cache);
+    const pr_options& repair_options = options != nullptr ? *options : defaults;
+    rocksdb::Options rocks_options = to_rocksdb_options(repair_options, &unused_cache);
     // RepairDB would create an empty database where there is none.
     DirectoryClaim directory;
     rocksdb::Status claimed = directory.Claim(path);
@@ -1328,7 +1361,24 @@ int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, s
       return invalid_argument(std::string("no database directory at ") + path, err, err_cap);
     }
     if (!claimed.ok()) return to_status(claimed, err, err_cap);
-    return to_status(rocksdb::RepairDB(path, rocks_options), err, err_cap);
+    // Every family named in the options is rebuilt with its own, the others
+    // (found in table files) with the database's, as pr_db_open opens them.
+    const rocksdb::ColumnFamilyOptions others(rocks_options);
+    std::vector<rocksdb::ColumnFamilyDescriptor> families{{rocksdb::kDefaultColumnFamilyName, others}};
+    for (const auto& [name, own] : repair_options.family_options) {
+      rocksdb::ColumnFamilyOptions family(to_rocksdb_options(*own, &unused_cache));
+      if (name == rocksdb::kDefaultColumnFamilyName) {
+        families[0].options = family;
+      } else {
+        families.emplace_back(name, family);
+      }
+    }
+    rocksdb::Status checked = check_recorded_family_options(path, families, others);
+    if (!checked.ok()) return to_status(checked, err, err_cap);
+    write_log_into_tables(path, rocks_options, families, others);
+    return to_status(
+        rocksdb::RepairDB(path, rocksdb::DBOptions(rocks_options), families, others), err,
+        err_cap);
   });
 }
 

@@ -237,4 +237,83 @@ TEST_F(FamilyOptionsTest, ADatabaseWithoutAnOptionsFileOpensAsBefore) {
   ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
 }
 
+// ---- repair keeps every acknowledged write ----------------------------------
+
+class FamilyRepairTest : public FamilyOptionsTest {
+ protected:
+  // Adds to what FamilyOptionsTest wrote: family "tabled" with a key in a
+  // table file, family "logged" with a key only in the log, counters/n in a
+  // table file (1) and, in the log, a batch merging 2 into counters/n and
+  // putting default/batched; default/flushed in a table file.
+  void SetUp() override {
+    FamilyOptionsTest::SetUp();
+    pr_db_t* db = nullptr;
+    ASSERT_EQ(PR_OK, Open(db_path, &db, with_counters)) << err;
+    pr_db_t* tabled = nullptr;
+    pr_db_t* logged = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_create_family(db, nullptr, "tabled", &tabled, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_db_create_family(db, nullptr, "logged", &logged, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, Put(tabled, "t", "in a table file")) << err;
+    ASSERT_EQ(PR_OK, Put(db, "flushed", "in a table file")) << err;
+    pr_db_t* counters = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_family(db, "counters", &counters, err, sizeof err)) << err;
+    for (pr_db_t* family : {db, tabled, counters}) {
+      ASSERT_EQ(PR_OK, pr_db_flush(family, err, sizeof err)) << err;
+    }
+    ASSERT_EQ(PR_OK, Put(logged, "l", "in the log")) << err;
+    uint64_t two = 2;
+    Batch spanning;
+    spanning.MergeInFamily(counters_id, "n", std::string(reinterpret_cast<char*>(&two), 8))
+        .Put("batched", "with the merge");
+    ASSERT_EQ(PR_OK, pr_db_write(db, spanning.data(), spanning.size(), PR_WRITE_SYNC, err,
+                                 sizeof err))
+        << err;
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+
+  // Reopens the database and checks every write acknowledged in SetUp;
+  // logged_family: whether family "logged" must be there.
+  void ExpectEveryWrite(bool logged_family) {
+    pr_db_t* db = nullptr;
+    ASSERT_EQ(PR_OK, Open(db_path, &db, with_counters)) << err;
+    EXPECT_EQ(3u, Count(db));
+    EXPECT_EQ("v", Value(db, "k"));
+    EXPECT_EQ("in a table file", Value(db, "flushed"));
+    EXPECT_EQ("with the merge", Value(db, "batched"));
+    pr_db_t* family = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_family(db, "tabled", &family, err, sizeof err)) << err;
+    EXPECT_EQ("in a table file", Value(family, "t"));
+    if (logged_family) {
+      ASSERT_EQ(PR_OK, pr_db_family(db, "logged", &family, err, sizeof err)) << err;
+      EXPECT_EQ("in the log", Value(family, "l"));
+    }
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+};
+
+TEST_F(FamilyRepairTest, RepairKeepsEveryAcknowledgedWriteOfAHealthyDatabase) {
+  ASSERT_EQ(PR_OK, pr_db_repair(with_counters.handle, db_path.c_str(), err, sizeof err)) << err;
+  ExpectEveryWrite(true);
+}
+
+// With the metadata lost, the families are known from their table files
+// alone, and each is rebuilt with its own options: a batch in the log
+// merging into a family with its own merge operator is kept whole. (A family
+// with no table file cannot be named then: the log knows it by number only.)
+TEST_F(FamilyRepairTest, RepairWithTheMetadataLostKeepsABatchSpanningAFamilyWithItsOwnMergeOperator) {
+  fs::remove(dir / "db" / "CURRENT");
+  ASSERT_EQ(PR_OK, pr_db_repair(with_counters.handle, db_path.c_str(), err, sizeof err)) << err;
+  ExpectEveryWrite(false);
+}
+
+TEST_F(FamilyRepairTest, RepairWithoutAFamilysMergeOperatorIsRefusedAndChangesNothing) {
+  Options none;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            PR_STATUS_CODE(pr_db_repair(none.handle, db_path.c_str(), err, sizeof err)))
+      << err;
+  EXPECT_NE(nullptr, std::strstr(err, "column family 'counters'")) << err;
+  EXPECT_NE(nullptr, std::strstr(err, "UInt64AddOperator, not nullptr")) << err;
+  ExpectEveryWrite(true);
+}
+
 }  // namespace
