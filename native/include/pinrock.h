@@ -332,19 +332,33 @@ PR_API int32_t pr_log_next(int64_t timeout_ms, int32_t* level, char* text, size_
 /* ---- database -------------------------------------------------------------- */
 typedef struct pr_db pr_db_t;
 
-/* Opens (or with create_if_missing creates) the database at path.
+/* Opens (or with create_if_missing creates) the database at path; with
+ * create_if_missing the directory is created first (its parent must exist).
+ * A database is its directory: a process opens it once, under whatever path
+ * names it (through ".", "..", a symlink, a bind mount).
  * On PR_OK *db_out receives a handle the caller closes with pr_db_close;
  * on failure *db_out is set to NULL and the RocksDB status is returned
- * (e.g. PR_CODE_IO_ERROR when the directory is locked by another open
- * handle, PR_CODE_INVALID_ARGUMENT when it is missing and create_if_missing
- * is 0). options and path are not kept after the call. */
+ * (e.g. PR_CODE_IO_ERROR when the directory is locked by another process or
+ * already open in this one, or being repaired in it: "lock hold by current
+ * process ... already open"; PR_CODE_INVALID_ARGUMENT when it is missing
+ * and create_if_missing is 0). Thread-safe. options and path are not kept
+ * after the call.
+ * Every column family must be opened with the merge operator and comparator
+ * the database's OPTIONS file records for it (those it was last opened
+ * with; pr_options_set_family_options gives a family its own): the log may
+ * hold merges only that operator applies, and a recovery meeting one it
+ * cannot apply would drop it and every later write. Otherwise the open
+ * returns PR_CODE_INVALID_ARGUMENT naming the family and both, before
+ * anything is recovered. A merge operator may be added to a family recorded
+ * without one; a database without an OPTIONS file opens unchecked. */
 PR_API int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out,
                           char* err, size_t err_cap);
 
 /* Closes the database: stops background work, syncs what RocksDB keeps on
- * close, releases the database's files and lock, and frees the handle,
- * which must not be used again.
- * The handle is freed even when the returned status is an error (the error
+ * close, releases the database's files, lock and directory (it may be
+ * opened again), and frees the handle, which must not be used again.
+ * The handle is freed and the directory released even when the returned
+ * status is an error (the error
  * reports what RocksDB could not finish cleanly). NULL returns PR_OK.
  * Pins obtained from this database stay valid after close: each holds its
  * own reference to the memory it points into.
@@ -601,9 +615,11 @@ PR_API int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t b
  * freed when it closes (pr_db_close refuses them). */
 
 /* Opens the existing column family name with family_options instead of
- * these options (pr_db_open; the database-wide settings such as
- * create_if_missing, max_open_files and statistics come from these options
- * alone). family_options is copied. Returns PR_OK or PR_CODE_INTERNAL. */
+ * these options (pr_db_open, pr_db_repair; the database-wide settings such
+ * as create_if_missing, max_open_files and statistics come from these
+ * options alone). A family created with a merge operator of its own must be
+ * given it here on every open (pr_db_open refuses otherwise).
+ * family_options is copied. Returns PR_OK or PR_CODE_INTERNAL. */
 PR_API int32_t pr_options_set_family_options(pr_options_t* options, const char* name,
                                              const pr_options_t* family_options, char* err,
                                              size_t err_cap);
@@ -621,11 +637,22 @@ PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path
  * log files it finds (RocksDB's RepairDB): for a database whose MANIFEST or
  * CURRENT file is lost or damaged. Data in damaged table files and what the
  * lost metadata alone knew (e.g. which files were obsolete) may not come
- * back; files it cannot use are moved to path/lost. Must not run while the
- * database is open anywhere. Returns PR_OK, PR_CODE_INVALID_ARGUMENT when
- * path is not a directory, or a RocksDB status.
- * options may be NULL; they must be those the database is opened with
- * (column families found are repaired with these options). */
+ * back; files it cannot use are moved to path/lost. Refuses a database
+ * open anywhere: returns PR_CODE_IO_ERROR when another process holds its
+ * lock or this process has it open (under any path naming the directory);
+ * an open of it while the repair runs fails the same way. Returns PR_OK,
+ * PR_CODE_INVALID_ARGUMENT when path is not a directory, or a RocksDB
+ * status.
+ * options may be NULL; they must be those the database is opened with:
+ * each family named with pr_options_set_family_options is repaired with
+ * its own options, the others with these, and a family whose merge
+ * operator differs from the database's OPTIONS file is refused as
+ * pr_db_open refuses it (PR_CODE_INVALID_ARGUMENT). A database whose
+ * metadata is intact is first opened once, so that its own recovery writes
+ * the log into table files: such a repair keeps every acknowledged write.
+ * Without the metadata, a family is known by its table files alone: writes
+ * only in the log of a family with no table file yet are lost, with the
+ * batches that hold them. */
 PR_API int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err,
                             size_t err_cap);
 

@@ -17,9 +17,12 @@
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/checkpoint.h>
 #include <rocksdb/utilities/memory_util.h>
+#include <rocksdb/utilities/options_util.h>
 #include <rocksdb/version.h>
 #include <rocksdb/write_buffer_manager.h>
 #include <rocksdb/write_batch.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -30,6 +33,7 @@
 #include <cstdio>
 #include <deque>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <thread>
 #include <cstring>
@@ -83,6 +87,61 @@ struct pr_options {
 
 struct pr_database;
 
+namespace {
+
+// One database per directory per process. RocksDB's lock on a database is
+// keyed by the name of its LOCK file, so the same directory reached through
+// another spelling of its path (dir/./db, dir/../dir/db, a symlink, a bind
+// mount) would be opened twice in one process: two instances writing one
+// database, the writes of one lost on reopen, and closing either dropping
+// the lock the other relies on. Every open and repair therefore claims its
+// directory, identified by device and inode, for as long as it uses it.
+class DirectoryClaim {
+ public:
+  DirectoryClaim() = default;
+  DirectoryClaim(const DirectoryClaim&) = delete;
+  DirectoryClaim& operator=(const DirectoryClaim&) = delete;
+  ~DirectoryClaim() {
+    if (!claimed_) return;
+    std::lock_guard<std::mutex> lock(mutex());
+    claimed().erase(directory_);
+  }
+
+  // Claims the directory at path. Returns OK, NotFound when path is no
+  // directory (nothing is claimed), or IOError when this process already
+  // uses the directory, under whatever path.
+  rocksdb::Status Claim(const std::string& path) {
+    struct stat status;
+    if (::stat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) {
+      return rocksdb::Status::NotFound("no directory at " + path);
+    }
+    std::lock_guard<std::mutex> lock(mutex());
+    if (!claimed().insert({status.st_dev, status.st_ino}).second) {
+      return rocksdb::Status::IOError("lock hold by current process: the database at " + path +
+                                      " is already open (or being repaired) in this process");
+    }
+    directory_ = {status.st_dev, status.st_ino};
+    claimed_ = true;
+    return rocksdb::Status::OK();
+  }
+
+ private:
+  using Directory = std::pair<dev_t, ino_t>;
+  // Never destroyed, like LogQueue: a database may close while the process exits.
+  static std::mutex& mutex() {
+    static std::mutex* mutex = new std::mutex();
+    return *mutex;
+  }
+  static std::set<Directory>& claimed() {
+    static std::set<Directory>* claimed = new std::set<Directory>();
+    return *claimed;
+  }
+  Directory directory_{};
+  bool claimed_ = false;
+};
+
+}  // namespace
+
 // The write options every write starts from. RocksDB writes a group of
 // concurrent writes to the log together and then applies them one by one;
 // applying one that names a column family dropped meanwhile would fail, and
@@ -127,6 +186,8 @@ struct pr_db {
 
 // What every handle of one open database shares.
 struct pr_database {
+  // First, so that it is released last, once the database is closed.
+  DirectoryClaim directory;
   std::unique_ptr<rocksdb::DB> db;
   // Cursors not yet closed: RocksDB's iterators must die before the DB.
   std::atomic<int64_t> open_cursors{0};
@@ -801,13 +862,81 @@ int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, c
   });
 }
 
+namespace {
+
+// The options of column family name: its own in families, or others.
+const rocksdb::ColumnFamilyOptions& family_options(
+    const std::vector<rocksdb::ColumnFamilyDescriptor>& families, const std::string& name,
+    const rocksdb::ColumnFamilyOptions& others) {
+  for (const rocksdb::ColumnFamilyDescriptor& family : families) {
+    if (family.name == name) return family.options;
+  }
+  return others;
+}
+
+// A merge operator as an OPTIONS file names it.
+std::string merge_operator_name(const rocksdb::MergeOperator* merge_operator) {
+  return merge_operator != nullptr ? merge_operator->Name() : "nullptr";
+}
+
+// Refuses to open or repair the database at path with column family options
+// its log cannot be replayed with. RocksDB replays the log with the options
+// it is given: a merge into a family given no merge operator (or another
+// one) cannot be applied, point-in-time recovery stops there and deletes the
+// log, and that write and every later one, in every family, is gone. Each
+// family the database's latest OPTIONS file records (as it was last opened)
+// is compared with its options in families (others for a family not there):
+// the comparator must be the same, and so must the merge operator unless the
+// file records none (RocksDB's own rule: a family without one cannot have
+// merges in its log). Returns OK or InvalidArgument naming the family and
+// both; a database without a readable OPTIONS file (a new one) passes.
+rocksdb::Status check_recorded_family_options(
+    const std::string& path, const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+    const rocksdb::ColumnFamilyOptions& others) {
+  rocksdb::ConfigOptions config;
+  config.env = rocksdb::Env::Default();
+  config.ignore_unknown_options = true;
+  config.ignore_unsupported_options = true;
+  rocksdb::DBOptions recorded_db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
+  if (!rocksdb::LoadLatestOptions(config, path, &recorded_db_options, &recorded).ok()) {
+    return rocksdb::Status::OK();
+  }
+  for (const rocksdb::ColumnFamilyDescriptor& family : recorded) {
+    const rocksdb::ColumnFamilyOptions& given = family_options(families, family.name, others);
+    const std::string was = merge_operator_name(family.options.merge_operator.get());
+    const std::string now = merge_operator_name(given.merge_operator.get());
+    if (family.options.merge_operator != nullptr && was != now) {
+      return rocksdb::Status::InvalidArgument(
+          "column family '" + family.name + "' was last opened with merge operator " + was +
+          ", not " + now + ": its log may hold merges only " + was +
+          " applies; give the family the merge operator it was written with");
+    }
+    if (family.options.comparator != nullptr &&
+        std::string(family.options.comparator->Name()) != given.comparator->Name()) {
+      return rocksdb::Status::InvalidArgument(
+          "column family '" + family.name + "' was last opened with comparator " +
+          family.options.comparator->Name() + ", not " + given.comparator->Name());
+    }
+  }
+  return rocksdb::Status::OK();
+}
+
+}  // namespace
+
 int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out, char* err,
                    size_t err_cap) {
   *db_out = nullptr;
   return guarded(err, err_cap, [&] {
+    // The directory must exist to be claimed: made here as RocksDB would
+    // make it (one level deep); if that fails, so does RocksDB's open.
+    if (options->create_if_missing) ::mkdir(path, 0755);
     auto handle = std::make_unique<pr_db>();
     handle->owned = std::make_unique<pr_database>();
     pr_database& database = *handle->owned;
+    // No directory: RocksDB's open fails and says why.
+    rocksdb::Status claimed = database.directory.Claim(path);
+    if (!claimed.ok() && !claimed.IsNotFound()) return to_status(claimed, err, err_cap);
     rocksdb::Options rocks_options = to_rocksdb_options(*options, &database.default_block_cache);
     rocks_options.info_log_level = options->info_log_level;
     if (options->info_log_to_queue) {
@@ -838,6 +967,9 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
       }
       families.push_back(std::move(family));
     }
+    rocksdb::Status checked =
+        check_recorded_family_options(path, descriptors, database.default_family_options);
+    if (!checked.ok()) return to_status(checked, err, err_cap);
     std::vector<rocksdb::ColumnFamilyHandle*> opened_families;
     rocksdb::DB* opened = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(rocksdb::DBOptions(rocks_options), path, descriptors,
@@ -1314,18 +1446,70 @@ int32_t pr_db_list_families(const pr_options_t* options, const char* path, char*
   });
 }
 
+namespace {
+
+// RepairDB learns the column families from the table files, each of which
+// names its family; the log names families by number only, so RepairDB
+// drops the log records of a family that has no table file yet, and with
+// each its whole batch. When the database's metadata is intact, opening it
+// once has its own recovery write the log into table files, each family's
+// into its own, before RepairDB runs. A log damaged anywhere but in its torn
+// last record fails this open, and RepairDB salvages what it can.
+void write_log_into_tables(const std::string& path, const rocksdb::Options& options,
+                           const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                           const rocksdb::ColumnFamilyOptions& others) {
+  std::vector<std::string> names;
+  if (!rocksdb::DB::ListColumnFamilies(options, path, &names).ok()) return;
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const std::string& name : names) {
+    descriptors.emplace_back(name, family_options(families, name, others));
+  }
+  rocksdb::DBOptions db_options(options);
+  db_options.create_if_missing = false;
+  db_options.error_if_exists = false;
+  db_options.avoid_flush_during_recovery = false;
+  db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* opened = nullptr;
+  if (!rocksdb::DB::Open(db_options, path, descriptors, &handles, &opened).ok()) return;
+  std::unique_ptr<rocksdb::DB> db(opened);
+  for (rocksdb::ColumnFamilyHandle* handle : handles) db->DestroyColumnFamilyHandle(handle);
+  db->Close().PermitUncheckedError();
+}
+
+}  // namespace
+
 int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     std::shared_ptr<rocksdb::Cache> unused_cache;
     pr_options defaults;
-    rocksdb::Options rocks_options =
-        to_rocksdb_options(options != nullptr ? *options : defaults, &unused_cache);
+    const pr_options& repair_options = options != nullptr ? *options : defaults;
+    rocksdb::Options rocks_options = to_rocksdb_options(repair_options, &unused_cache);
     // RepairDB would create an empty database where there is none.
-    bool is_directory = false;
-    if (!rocksdb::Env::Default()->IsDirectory(path, &is_directory).ok() || !is_directory) {
+    DirectoryClaim directory;
+    rocksdb::Status claimed = directory.Claim(path);
+    if (claimed.IsNotFound()) {
       return invalid_argument(std::string("no database directory at ") + path, err, err_cap);
     }
-    return to_status(rocksdb::RepairDB(path, rocks_options), err, err_cap);
+    if (!claimed.ok()) return to_status(claimed, err, err_cap);
+    // Every family named in the options is rebuilt with its own, the others
+    // (found in table files) with the database's, as pr_db_open opens them.
+    const rocksdb::ColumnFamilyOptions others(rocks_options);
+    std::vector<rocksdb::ColumnFamilyDescriptor> families{{rocksdb::kDefaultColumnFamilyName, others}};
+    for (const auto& [name, own] : repair_options.family_options) {
+      rocksdb::ColumnFamilyOptions family(to_rocksdb_options(*own, &unused_cache));
+      if (name == rocksdb::kDefaultColumnFamilyName) {
+        families[0].options = family;
+      } else {
+        families.emplace_back(name, family);
+      }
+    }
+    rocksdb::Status checked = check_recorded_family_options(path, families, others);
+    if (!checked.ok()) return to_status(checked, err, err_cap);
+    write_log_into_tables(path, rocks_options, families, others);
+    return to_status(
+        rocksdb::RepairDB(path, rocksdb::DBOptions(rocks_options), families, others), err,
+        err_cap);
   });
 }
 

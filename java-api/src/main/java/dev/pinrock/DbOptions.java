@@ -268,6 +268,8 @@ public final class DbOptions {
      * writing a batch that merges an operand of other than 8 bytes throws
      * InvalidArgumentException and applies nothing; an existing value of
      * other than 8 bytes (written by {@code put}) counts as 0.
+     * A database written with a merge operator must be opened with it (see
+     * {@link #columnFamily(String, DbOptions)}).
      *
      * @param name the operator's name, or null for none (the default)
      * @return a copy with the setting changed
@@ -451,6 +453,15 @@ public final class DbOptions {
      * block cache, write buffer, merge operator); the database-wide ones
      * (create/error if exists, paranoid checks, open files, statistics,
      * info log, memory budget) come from these options alone.
+     *
+     * <p>A family created with a merge operator of its own must be given it
+     * here on every open and repair: its log may hold merges only that
+     * operator applies, and a recovery that cannot apply one would drop it and
+     * every write after it, in all families. {@link RocksDb#open(Path, DbOptions)}
+     * and {@link RocksDb#repair(Path, DbOptions)} therefore refuse, with
+     * {@link RocksDbException.InvalidArgumentException} naming the family and
+     * both operators, a family given another merge operator (or none) than the
+     * database last opened it with. Adding one where it had none is allowed.
      *
      * @param name the family's name
      * @param options the family's options; without a memory budget of their own (a family

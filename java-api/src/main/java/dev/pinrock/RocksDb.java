@@ -88,16 +88,21 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     }
 
     /**
-     * Opens the database in a directory.
+     * Opens the database in a directory. A database is its directory: a
+     * process opens it once, under whatever path names it (through
+     * {@code .}, {@code ..}, a symbolic link or a bind mount).
      *
      * @param path the database directory; with {@link DbOptions#createIfMissing(boolean)} it
      *     is created when missing (its parent must exist)
      * @param options the options to open with
      * @return the open database; the caller closes it
      * @throws RocksDbException.InvalidArgumentException when the database is missing (without
-     *     createIfMissing), exists (with errorIfExists), or an option value is out of range
+     *     createIfMissing), exists (with errorIfExists), an option value is out of range, or a
+     *     column family is given another merge operator than it was last opened with (see
+     *     {@link DbOptions#columnFamily(String, DbOptions)}), before anything is recovered
      * @throws RocksDbException.RocksIoException when the directory cannot be created or used, or
-     *     the database is already open, in this process or another
+     *     the database is already open, in this process (under any path naming its directory,
+     *     or being repaired) or another
      * @throws RocksDbException.CorruptionException when the database's files are damaged
      */
     public static RocksDb open(Path path, DbOptions options) {
@@ -295,13 +300,22 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * {@link #open(Path, DbOptions)} fails. Recovery is best effort: records in
      * damaged table files, and deletions the lost metadata alone knew about, may
      * not come back; files repair cannot use are moved to {@code path/lost}.
-     * Back the directory up first. Must not run while the database is open, in
-     * this process or another.
+     * A database whose metadata is intact keeps every acknowledged write: it is
+     * first opened once, so that its recovery writes the log into table files.
+     * Without the metadata, a column family is known by its table files alone,
+     * and writes only in the log of a family with none yet are lost.
+     * Back the directory up first. Refuses a database open in this process
+     * (under any path naming its directory) or another; an open of it while
+     * the repair runs fails the same way.
      *
      * @param path the database directory
-     * @param options the options the database is opened with (its column families are
-     *     repaired with them)
-     * @throws RocksDbException.InvalidArgumentException when path is not a directory
+     * @param options the options the database is opened with: each column family named with
+     *     {@link DbOptions#columnFamily(String, DbOptions)} is repaired with its own, the others
+     *     with these
+     * @throws RocksDbException.InvalidArgumentException when path is not a directory, or a
+     *     column family is given another merge operator than it was last opened with
+     * @throws RocksDbException.RocksIoException when the database is open, in this process or
+     *     another
      * @throws RocksDbException when the repair fails (e.g. an I/O error), with RocksDB's status
      */
     public static void repair(Path path, DbOptions options) {

@@ -63,7 +63,8 @@ abstract class HostileInputContract extends OpenDatabaseContract {
             assertTrue(e.getMessage().contains("uint64add, stringappend, max, put, bytesxor"), e.getMessage());
         }
         for (String name : List.of("uint64add", "stringappend", "max", "put", "bytesxor")) {
-            open(dir.resolve("db"), DbOptions.create().mergeOperator(name)).close();
+            // A database of its own each: one written with an operator must be reopened with it.
+            open(dir.resolve("db-" + name), DbOptions.create().createIfMissing(true).mergeOperator(name)).close();
         }
         db = open(dir.resolve("db"), DbOptions.create());
     }

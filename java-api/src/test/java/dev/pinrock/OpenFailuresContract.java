@@ -79,6 +79,71 @@ abstract class OpenFailuresContract extends BindingContract {
     }
 
     @Test
+    void databaseOpenUnderAnotherSpellingOfItsPathIsRefusedAndKeepsItsSyncedWrites()
+            throws IOException {
+        Path path = dir.resolve("db");
+        Path link = Files.createSymbolicLink(dir.resolve("link"), path.getFileName());
+        Path[] spellings = {
+            dir.resolve(".").resolve("db"),
+            dir.resolve("..").resolve(dir.getFileName()).resolve("db"),
+            link,
+        };
+        try (RocksDb first = open(path, CREATE)) {
+            for (Path spelling : spellings) {
+                var e = assertThrows(RocksDbException.RocksIoException.class,
+                        () -> open(spelling, CREATE).close(), spelling.toString());
+                assertTrue(e.getMessage().contains("already open"), e.getMessage());
+                var repair = assertThrows(RocksDbException.RocksIoException.class,
+                        () -> RocksDb.repair(spelling, DbOptions.create()), spelling.toString());
+                assertTrue(repair.getMessage().contains("already open"), repair.getMessage());
+                try (WriteBatch batch = new WriteBatch()) {
+                    first.write(batch.put(bytes(spelling), bytes(spelling)),
+                            WriteOptions.DEFAULT.sync(true));
+                }
+            }
+        }
+        for (Path spelling : spellings) {
+            try (RocksDb reopened = open(spelling, DbOptions.create())) {
+                for (Path written : spellings) {
+                    assertArrayEquals(bytes(written), reopened.get(bytes(written)));
+                }
+            }
+        }
+    }
+
+    private static byte[] bytes(Path path) {
+        return path.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void reopenWithoutAFamilysMergeOperatorIsRefusedAndLosesNoSyncedWrite() {
+        Path path = dir.resolve("db");
+        DbOptions counting = DbOptions.create().mergeOperator("uint64add");
+        byte[] one = {1, 0, 0, 0, 0, 0, 0, 0};
+        try (RocksDb db = open(path, CREATE)) {
+            ColumnFamily counters = db.createColumnFamily("counters", counting);
+            try (WriteBatch merge = new WriteBatch(); WriteBatch put = new WriteBatch()) {
+                db.write(merge.merge(counters, new byte[] {'n'}, one), WriteOptions.DEFAULT.sync(true));
+                db.write(put.put(new byte[] {'k'}, new byte[] {'v'}), WriteOptions.DEFAULT.sync(true));
+            }
+        }
+        for (DbOptions wrong : new DbOptions[] {
+                DbOptions.create(),
+                DbOptions.create().mergeOperator("stringappend"),
+                DbOptions.create().columnFamily("counters", DbOptions.create())}) {
+            var e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                    () -> open(path, wrong).close(), wrong.toString());
+            assertTrue(e.getMessage().contains(
+                    "column family 'counters' was last opened with merge operator UInt64AddOperator, not "),
+                    e.getMessage());
+        }
+        try (RocksDb db = open(path, DbOptions.create().columnFamily("counters", counting))) {
+            assertArrayEquals(one, db.columnFamily("counters").get(new byte[] {'n'}));
+            assertArrayEquals(new byte[] {'v'}, db.get(new byte[] {'k'}));
+        }
+    }
+
+    @Test
     void invalidOptionValuesAreRejectedBeforeAnythingIsWritten() {
         DbOptions[] invalid = {
             CREATE.zstdLevel(23),

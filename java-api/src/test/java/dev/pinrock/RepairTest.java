@@ -39,6 +39,48 @@ class RepairTest {
     }
 
     @Test
+    void repairKeepsEveryAcknowledgedWriteOfAHealthyDatabaseWithColumnFamilies() {
+        Path path = dir.resolve("db");
+        DbOptions counting = DbOptions.create().mergeOperator("uint64add");
+        DbOptions options = DbOptions.create().columnFamily("counters", counting);
+        WriteOptions sync = WriteOptions.DEFAULT.sync(true);
+        try (RocksDb db = RocksDb.open(path, CREATE)) {
+            ColumnFamily tabled = db.createColumnFamily("tabled");
+            ColumnFamily logged = db.createColumnFamily("logged");
+            ColumnFamily counters = db.createColumnFamily("counters", counting);
+            tabled.put(bytes("t"), bytes("in a table file"));
+            db.put(bytes("flushed"), bytes("in a table file"));
+            try (WriteBatch batch = new WriteBatch()) {
+                db.write(batch.merge(counters, bytes("n"), count(1)), sync);
+            }
+            for (Keyspace family : new Keyspace[] {db, tabled, counters}) {
+                family.flush();
+            }
+            logged.put(bytes("l"), bytes("in the log"));
+            try (WriteBatch batch = new WriteBatch()) {
+                db.write(batch.merge(counters, bytes("n"), count(2))
+                        .put(bytes("batched"), bytes("with the merge")), sync);
+            }
+        }
+        var refused = assertThrows(RocksDbException.InvalidArgumentException.class,
+                () -> RocksDb.repair(path, DbOptions.create()));
+        assertTrue(refused.getMessage().contains("column family 'counters'"), refused.getMessage());
+
+        RocksDb.repair(path, options);
+        try (RocksDb db = RocksDb.open(path, options)) {
+            assertArrayEquals(count(3), db.columnFamily("counters").get(bytes("n")));
+            assertArrayEquals(bytes("in a table file"), db.get(bytes("flushed")));
+            assertArrayEquals(bytes("with the merge"), db.get(bytes("batched")));
+            assertArrayEquals(bytes("in a table file"), db.columnFamily("tabled").get(bytes("t")));
+            assertArrayEquals(bytes("in the log"), db.columnFamily("logged").get(bytes("l")));
+        }
+    }
+
+    private static byte[] count(long value) {
+        return java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(value).array();
+    }
+
+    @Test
     void repairOfAMissingDirectoryIsInvalidArgumentAndCreatesNothing() {
         Path missing = dir.resolve("missing");
         var e = assertThrows(RocksDbException.InvalidArgumentException.class,

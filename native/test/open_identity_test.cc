@@ -1,0 +1,314 @@
+// GoogleTest tests of what identifies a database when it is opened or
+// repaired: its directory (one database per directory per process, whatever
+// the path's spelling).
+#include "pinrock.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <stdlib.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Options that create the database when it is missing.
+struct CreatingOptions : Options {
+  CreatingOptions() { pr_options_set_create_if_missing(handle, 1); }
+};
+
+class OpenIdentityTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "pinrock-identity-XXXXXX").string();
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    ASSERT_NE(nullptr, mkdtemp(buf.data()));
+    dir = buf.data();
+    db_path = (dir / "db").string();
+    fs::create_directory_symlink("db", dir / "link");
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  int32_t Open(const std::string& path, pr_db_t** db,
+               const CreatingOptions& options = CreatingOptions()) {
+    return pr_db_open(options.handle, path.c_str(), db, err, sizeof err);
+  }
+
+  // Writes key -> value into the family of handle db, synced.
+  int32_t Put(pr_db_t* db, const std::string& key, const std::string& value) {
+    Batch batch;
+    uint32_t family = pr_db_family_id(db);
+    if (family == 0) {
+      batch.Put(key, value);
+    } else {
+      batch.PutInFamily(family, key, value);
+    }
+    return pr_db_write(db, batch.data(), batch.size(), PR_WRITE_SYNC, err, sizeof err);
+  }
+
+  // The value of key, "absent", or "error <code>".
+  std::string Value(pr_db_t* db, const std::string& key) {
+    std::vector<uint8_t> buf(64);
+    pr_get_result_t result;
+    int32_t status =
+        pr_db_get(db, bytes(key), key.size(), buf.data(), buf.size(), 0, &result, err, sizeof err);
+    if (status == PR_NOT_FOUND) return "absent";
+    if (status != PR_OK) return "error " + std::to_string(PR_STATUS_CODE(status));
+    return std::string(reinterpret_cast<const char*>(buf.data()), result.value_len);
+  }
+
+  // Other spellings of db_path: through ".", through "..", through a symlink.
+  std::vector<std::string> OtherSpellings() const {
+    return {(dir / "." / "db").string(),
+            (dir / ".." / dir.filename() / "db").string(),
+            (dir / "link").string()};
+  }
+
+  fs::path dir;
+  std::string db_path;
+  char err[512] = {0};
+};
+
+TEST_F(OpenIdentityTest, TheOpenDatabaseUnderAnotherSpellingOfItsPathIsRefused) {
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+  for (const std::string& spelling : OtherSpellings()) {
+    pr_db_t* second = reinterpret_cast<pr_db_t*>(0x1);
+    EXPECT_EQ(PR_CODE_IO_ERROR, PR_STATUS_CODE(Open(spelling, &second))) << spelling;
+    EXPECT_EQ(nullptr, second);
+    EXPECT_NE(nullptr, std::strstr(err, "lock hold by current process")) << err;
+    EXPECT_NE(nullptr, std::strstr(err, "already open")) << err;
+    // The refused open touched nothing: the first instance writes on.
+    ASSERT_EQ(PR_OK, Put(db, spelling, "synced")) << err;
+  }
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+
+  // Every write acknowledged with sync is there after reopening, under any spelling.
+  for (const std::string& spelling : OtherSpellings()) {
+    ASSERT_EQ(PR_OK, Open(spelling, &db)) << err;
+    for (const std::string& written : OtherSpellings()) {
+      EXPECT_EQ("synced", Value(db, written)) << written;
+    }
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+}
+
+TEST_F(OpenIdentityTest, RepairOfAnOpenDatabaseIsRefusedUnderAnySpelling) {
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+  ASSERT_EQ(PR_OK, Put(db, "k", "v")) << err;
+  std::vector<std::string> spellings = OtherSpellings();
+  spellings.push_back(db_path);
+  for (const std::string& spelling : spellings) {
+    EXPECT_EQ(PR_CODE_IO_ERROR, PR_STATUS_CODE(pr_db_repair(nullptr, spelling.c_str(), err,
+                                                            sizeof err)))
+        << spelling;
+    EXPECT_NE(nullptr, std::strstr(err, "already open")) << err;
+  }
+  EXPECT_EQ("v", Value(db, "k"));
+  ASSERT_EQ(PR_OK, Put(db, "after", "repair refused")) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  // Closed, it can be repaired and keeps its writes.
+  ASSERT_EQ(PR_OK, pr_db_repair(nullptr, spellings[0].c_str(), err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+  EXPECT_EQ("v", Value(db, "k"));
+  EXPECT_EQ("repair refused", Value(db, "after"));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+}
+
+TEST_F(OpenIdentityTest, AFailedOpenReleasesTheDirectory) {
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  CreatingOptions exclusive;
+  pr_options_set_error_if_exists(exclusive.handle, 1);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, PR_STATUS_CODE(Open(db_path, &db, exclusive))) << err;
+  // The failed open claimed the directory only while it ran.
+  ASSERT_EQ(PR_OK, Open((dir / "." / "db").string(), &db)) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+}
+
+// ---- the column family options a database was written with --------------
+
+class FamilyOptionsTest : public OpenIdentityTest {
+ protected:
+  // Creates the database with family "counters" (merge operator uint64add),
+  // a synced merge of 1 into counters/n and a synced put of default/k.
+  void SetUp() override {
+    OpenIdentityTest::SetUp();
+    ASSERT_EQ(PR_OK, pr_options_set_merge_operator(counting.handle, "uint64add", err, sizeof err));
+    ASSERT_EQ(PR_OK, pr_options_set_family_options(with_counters.handle, "counters",
+                                                   counting.handle, err, sizeof err));
+    pr_db_t* db = nullptr;
+    ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+    pr_db_t* counters = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_create_family(db, counting.handle, "counters", &counters, err,
+                                         sizeof err))
+        << err;
+    counters_id = pr_db_family_id(counters);
+    ASSERT_EQ(PR_OK, Merge(db, 1)) << err;
+    ASSERT_EQ(PR_OK, Put(db, "k", "v")) << err;
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+
+  // Merges amount into counters/n, synced.
+  int32_t Merge(pr_db_t* db, uint64_t amount) {
+    Batch batch;
+    batch.MergeInFamily(counters_id, "n", std::string(reinterpret_cast<char*>(&amount), 8));
+    return pr_db_write(db, batch.data(), batch.size(), PR_WRITE_SYNC, err, sizeof err);
+  }
+
+  // counters/n as a number, or UINT64_MAX when it is not 8 bytes.
+  uint64_t Count(pr_db_t* db) {
+    pr_db_t* counters = nullptr;
+    if (pr_db_family(db, "counters", &counters, err, sizeof err) != PR_OK) return UINT64_MAX;
+    std::string value = Value(counters, "n");
+    uint64_t count = UINT64_MAX;
+    if (value.size() == 8) std::memcpy(&count, value.data(), 8);
+    return count;
+  }
+
+  CreatingOptions counting;
+  CreatingOptions with_counters;
+  uint32_t counters_id = 0;
+};
+
+TEST_F(FamilyOptionsTest, AReopenWithoutAFamilysMergeOperatorIsRefusedAndLosesNothing) {
+  CreatingOptions appending;
+  ASSERT_EQ(PR_OK, pr_options_set_merge_operator(appending.handle, "stringappend", err,
+                                                 sizeof err));
+  CreatingOptions with_other_operator;
+  ASSERT_EQ(PR_OK, pr_options_set_family_options(with_other_operator.handle, "counters",
+                                                 appending.handle, err, sizeof err));
+  // None; another; the database's merge operator, which applies to families
+  // without options of their own.
+  CreatingOptions none;
+  const std::pair<const CreatingOptions*, const char*> wrong[] = {
+      {&none, "not nullptr"},
+      {&with_other_operator, "not StringAppend"},
+      {&appending, "not StringAppend"},
+  };
+  for (const auto& [options, given] : wrong) {
+    pr_db_t* db = reinterpret_cast<pr_db_t*>(0x1);
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, PR_STATUS_CODE(Open(db_path, &db, *options))) << err;
+    EXPECT_EQ(nullptr, db);
+    EXPECT_NE(nullptr, std::strstr(err, "column family 'counters'")) << err;
+    EXPECT_NE(nullptr, std::strstr(err, "merge operator UInt64AddOperator")) << err;
+    EXPECT_NE(nullptr, std::strstr(err, given)) << err;
+  }
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db, with_counters)) << err;
+  EXPECT_EQ(1u, Count(db));
+  EXPECT_EQ("v", Value(db, "k"));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+}
+
+TEST_F(FamilyOptionsTest, AMergeOperatorMayBeAddedWhereNoneWasButNotRemoved) {
+  // The default family was written without one: no merge can be in its log.
+  CreatingOptions adding;
+  ASSERT_EQ(PR_OK, pr_options_set_merge_operator(adding.handle, "uint64add", err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_options_set_family_options(adding.handle, "counters", counting.handle, err,
+                                                 sizeof err));
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db, adding)) << err;
+  EXPECT_EQ(1u, Count(db));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, PR_STATUS_CODE(Open(db_path, &db, with_counters))) << err;
+  EXPECT_NE(nullptr, std::strstr(err, "column family 'default'")) << err;
+  EXPECT_NE(nullptr, std::strstr(err, "UInt64AddOperator, not nullptr")) << err;
+}
+
+TEST_F(FamilyOptionsTest, ADatabaseWithoutAnOptionsFileOpensAsBefore) {
+  for (const auto& file : fs::directory_iterator(db_path)) {
+    if (file.path().filename().string().rfind("OPTIONS-", 0) == 0) fs::remove(file.path());
+  }
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db, with_counters)) << err;
+  EXPECT_EQ(1u, Count(db));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+}
+
+// ---- repair keeps every acknowledged write ----------------------------------
+
+class FamilyRepairTest : public FamilyOptionsTest {
+ protected:
+  // Adds to what FamilyOptionsTest wrote: family "tabled" with a key in a
+  // table file, family "logged" with a key only in the log, counters/n in a
+  // table file (1) and, in the log, a batch merging 2 into counters/n and
+  // putting default/batched; default/flushed in a table file.
+  void SetUp() override {
+    FamilyOptionsTest::SetUp();
+    pr_db_t* db = nullptr;
+    ASSERT_EQ(PR_OK, Open(db_path, &db, with_counters)) << err;
+    pr_db_t* tabled = nullptr;
+    pr_db_t* logged = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_create_family(db, nullptr, "tabled", &tabled, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_db_create_family(db, nullptr, "logged", &logged, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, Put(tabled, "t", "in a table file")) << err;
+    ASSERT_EQ(PR_OK, Put(db, "flushed", "in a table file")) << err;
+    pr_db_t* counters = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_family(db, "counters", &counters, err, sizeof err)) << err;
+    for (pr_db_t* family : {db, tabled, counters}) {
+      ASSERT_EQ(PR_OK, pr_db_flush(family, err, sizeof err)) << err;
+    }
+    ASSERT_EQ(PR_OK, Put(logged, "l", "in the log")) << err;
+    uint64_t two = 2;
+    Batch spanning;
+    spanning.MergeInFamily(counters_id, "n", std::string(reinterpret_cast<char*>(&two), 8))
+        .Put("batched", "with the merge");
+    ASSERT_EQ(PR_OK, pr_db_write(db, spanning.data(), spanning.size(), PR_WRITE_SYNC, err,
+                                 sizeof err))
+        << err;
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+
+  // Reopens the database and checks every write acknowledged in SetUp;
+  // logged_family: whether family "logged" must be there.
+  void ExpectEveryWrite(bool logged_family) {
+    pr_db_t* db = nullptr;
+    ASSERT_EQ(PR_OK, Open(db_path, &db, with_counters)) << err;
+    EXPECT_EQ(3u, Count(db));
+    EXPECT_EQ("v", Value(db, "k"));
+    EXPECT_EQ("in a table file", Value(db, "flushed"));
+    EXPECT_EQ("with the merge", Value(db, "batched"));
+    pr_db_t* family = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_family(db, "tabled", &family, err, sizeof err)) << err;
+    EXPECT_EQ("in a table file", Value(family, "t"));
+    if (logged_family) {
+      ASSERT_EQ(PR_OK, pr_db_family(db, "logged", &family, err, sizeof err)) << err;
+      EXPECT_EQ("in the log", Value(family, "l"));
+    }
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+};
+
+TEST_F(FamilyRepairTest, RepairKeepsEveryAcknowledgedWriteOfAHealthyDatabase) {
+  ASSERT_EQ(PR_OK, pr_db_repair(with_counters.handle, db_path.c_str(), err, sizeof err)) << err;
+  ExpectEveryWrite(true);
+}
+
+// With the metadata lost, the families are known from their table files
+// alone, and each is rebuilt with its own options: a batch in the log
+// merging into a family with its own merge operator is kept whole. (A family
+// with no table file cannot be named then: the log knows it by number only.)
+TEST_F(FamilyRepairTest, RepairWithTheMetadataLostKeepsABatchSpanningAFamilyWithItsOwnMergeOperator) {
+  fs::remove(dir / "db" / "CURRENT");
+  ASSERT_EQ(PR_OK, pr_db_repair(with_counters.handle, db_path.c_str(), err, sizeof err)) << err;
+  ExpectEveryWrite(false);
+}
+
+TEST_F(FamilyRepairTest, RepairWithoutAFamilysMergeOperatorIsRefusedAndChangesNothing) {
+  CreatingOptions none;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            PR_STATUS_CODE(pr_db_repair(none.handle, db_path.c_str(), err, sizeof err)))
+      << err;
+  EXPECT_NE(nullptr, std::strstr(err, "column family 'counters'")) << err;
+  EXPECT_NE(nullptr, std::strstr(err, "UInt64AddOperator, not nullptr")) << err;
+  ExpectEveryWrite(true);
+}
+
+}  // namespace
