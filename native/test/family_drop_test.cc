@@ -37,7 +37,9 @@ class FamilyDropTest : public ::testing::Test {
   }
 
   void TearDown() override {
-    if (db != nullptr) EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+    if (db != nullptr) {
+      EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+    }
     std::filesystem::remove_all(dir);
   }
 
