@@ -366,10 +366,21 @@ PR_API int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t
  * returns PR_CODE_ABORTED and does nothing, the handle stays valid. */
 PR_API int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap);
 
+/* Marks db's database as closing (closing != 0) or open again (0). While it
+ * is closing, a write waiting out a write stall (pr_db_put, pr_db_delete,
+ * pr_db_write) gives up: it returns PR_CODE_SHUTDOWN_IN_PROGRESS ("the
+ * database is closing") without having been applied, so that a caller about
+ * to close can end the writes in flight, however long RocksDB stalls writes,
+ * before pr_db_close. Writes not stalled are not affected. Thread-safe: may
+ * be called during any call on the database but pr_db_close. */
+PR_API void pr_db_set_closing(pr_db_t* db, int32_t closing);
+
 /* Writes key -> value. Returns PR_OK or a RocksDB status. Like every write
  * (pr_db_delete, pr_db_write without PR_WRITE_NO_SLOWDOWN), it waits while
  * RocksDB stalls writes, polling every 10 ms at most, and returns the
- * background error once one stops writes (a full disk: PR_CODE_IO_ERROR). */
+ * background error once one stops writes (a full disk: PR_CODE_IO_ERROR),
+ * or PR_CODE_SHUTDOWN_IN_PROGRESS unapplied once the database is closing
+ * (pr_db_set_closing). */
 PR_API int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t* value,
                          size_t value_len, char* err, size_t err_cap);
 
@@ -612,7 +623,8 @@ PR_API int32_t pr_db_property(pr_db_t* db, const char* name, char* buf, size_t b
  * (write, snapshots, checkpoint, statistics, memory usage) act on the whole
  * database through any of its handles. The handle pr_db_open returns is the
  * default family ("default"); the others belong to the database and are
- * freed when it closes (pr_db_close refuses them). */
+ * freed when it closes (pr_db_close refuses them), or a dropped family's by
+ * pr_db_family_release. */
 
 /* Opens the existing column family name with family_options instead of
  * these options (pr_db_open, pr_db_repair; the database-wide settings such
@@ -675,13 +687,24 @@ PR_API int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_optio
                                    size_t err_cap);
 
 /* Drops the column family of the handle and its data. The handle stays
- * valid until the database closes, but once the drop has returned, writes
- * through it (and batches naming the family) fail with
- * PR_CODE_INVALID_ARGUMENT. A write racing the drop is either applied before
- * it or discarded with the family, and never fails another thread's write.
- * The default family cannot be dropped (PR_CODE_INVALID_ARGUMENT).
- * Thread-safe. */
+ * valid until pr_db_family_release or the database's close, but once the
+ * drop has returned, writes through it (and batches naming the family) fail
+ * with PR_CODE_INVALID_ARGUMENT. A write racing the drop is either applied
+ * before it or discarded with the family, and never fails another thread's
+ * write. The default family cannot be dropped (PR_CODE_INVALID_ARGUMENT).
+ * Thread-safe. Until released, a dropped family keeps its memtables, and
+ * can keep a write stall it had, which stops the whole database's writes:
+ * release it once no call uses it. */
 PR_API int32_t pr_db_drop_family(pr_db_t* family, char* err, size_t err_cap);
+
+/* Frees the handle of a dropped column family, and with it what RocksDB
+ * keeps of the family (its memtables, its part in write stalls), at once or,
+ * when cursors opened on the family are still open, once the last of them
+ * closes (they stay usable until then). After the call the handle must not
+ * be used: no call on it may be in flight or follow. Returns PR_OK, or
+ * PR_CODE_INVALID_ARGUMENT (and frees nothing) for the default family or a
+ * family not dropped. Thread-safe for distinct handles. */
+PR_API int32_t pr_db_family_release(pr_db_t* family, char* err, size_t err_cap);
 
 /* Returns the id of the handle's column family, as write batch records
  * name it (0 for the default family). Never fails. */
@@ -769,7 +792,8 @@ PR_API int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32
                               pr_cursor_t** cursor_out, char* err, size_t err_cap);
 
 /* Closes a cursor; the memory of its entries must not be read afterwards.
- * NULL is accepted. */
+ * The last cursor on a released family (pr_db_family_release) frees the
+ * family's handle. NULL is accepted. */
 PR_API void pr_cursor_close(pr_cursor_t* cursor);
 
 /* The entry a cursor is on: views of RocksDB's memory, valid until the

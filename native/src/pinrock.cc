@@ -180,6 +180,10 @@ struct pr_db {
   const MergeOperatorKind* merge_operator = nullptr;
   // Set once the family is dropped: writes through the handle are refused.
   std::atomic<bool> dropped{false};
+  // The handle's own hold, until pr_db_family_release, plus one per open
+  // cursor on the family (RocksDB's iterators use the family's handle): the
+  // last to go frees the handle, and with it the dropped family's memtables.
+  std::atomic<int64_t> holds{1};
   // Set on the default family's handle only.
   std::unique_ptr<pr_database> owned;
 };
@@ -191,6 +195,8 @@ struct pr_database {
   std::unique_ptr<rocksdb::DB> db;
   // Cursors not yet closed: RocksDB's iterators must die before the DB.
   std::atomic<int64_t> open_cursors{0};
+  // Set by pr_db_set_closing: writes waiting out a stall give up.
+  std::atomic<bool> closing{false};
   // Null unless opened with statistics.
   std::shared_ptr<rocksdb::Statistics> statistics;
   // The default family's settings, for families created without options.
@@ -200,8 +206,9 @@ struct pr_database {
   // Guards what follows: shared by readers (every batch write checks its
   // families), exclusive for creating and dropping families.
   std::shared_mutex mutex;
-  // Every other family opened or created, dropped ones too: handles live
-  // until the database closes, so a dropped family's handle stays valid.
+  // Every other family opened or created and not yet freed: a dropped
+  // family's handle lives until pr_db_family_release and its cursors are
+  // done with it, or until the database closes.
   std::vector<std::unique_ptr<pr_db>> families;
   // The families not dropped, the default one included, by name.
   std::map<std::string, pr_db*> open_families;
@@ -260,6 +267,18 @@ int32_t invalid_argument(const std::string& message, char* err, size_t err_cap) 
 // A write through the handle of a dropped column family.
 int32_t dropped_family(const pr_db& family, char* err, size_t err_cap) {
   return invalid_argument("column family '" + family.name + "' is dropped", err, err_cap);
+}
+
+// Gives up one hold on a family's handle (pr_db::holds); the last frees the
+// handle, and so RocksDB's state of the family once it is dropped.
+void drop_hold(pr_db* family) {
+  if (--family->holds > 0) return;
+  pr_database& database = *family->database;
+  std::unique_lock<std::shared_mutex> lock(database.mutex);
+  database.db->DestroyColumnFamilyHandle(family->family);
+  database.families.erase(
+      std::find_if(database.families.begin(), database.families.end(),
+                   [family](const std::unique_ptr<pr_db>& held) { return held.get() == family; }));
 }
 
 // A key or value longer than RocksDB can store; guarded() turns it into
@@ -467,15 +486,18 @@ rocksdb::WriteOptions write_options(const pr_db& db, uint32_t flags) {
 // disk) stops writes, and a writer that began waiting before the error was
 // recorded is never woken. So unless the caller asked to fail on a stall,
 // each attempt fails at once on one (no_slowdown) and is retried after a
-// pause; an attempt after the failure returns the background error.
+// pause; an attempt after the failure returns the background error, and once
+// the database is closing (pr_db_set_closing) the write gives up unapplied.
 template <typename Write>
-rocksdb::Status write_waiting_out_stalls(rocksdb::WriteOptions options, Write&& write) {
+rocksdb::Status write_waiting_out_stalls(const pr_database& database, rocksdb::WriteOptions options,
+                                         Write&& write) {
   if (options.no_slowdown) return write(options);
   options.no_slowdown = true;
   auto pause = std::chrono::microseconds(50);
   while (true) {
     rocksdb::Status s = write(options);
     if (!s.IsIncomplete()) return s;
+    if (database.closing.load()) return rocksdb::Status::ShutdownInProgress("the database is closing");
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(10000));
   }
@@ -1029,7 +1051,7 @@ int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t
                   size_t value_len, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (db->dropped) return dropped_family(*db, err, err_cap);
-    return to_status(write_waiting_out_stalls(db->write_options,
+    return to_status(write_waiting_out_stalls(*db->database, db->write_options,
                                               [&](const rocksdb::WriteOptions& options) {
                                                 return db->db->Put(options, db->family,
                                                                    key_slice(key, key_len),
@@ -1043,7 +1065,7 @@ int32_t pr_db_delete(pr_db_t* db, const uint8_t* key, size_t key_len, char* err,
                      size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (db->dropped) return dropped_family(*db, err, err_cap);
-    return to_status(write_waiting_out_stalls(db->write_options,
+    return to_status(write_waiting_out_stalls(*db->database, db->write_options,
                                               [&](const rocksdb::WriteOptions& options) {
                                                 return db->db->Delete(options, db->family,
                                                                       key_slice(key, key_len));
@@ -1062,7 +1084,7 @@ int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_
       rocksdb::Status s = write_batch.Iterate(&check);
       if (!s.ok()) return to_status(s, err, err_cap);
     }
-    return to_status(write_waiting_out_stalls(write_options(*db, flags),
+    return to_status(write_waiting_out_stalls(*db->database, write_options(*db, flags),
                                               [&](const rocksdb::WriteOptions& options) {
                                                 return db->db->Write(options, &write_batch);
                                               }),
@@ -1573,7 +1595,20 @@ int32_t pr_db_drop_family(pr_db_t* family, char* err, size_t err_cap) {
   });
 }
 
+int32_t pr_db_family_release(pr_db_t* family, char* err, size_t err_cap) {
+  if (family->owned) return invalid_argument("the default family cannot be released", err, err_cap);
+  if (!family->dropped) {
+    return invalid_argument("column family '" + family->name + "' is not dropped", err, err_cap);
+  }
+  return guarded(err, err_cap, [&] {
+    drop_hold(family);
+    return PR_OK;
+  });
+}
+
 uint32_t pr_db_family_id(pr_db_t* family) { return family->family->GetID(); }
+
+void pr_db_set_closing(pr_db_t* db, int32_t closing) { db->database->closing = closing != 0; }
 
 size_t pr_ticker_count(void) { return rocksdb::TickersNameMap.size(); }
 
@@ -1668,6 +1703,7 @@ int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read
       options.iterate_upper_bound = &cursor->upper_slice;
     }
     cursor->iterator.reset(db->db->NewIterator(options, db->family));
+    db->holds++;
     db->database->open_cursors++;
     *cursor_out = cursor.release();
     return PR_OK;
@@ -1677,12 +1713,14 @@ int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read
 void pr_cursor_close(pr_cursor_t* cursor) {
   if (cursor == nullptr) return;
   pr_db* db = cursor->db;
+  pr_database& database = *db->database;
   try {
     delete cursor;
+    drop_hold(db);
   } catch (...) {
     // Iterator cleanup does not throw; nothing may cross the boundary anyway.
   }
-  db->database->open_cursors--;
+  database.open_cursors--;
 }
 
 int32_t pr_cursor_move(pr_cursor_t* cursor, int32_t op, const uint8_t* key, size_t key_len,

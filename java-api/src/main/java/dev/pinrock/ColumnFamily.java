@@ -1,6 +1,9 @@
 package dev.pinrock;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 import dev.pinrock.internal.NativeDb;
+import dev.pinrock.internal.ResourceGuard;
 
 /**
  * A column family of an open database other than the default one: a key
@@ -8,14 +11,19 @@ import dev.pinrock.internal.NativeDb;
  * or {@link RocksDb#createColumnFamily(String, DbOptions)}. Its keyed
  * operations ({@link Keyspace}) act on this family only; write batches
  * ({@link WriteBatch#put(Keyspace, byte[], byte[])}) and snapshots span
- * families. A family needs no closing: it lives as long as its database.
- * After {@link RocksDb#dropColumnFamily(Keyspace)} every call throws
+ * families. A family needs no closing: it lives as long as its database, or
+ * until {@link RocksDb#dropColumnFamily(Keyspace)}, which waits for the
+ * family's calls in flight, after which every call throws
  * {@link IllegalStateException}. Thread-safe, as its database is.
  */
 public final class ColumnFamily extends Keyspace {
     private final RocksDb database;
     private final String name;
     private final int id;
+    /** Held by every call on the family besides the database's guard; closed by the drop. */
+    private final ResourceGuard lifetime;
+    /** Set by the first dropper, so that a second one is refused rather than waiting. */
+    private final AtomicBoolean dropping = new AtomicBoolean();
     private volatile boolean dropped;
 
     ColumnFamily(RocksDb database, String name, NativeDb db) {
@@ -23,6 +31,7 @@ public final class ColumnFamily extends Keyspace {
         this.database = database;
         this.name = name;
         this.id = db.familyId();
+        this.lifetime = new ResourceGuard("column family " + name);
     }
 
     @Override
@@ -43,14 +52,44 @@ public final class ColumnFamily extends Keyspace {
     @Override
     void acquire() {
         super.acquire();
-        if (dropped) {
-            guard.release();
-            throw new IllegalStateException("column family " + name + " was dropped");
+        if (!lifetime.tryAcquire()) {
+            super.release();
+            throw wasDropped();
         }
     }
 
-    void markDropped() {
-        dropped = true;
+    @Override
+    void release() {
+        lifetime.release();
+        super.release();
+    }
+
+    /**
+     * Drops the family once the calls on it in flight have returned, then frees
+     * its native handle, and with it RocksDB's memtables of the family (those
+     * still open cursors use go when they close). Called with the database's
+     * guard held.
+     *
+     * @throws IllegalStateException when the family is dropped or being dropped
+     */
+    void drop() {
+        if (!dropping.compareAndSet(false, true)) {
+            throw wasDropped();
+        }
+        try {
+            lifetime.close(() -> {
+                db.dropFamily();
+                dropped = true;
+                db.releaseFamily();
+            });
+        } catch (RuntimeException | Error e) {
+            dropping.set(false);
+            throw e;
+        }
+    }
+
+    private IllegalStateException wasDropped() {
+        return new IllegalStateException("column family " + name + " was dropped");
     }
 
     /**

@@ -23,7 +23,8 @@ import dev.pinrock.internal.Segments;
  * per-family maintenance. A {@link RocksDb} is its default family; a
  * {@link ColumnFamily} is any other. The rules of access modes, results,
  * threads and lifetime are those described on {@link RocksDb}: every call
- * holds the database's guard, so closing the database waits for it.
+ * holds the database's guard, so closing the database waits for it (and a
+ * {@link ColumnFamily}'s calls hold the family's too, so dropping it waits).
  */
 public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     /** Returned by the into-buffer reads when the key is absent. */
@@ -69,13 +70,23 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         guard.acquire();
     }
 
+    /** Ends a call started by {@link #acquire()}. */
+    void release() {
+        guard.release();
+    }
+
     /**
      * Writes a key and value.
      *
+     * <p>Like every write, it waits while RocksDB stalls writes (until flushes and
+     * compactions catch up), unless the database is closed meanwhile.
+     *
      * @param key the key (may be empty)
      * @param value the value (may be empty)
-     * @throws RocksDbException when RocksDB fails the write
-     * @throws IllegalStateException when the database is closed
+     * @throws RocksDbException when RocksDB fails the write (nothing is written), with
+     *     {@link StatusCode#SHUTDOWN_IN_PROGRESS} when the database was closed while the write
+     *     waited out a write stall
+     * @throws IllegalStateException when the database is closed or the family dropped
      */
     public void put(byte[] key, byte[] value) {
         Objects.requireNonNull(key, "key");
@@ -84,7 +95,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             db.put(key, value);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -122,7 +133,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             db.put(key, value);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -140,7 +151,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             return db.get(key);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -199,7 +210,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
                 snapshot.guard.release();
             }
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -250,7 +261,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             return db.get(key, dst);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -281,7 +292,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             length = db.get(BufferSegments.ofKey(key), destination);
         } finally {
-            guard.release();
+            release();
         }
         if (length == NOT_FOUND) {
             Segments.requireUsable(destination);
@@ -316,7 +327,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             length = db.get(key, dst);
         } finally {
-            guard.release();
+            release();
         }
         if (length == NOT_FOUND) {
             Segments.requireUsable(dst);
@@ -402,7 +413,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             return db.pin(key);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -411,7 +422,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             return db.pin(key);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -454,7 +465,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             values = db.multiGet(keyArray, statuses);
         } finally {
-            guard.release();
+            release();
         }
         MultiGet.requireAllAnswered(statuses);
         return Arrays.asList(values);
@@ -489,7 +500,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             return MultiGet.into(db, keyList, dst, offsets, lengths);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -512,7 +523,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             return MultiGet.pinned(db, arena, keyList);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -529,7 +540,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             db.delete(key);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -558,7 +569,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             db.delete(key);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -573,7 +584,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             db.flush();
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -602,7 +613,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             db.compactRange(begin, end);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -623,7 +634,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             return db.approximateSize(begin, end);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -653,7 +664,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             db.ingest(paths, move);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -678,7 +689,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
             long value = db.propertyLong(name);
             return value < 0 ? OptionalLong.empty() : OptionalLong.of(value);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -699,7 +710,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         try {
             return db.property(name);
         } finally {
-            guard.release();
+            release();
         }
     }
 }

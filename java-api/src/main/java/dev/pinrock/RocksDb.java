@@ -207,7 +207,9 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @param options durability of the write
      * @throws RocksDbException.InvalidArgumentException when the batch merges into a database
      *     without a merge operator, or sync is combined with disableWal (nothing is applied)
-     * @throws RocksDbException when RocksDB fails the write (nothing is applied)
+     * @throws RocksDbException when RocksDB fails the write (nothing is applied), with
+     *     {@link StatusCode#SHUTDOWN_IN_PROGRESS} when the database was closed while the write
+     *     waited out a write stall
      * @throws IllegalArgumentException when the batch names column families of another database
      * @throws IllegalStateException when the database or the batch is closed, or the batch is in
      *     use by another thread
@@ -365,12 +367,15 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         }
         guard.acquire();
         try {
-            ColumnFamily known = families.get(name);
-            if (known != null && !known.isDropped()) {
-                return known;
-            }
-            NativeDb family = db.family(name);
-            return family == null ? null : remember(new ColumnFamily(this, name, family));
+            // One ColumnFamily per native handle: its guard is what a drop waits on.
+            ColumnFamily family = families.compute(name, (unused, known) -> {
+                if (known != null && !known.isDropped()) {
+                    return known;
+                }
+                NativeDb handle = db.family(name);
+                return handle == null ? known : new ColumnFamily(this, name, handle);
+            });
+            return family == null || family.isDropped() ? null : family;
         } finally {
             guard.release();
         }
@@ -409,42 +414,41 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         }
         guard.acquire();
         try {
-            NativeDb family = memoryBudget == null
+            // Created while columnFamily(name) waits, so that it finds this one.
+            return families.compute(name, (unused, known) -> new ColumnFamily(this, name, memoryBudget == null
                     ? db.createFamily(name, options, 0L)
-                    : memoryBudget.withHandle(handle -> db.createFamily(name, options, handle));
-            return remember(new ColumnFamily(this, name, family));
+                    : memoryBudget.withHandle(handle -> db.createFamily(name, options, handle))));
         } finally {
             guard.release();
         }
     }
 
-    private ColumnFamily remember(ColumnFamily family) {
-        families.put(family.name(), family);
-        return family;
-    }
-
     /**
-     * Drops a column family and its data. Later calls on it throw
-     * {@link IllegalStateException}. A write to the family in flight on
-     * another thread is applied before the drop or discarded with the family;
-     * either way it returns normally, and no write to another family fails
-     * because of the drop. Thread-safe.
+     * Drops a column family and its data. The drop waits for the calls on the
+     * family in flight on other threads to return (a write among them is
+     * applied before the drop), then frees what RocksDB keeps of the family,
+     * so that no dropped family holds memory or stalls the other families'
+     * writes; an open cursor on the family keeps the family's memtables until
+     * it is closed. Later calls on the family throw
+     * {@link IllegalStateException}. Thread-safe.
      *
      * @param family a family of this database
      * @throws IllegalArgumentException when the family belongs to another database
      * @throws RocksDbException.InvalidArgumentException for the default family
      * @throws IllegalStateException when the database is closed or the family already dropped
+     *     (or being dropped by another thread)
      */
     public void dropColumnFamily(Keyspace family) {
         Objects.requireNonNull(family, "family");
         if (family.database() != this) {
             throw new IllegalArgumentException(family + " belongs to " + family.database());
         }
-        family.acquire();
+        guard.acquire();
         try {
-            family.db.dropFamily();
-            if (family instanceof ColumnFamily dropped) {
-                dropped.markDropped();
+            if (family instanceof ColumnFamily columnFamily) {
+                columnFamily.drop();
+            } else {
+                db.dropFamily(); // the default family, which RocksDB refuses to drop
             }
         } finally {
             guard.release();
@@ -464,6 +468,9 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * Closes the database: waits for calls in flight to return, closes its
      * cursors and snapshots, then releases its files and lock. Idempotent
      * and thread-safe; pinned segments stay valid until their arenas close.
+     * Writes in flight waiting out a write stall do not hold the close up:
+     * they give up unapplied, throwing {@link RocksDbException} with
+     * {@link StatusCode#SHUTDOWN_IN_PROGRESS}.
      *
      * @throws RocksDbException when RocksDB reports an error while closing (the
      *     database is closed all the same)
@@ -476,10 +483,15 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     @Override
     public void close() {
         RocksDbException[] closeError = new RocksDbException[1];
-        guard.close(() -> {
+        guard.close(() -> db.setClosing(true), () -> {
             // RocksDB's iterators and snapshots must go before the database.
-            for (Dependent dependent : List.copyOf(dependents)) {
-                dependent.closeNative();
+            try {
+                for (Dependent dependent : List.copyOf(dependents)) {
+                    dependent.closeNative();
+                }
+            } catch (RuntimeException | Error e) {
+                db.setClosing(false); // the database stays open
+                throw e;
             }
             try {
                 db.close();

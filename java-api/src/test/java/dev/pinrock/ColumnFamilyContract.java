@@ -3,6 +3,7 @@ package dev.pinrock;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,6 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 
@@ -150,6 +156,51 @@ abstract class ColumnFamilyContract extends OpenDatabaseContract {
         assertSame(again, db.columnFamily("temp"));
         reopen(DbOptions.create());
         assertEquals(List.of("default", "temp"), db.columnFamilyNames());
+    }
+
+    @Test
+    void ofTwoThreadsDroppingOneFamilyTheSecondGetsIllegalStateException() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            ColumnFamily family = db.createColumnFamily("raced");
+            CountDownLatch start = new CountDownLatch(1);
+            Callable<Throwable> drop = () -> {
+                start.await();
+                try {
+                    db.dropColumnFamily(family);
+                    return null;
+                } catch (RuntimeException e) {
+                    return e;
+                }
+            };
+            ExecutorService threads = Executors.newFixedThreadPool(2);
+            try {
+                Future<Throwable> first = threads.submit(drop);
+                Future<Throwable> second = threads.submit(drop);
+                start.countDown();
+                Throwable a = first.get();
+                Throwable b = second.get();
+                Throwable loser = a == null ? b : a;
+                assertTrue(a == null ^ b == null, "exactly one drop succeeds: " + a + ", " + b);
+                assertInstanceOf(IllegalStateException.class, loser);
+                assertEquals("column family raced was dropped", loser.getMessage());
+            } finally {
+                threads.shutdown();
+            }
+            assertTrue(family.isDropped());
+        }
+    }
+
+    @Test
+    void aCursorOnADroppedFamilyReadsOnUntilItIsClosed() {
+        ColumnFamily family = db.createColumnFamily("scanned");
+        family.put(bytes("k"), bytes("v"));
+        try (Cursor cursor = family.cursor()) {
+            db.dropColumnFamily(family);
+            assertTrue(cursor.first());
+            assertArrayEquals(bytes("k"), cursor.keyBytes());
+            assertFalse(cursor.next());
+        }
+        db.createColumnFamily("scanned").put(bytes("other"), bytes("v"));
     }
 
     @Test

@@ -96,6 +96,8 @@ public final class FfmDb implements NativeDb {
     private static final MethodHandle FAMILY = PinrockNative.pr_db_family$handle();
     private static final MethodHandle CREATE_FAMILY = PinrockNative.pr_db_create_family$handle();
     private static final MethodHandle DROP_FAMILY = PinrockNative.pr_db_drop_family$handle();
+    private static final MethodHandle FAMILY_RELEASE = PinrockNative.pr_db_family_release$handle();
+    private static final MethodHandle SET_CLOSING = PinrockNative.pr_db_set_closing$handle();
     private static final MethodHandle FAMILY_ID = PinrockNative.pr_db_family_id$handle();
     private static final MethodHandle CURSOR_OPEN = PinrockNative.pr_cursor_open$handle();
     private static final MethodHandle ENGINE_VERSION = PinrockNative.pr_engine_version$handle();
@@ -881,6 +883,23 @@ public final class FfmDb implements NativeDb {
         }
     }
 
+    static void releaseFamily(long family) {
+        Scratch scratch = Scratch.get();
+        try {
+            check((int) FAMILY_RELEASE.invokeExact(MemorySegment.ofAddress(family), scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    static void setClosing(long db, boolean closing) {
+        try {
+            SET_CLOSING.invokeExact(MemorySegment.ofAddress(db), closing ? 1 : 0);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
     static List<String> familyNames(long db) {
         return names((buf, length, scratch) -> (int) FAMILY_NAMES.invokeExact(MemorySegment.ofAddress(db), buf,
                 buf.byteSize(), length, scratch.err, ERR_CAP));
@@ -909,6 +928,16 @@ public final class FfmDb implements NativeDb {
     @Override
     public void dropFamily() {
         dropFamily(handle.address());
+    }
+
+    @Override
+    public void releaseFamily() {
+        releaseFamily(handle.address());
+    }
+
+    @Override
+    public void setClosing(boolean closing) {
+        setClosing(handle.address(), closing);
     }
 
     @Override

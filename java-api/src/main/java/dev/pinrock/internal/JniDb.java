@@ -248,6 +248,16 @@ public final class JniDb implements NativeDb {
     }
 
     @Override
+    public void releaseFamily() {
+        FfmDb.releaseFamily(handle);
+    }
+
+    @Override
+    public void setClosing(boolean closing) {
+        FfmDb.setClosing(handle, closing);
+    }
+
+    @Override
     public List<String> familyNames() {
         return FfmDb.familyNames(handle);
     }

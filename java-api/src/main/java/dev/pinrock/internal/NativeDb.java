@@ -125,14 +125,28 @@ public interface NativeDb {
      */
     NativeDb createFamily(String name, DbOptions options, long memoryBudget);
 
-    /** Drops this handle's column family; the handle stays valid (writes fail). */
+    /** Drops this handle's column family; the handle stays valid (writes fail) until {@link #releaseFamily()}. */
     void dropFamily();
+
+    /**
+     * Frees this dropped family's handle, and what RocksDB keeps of the family (its
+     * memtables, its part in write stalls), once cursors opened on it have closed. The
+     * handle must not be used afterwards: call with no call on it in flight.
+     */
+    void releaseFamily();
 
     /** @return the names of this database's open column families */
     List<String> familyNames();
 
     /** @return this handle's column family id, as write batch records name it */
     int familyId();
+
+    /**
+     * Marks the database closing, or open again: while closing, writes waiting out a write
+     * stall give up with {@link dev.pinrock.StatusCode#SHUTDOWN_IN_PROGRESS}. Safe during any
+     * call but {@link #close()}.
+     */
+    void setClosing(boolean closing);
 
     /** Closes the native database; called exactly once, when no other call is in flight. */
     void close();

@@ -179,11 +179,24 @@ public final class ResourceGuard {
      *     the guard opens again (calls are accepted, a later close tries again) and the
      *     exception reaches the closer
      */
-    public synchronized void close(Runnable releaseResource) {
+    public void close(Runnable releaseResource) {
+        close(() -> { }, releaseResource);
+    }
+
+    /**
+     * Closes as {@link #close(Runnable)} does, running {@code whenRefusing}
+     * once new calls are refused and before waiting for those in flight: to
+     * make them return sooner.
+     *
+     * @param whenRefusing tells the calls in flight to end; must not throw
+     * @param releaseResource as for {@link #close(Runnable)}
+     */
+    public synchronized void close(Runnable whenRefusing, Runnable releaseResource) {
         if (released) {
             return;
         }
         STATE.getAndBitwiseOr(this, CLOSING);
+        whenRefusing.run();
         int spins = 0;
         while (callsInFlight() != 0) {
             if (++spins < 100) {

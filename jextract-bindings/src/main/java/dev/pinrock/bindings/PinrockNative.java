@@ -2224,6 +2224,64 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_db_set_closing {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_set_closing");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_db_set_closing(pr_db_t *db, int32_t closing)
+     * }
+     */
+    public static FunctionDescriptor pr_db_set_closing$descriptor() {
+        return pr_db_set_closing.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_db_set_closing(pr_db_t *db, int32_t closing)
+     * }
+     */
+    public static MethodHandle pr_db_set_closing$handle() {
+        return pr_db_set_closing.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_db_set_closing(pr_db_t *db, int32_t closing)
+     * }
+     */
+    public static MemorySegment pr_db_set_closing$address() {
+        return pr_db_set_closing.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_db_set_closing(pr_db_t *db, int32_t closing)
+     * }
+     */
+    public static void pr_db_set_closing(MemorySegment db, int closing) {
+        var mh$ = pr_db_set_closing.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_set_closing", db, closing);
+            }
+            mh$.invokeExact(db, closing);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_db_put {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
@@ -4030,6 +4088,66 @@ public class PinrockNative {
         try {
             if (TRACE_DOWNCALLS) {
                 traceDowncall("pr_db_drop_family", family, err, err_cap);
+            }
+            return (int)mh$.invokeExact(family, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_family_release {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_family_release");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_family_release(pr_db_t *family, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_family_release$descriptor() {
+        return pr_db_family_release.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_family_release(pr_db_t *family, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_family_release$handle() {
+        return pr_db_family_release.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_family_release(pr_db_t *family, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_family_release$address() {
+        return pr_db_family_release.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_family_release(pr_db_t *family, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_family_release(MemorySegment family, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_family_release.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_family_release", family, err, err_cap);
             }
             return (int)mh$.invokeExact(family, err, err_cap);
         } catch (Throwable ex$) {
