@@ -60,6 +60,8 @@ import dev.pinrock.WriteBatch;
  * and message the public API's Javadoc and docs/reliability.md give for the
  * misuse the step can make. Any other exception, a wrong value, or a crash of
  * the JVM fails the run, naming the step, the exception and the seed.
+ * Entries named {@code KNOWN_BUG_...} accept where the code departs from its
+ * Javadoc today; each describes its open bug and goes with the fix.
  *
  * <p><b>Replaying a seed.</b> Each step draws its choices from its own
  * {@link Random}, seeded from the run's seed, the thread's index and the
@@ -214,7 +216,9 @@ final class TortureWorkload {
                 CURSOR_CLOSED));
         ALLOWED.put(Operation.CURSORS, List.of(DATABASE_CLOSED, CURSOR_CLOSED, CURSOR_IN_USE, CURSOR_ON_NO_ENTRY,
                 VIEWS_ON_ANOTHER_THREAD, KNOWN_BUG_VIEWS_OF_ANOTHER_THREAD_WRONG_THREAD));
-        ALLOWED.put(Operation.RELEASE_VIEWS, List.of(CURSOR_CLOSED, CURSOR_IN_USE, CURSOR_ON_NO_ENTRY));
+        // Once this thread moved the cursor in a later step, another may hold views of it.
+        ALLOWED.put(Operation.RELEASE_VIEWS, List.of(CURSOR_CLOSED, CURSOR_IN_USE, CURSOR_ON_NO_ENTRY,
+                VIEWS_ON_ANOTHER_THREAD));
         ALLOWED.put(Operation.SHARED_ARENAS, List.of(DATABASE_CLOSED, ARENA_CLOSED));
         ALLOWED.put(Operation.OTHER_THREADS_ARENA, List.of(DATABASE_CLOSED, CONFINED_TO_ANOTHER_THREAD,
                 ARENA_CLOSED));
