@@ -19,11 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
  * public API operations on four threads, with databases, cursors, snapshots,
  * batches and arenas closed under other threads' feet, used after close and
  * from the wrong thread. The child must exit normally, leave no {@code hs_err}
- * crash report, read back only what it wrote, and have met every kind of
- * misuse it is meant to (each counted by the exception it got).
+ * crash report, read only whole values written for the key read (and exactly
+ * what a thread last wrote where no other thread writes), end each step only
+ * in an exception the API documents for it, and have met every kind of misuse
+ * it is meant to (each counted by the exception it got).
  *
- * <p>{@code -Dpinrock.torture.seed=S} replays a seed (each thread's sequence of
- * operations; the interleaving is the scheduler's), and
+ * <p>{@code -Dpinrock.torture.seed=S} replays a seed (each thread's choices;
+ * what they do depends on the interleaving, which is the scheduler's), and
  * {@code -Dpinrock.torture.operations=N} sets the count: the long run in
  * docs/reliability.md uses 20 million.
  */
