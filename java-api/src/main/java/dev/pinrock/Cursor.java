@@ -219,7 +219,9 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      * this thread.
      *
      * @return the key
-     * @throws IllegalStateException when the cursor is on no entry, or closed
+     * @throws IllegalStateException when the cursor is on no entry, or closed, or views of the
+     *     entry are open on another live thread (move the cursor there first, or read with
+     *     {@link #keyBytes()})
      */
     public MemorySegment key() {
         return onEntry(() -> view(cursor.rawKey()));
@@ -229,7 +231,8 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      * Returns the current value without copying it; see {@link #key()}.
      *
      * @return the value
-     * @throws IllegalStateException when the cursor is on no entry, or closed
+     * @throws IllegalStateException when the cursor is on no entry, or closed, or views of the
+     *     entry are open on another live thread
      */
     public MemorySegment value() {
         return onEntry(() -> view(cursor.rawValue()));
@@ -760,6 +763,9 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     }
 
     private MemorySegment view(MemorySegment raw) {
+        if (views != null && viewsThread != Thread.currentThread()) {
+            closeViews(); // refused while that thread lives; a dead thread's views are forgotten
+        }
         if (views == null) {
             views = Arena.ofConfined();
             viewsThread = Thread.currentThread();

@@ -127,6 +127,10 @@ abstract class CursorContract extends OpenDatabaseContract {
             assertThrows(WrongThreadException.class, () -> key.get(ValueLayout.JAVA_BYTE, 0));
             assertThrows(IllegalStateException.class, cursor::next);
             assertThrows(IllegalStateException.class, cursor::close);
+            // New views would be in the owner's arena: refused as moves are, not WrongThreadException.
+            var e = assertThrows(IllegalStateException.class, cursor::key);
+            assertTrue(e.getMessage().contains("views of this cursor's entry are open on"), e.getMessage());
+            assertThrows(IllegalStateException.class, cursor::value);
             assertArrayEquals(bytes("a"), cursor.keyBytes());  // copies are fine
         });
         other.get();

@@ -60,8 +60,6 @@ import dev.pinrock.WriteBatch;
  * and message the public API's Javadoc and docs/reliability.md give for the
  * misuse the step can make. Any other exception, a wrong value, or a crash of
  * the JVM fails the run, naming the step, the exception and the seed.
- * Entries named {@code KNOWN_BUG_...} accept where the code departs from its
- * Javadoc today; each describes its open bug and goes with the fix.
  *
  * <p><b>Replaying a seed.</b> Each step draws its choices from its own
  * {@link Random}, seeded from the run's seed, the thread's index and the
@@ -158,46 +156,13 @@ final class TortureWorkload {
     /** RocksDb.open: "RocksIoException when the directory cannot be used": an open database holds its lock. */
     static final Outcome DATABASE_LOCKED = Outcome.of("database locked", RocksDbException.RocksIoException.class,
             StatusCode.IO_ERROR,
-            "IO error: (lock hold by current process, acquire time \\d+ acquiring thread \\d+"
-                    + "|While lock file): .+/LOCK.*");
+            "IO error: lock hold by current process: the database at .+ is already open \\(or being repaired\\)"
+                    + " in this process|IO error: (lock hold by current process, acquire time \\d+ acquiring thread"
+                    + " \\d+|While lock file): .+/LOCK.*");
     /** RocksDb.write: "InvalidArgumentException when the batch merges into a database without a merge operator". */
     static final Outcome MERGE_WITHOUT_OPERATOR = Outcome.of("merge without a merge operator",
             RocksDbException.InvalidArgumentException.class, StatusCode.INVALID_ARGUMENT,
             "Invalid argument: the batch has a merge into column family 'default', which has no merge operator");
-
-    /**
-     * KNOWN OPEN BUG, to remove once fixed: RocksDb.dropColumnFamily documents
-     * IllegalStateException when the family is already dropped, but two threads
-     * dropping one family at once both pass the handle's check, and the second
-     * gets RocksDB's InvalidArgumentException instead.
-     */
-    static final Outcome KNOWN_BUG_RACING_DROP_NOT_ILLEGAL_STATE = Outcome.of(
-            "KNOWN BUG: racing drop gets INVALID_ARGUMENT", RocksDbException.InvalidArgumentException.class,
-            StatusCode.INVALID_ARGUMENT, "Invalid argument: Column family already dropped!\\s*");
-
-    /**
-     * KNOWN OPEN BUG, to remove once fixed: Cursor.key() and value() document
-     * only IllegalStateException (on no entry, or closed) and views "confined to
-     * this thread", but while another live thread holds views of the entry they
-     * hand out views in that thread's arena, and making them throws the JDK's
-     * WrongThreadException (moves and close say IllegalStateException then).
-     */
-    static final Outcome KNOWN_BUG_VIEWS_OF_ANOTHER_THREAD_WRONG_THREAD = Outcome.of(
-            "KNOWN BUG: key()/value() beside another thread's views", WrongThreadException.class,
-            "Attempted access outside owning thread");
-
-    /**
-     * KNOWN OPEN BUG, to remove once fixed: a put to a column family that
-     * another thread is dropping returns normally and is discarded with the
-     * family (as RocksDb.dropColumnFamily documents), but a read right after it
-     * on the same thread can still succeed and return the family's older
-     * value: the drop marks the handle dropped only after RocksDB has dropped
-     * the family, and RocksDB still serves reads of a dropped family. Reading a
-     * value other than the one just put is accepted only when the family
-     * proves to be dropped.
-     */
-    static final String KNOWN_BUG_STALE_READ_OF_A_DROPPING_FAMILY =
-            "KNOWN BUG: a read after a discarded put returns the family's older value";
 
     /** The exceptions each kind of step may end in; anything else fails the run. */
     static final Map<Operation, List<Outcome>> ALLOWED = new EnumMap<>(Operation.class);
@@ -215,7 +180,7 @@ final class TortureWorkload {
         ALLOWED.put(Operation.SNAPSHOTS, List.of(DATABASE_CLOSED, SNAPSHOT_CLOSED, SNAPSHOT_OF_ANOTHER_DATABASE,
                 CURSOR_CLOSED));
         ALLOWED.put(Operation.CURSORS, List.of(DATABASE_CLOSED, CURSOR_CLOSED, CURSOR_IN_USE, CURSOR_ON_NO_ENTRY,
-                VIEWS_ON_ANOTHER_THREAD, KNOWN_BUG_VIEWS_OF_ANOTHER_THREAD_WRONG_THREAD));
+                VIEWS_ON_ANOTHER_THREAD));
         // Once this thread moved the cursor in a later step, another may hold views of it.
         ALLOWED.put(Operation.RELEASE_VIEWS, List.of(CURSOR_CLOSED, CURSOR_IN_USE, CURSOR_ON_NO_ENTRY,
                 VIEWS_ON_ANOTHER_THREAD));
@@ -223,8 +188,7 @@ final class TortureWorkload {
         ALLOWED.put(Operation.OTHER_THREADS_ARENA, List.of(DATABASE_CLOSED, CONFINED_TO_ANOTHER_THREAD,
                 ARENA_CLOSED));
         ALLOWED.put(Operation.SHARED_BATCH, List.of(DATABASE_CLOSED, BATCH_CLOSED, BATCH_IN_USE));
-        ALLOWED.put(Operation.FAMILIES, List.of(DATABASE_CLOSED, FAMILY_DROPPED, DEFAULT_FAMILY_DROPPED, CURSOR_CLOSED,
-                KNOWN_BUG_RACING_DROP_NOT_ILLEGAL_STATE));
+        ALLOWED.put(Operation.FAMILIES, List.of(DATABASE_CLOSED, FAMILY_DROPPED, DEFAULT_FAMILY_DROPPED, CURSOR_CLOSED));
         ALLOWED.put(Operation.MAINTENANCE, List.of(DATABASE_CLOSED));
         ALLOWED.put(Operation.CLOSE_AGAIN, List.of(DATABASE_CLOSED, CURSOR_CLOSED, SNAPSHOT_CLOSED, BATCH_CLOSED));
         ALLOWED.put(Operation.RENEW_CONFINED_ARENA, List.of());
@@ -1105,35 +1069,13 @@ final class TortureWorkload {
                     family.put(key, value);
                     byte[] read = get(family, key, random.nextInt(6));
                     if (!Arrays.equals(value, read)) {
-                        if (!droppedMeanwhile(db, family)) {
-                            throw new AssertionError("family " + name + " read " + describe(read) + " under "
-                                    + new String(key, StandardCharsets.UTF_8) + " just after a put of "
-                                    + describe(value));
-                        }
-                        met.computeIfAbsent(Operation.FAMILIES + " / " + KNOWN_BUG_STALE_READ_OF_A_DROPPING_FAMILY,
-                                k -> new LongAdder()).increment();
+                        throw new AssertionError("family " + name + " read " + describe(read) + " under "
+                                + new String(key, StandardCharsets.UTF_8) + " just after a put of " + describe(value));
                     }
                     try (Cursor cursor = family.cursor()) {
                         walk("cursor of family " + name, cursor, random.nextBoolean(), 1 + random.nextInt(20));
                     }
                 }
-            }
-        }
-
-        /**
-         * Whether another thread has dropped the family natively, found by
-         * dropping it again: that succeeds only when no one had.
-         */
-        private boolean droppedMeanwhile(RocksDb db, Keyspace family) {
-            try {
-                db.dropColumnFamily(family);
-                return false;
-            } catch (RuntimeException e) {
-                if (FAMILY_DROPPED.matches(e) || KNOWN_BUG_RACING_DROP_NOT_ILLEGAL_STATE.matches(e)) {
-                    return true;
-                }
-                throw new AssertionError("family " + family + " read back a value other than the one just put,"
-                        + " and dropping it to see whether another thread had threw " + e, e);
             }
         }
 
