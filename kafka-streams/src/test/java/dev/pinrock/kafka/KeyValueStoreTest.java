@@ -104,7 +104,7 @@ class KeyValueStoreTest {
 
     @Test
     void agreesWithTheBuiltInStoreOnRandomOperations() {
-        long seed = new Random().nextLong();
+        long seed = Seeds.next("agreesWithTheBuiltInStoreOnRandomOperations");
         Random random = new Random(seed);
         KeyValueStore<Bytes, byte[]> pinrock = pinrock("store", Map.of());
         KeyValueStore<Bytes, byte[]> builtIn = open(Stores.persistentKeyValueStore("store").get(),

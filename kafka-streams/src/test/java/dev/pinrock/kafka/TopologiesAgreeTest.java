@@ -12,9 +12,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.apache.kafka.common.serialization.Serdes;
@@ -33,6 +35,7 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.SessionWindows;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -44,6 +47,7 @@ import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,11 +102,13 @@ class TopologiesAgreeTest {
         try (TopologyTestDriver driver = new TopologyTestDriver(topology.get(),
                 config(BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers.class, cacheBytes, "builtin"))) {
             builtIn = run.apply(driver);
+            assertEveryPersistentStoreIs(driver, BUILT_IN);
         }
         Outcome pinrock;
         try (TopologyTestDriver driver = new TopologyTestDriver(topology.get(),
                 config(PinrockDslStoreSuppliers.class, cacheBytes, "pinrock"))) {
             pinrock = run.apply(driver);
+            assertEveryPersistentStoreIs(driver, PINROCK);
             Path task = stateDir.resolve("pinrock").resolve("agree").resolve("0_0");
             assertTrue(Files.isDirectory(task.resolve("pinrock")), "pinrock stores in " + task);
             assertFalse(Files.exists(task.resolve("rocksdb")), "no built-in store in " + task);
@@ -110,6 +116,32 @@ class TopologiesAgreeTest {
         assertFalse(builtIn.output().isEmpty());
         assertSameLines("output", builtIn.output(), pinrock.output());
         assertSameLines("stores", builtIn.stores(), pinrock.stores());
+    }
+
+    /** Whether the innermost store of a run is the one its configuration asked for. */
+    private static final Predicate<Class<?>> PINROCK = type -> type.getName().startsWith("dev.pinrock.kafka.");
+    private static final Predicate<Class<?>> BUILT_IN = type -> type.getName().startsWith(
+            "org.apache.kafka.streams.state.internals.RocksDB");
+
+    /**
+     * Checks, store by store, that every persistent store of a run is backed by the expected
+     * implementation: the innermost store under Kafka's wrappers (metering, caching, change
+     * logging) is pinrock's, or in the control run the built-in RocksDB one.
+     */
+    private static void assertEveryPersistentStoreIs(TopologyTestDriver driver, Predicate<Class<?>> expected) {
+        int persistent = 0;
+        for (Map.Entry<String, StateStore> entry : driver.getAllStateStores().entrySet()) {
+            StateStore store = entry.getValue();
+            if (!store.persistent()) {
+                continue;
+            }
+            while (store instanceof WrappedStateStore<?, ?, ?> wrapper) {
+                store = wrapper.wrapped();
+            }
+            assertTrue(expected.test(store.getClass()), "store " + entry.getKey() + " is a " + store.getClass().getName());
+            persistent++;
+        }
+        assertTrue(persistent > 0, "the topology has persistent stores");
     }
 
     /** Equal lists, or a failure that shows the first difference rather than both lists. */
@@ -396,10 +428,12 @@ class TopologiesAgreeTest {
                 topology.apply(Stores.persistentKeyValueStore("seen")),
                 config(BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers.class, cacheBytes, "builtin"))) {
             builtIn = run.apply(driver);
+            assertEveryPersistentStoreIs(driver, BUILT_IN);
         }
         try (TopologyTestDriver driver = new TopologyTestDriver(topology.apply(PinrockStores.keyValueStore("seen")),
                 config(BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers.class, cacheBytes, "pinrock"))) {
             assertEquals(builtIn, run.apply(driver));
+            assertEveryPersistentStoreIs(driver, PINROCK);
             assertTrue(Files.isDirectory(stateDir.resolve("pinrock/agree/0_0/pinrock/seen")));
         }
         assertEquals(500, builtIn.output().size());

@@ -196,7 +196,7 @@ class WindowAndSessionStoresTest {
     @ParameterizedTest(name = "retainDuplicates {0}")
     @ValueSource(booleans = {false, true})
     void windowStoresAgreeOnRandomOperations(boolean retainDuplicates) {
-        long seed = new Random().nextLong();
+        long seed = Seeds.next("windowStoresAgreeOnRandomOperations");
         List<String> ops = windowOperations(seed);
         Function<WindowBytesStoreSupplier, StoreBuilder<?>> builder = supplier -> Stores.windowStoreBuilder(
                 supplier, Serdes.String(), Serdes.String()).withLoggingDisabled();
@@ -233,7 +233,7 @@ class WindowAndSessionStoresTest {
 
     @Test
     void sessionStoresAgreeOnRandomOperations() {
-        long seed = new Random().nextLong();
+        long seed = Seeds.next("sessionStoresAgreeOnRandomOperations");
         Random random = new Random(seed);
         List<String> ops = new ArrayList<>();
         List<String> sessions = new ArrayList<>();
