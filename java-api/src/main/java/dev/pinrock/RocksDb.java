@@ -59,6 +59,15 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     interface Dependent {
         /** Frees the resource natively, once; later calls return at once. */
         void closeNative();
+
+        /**
+         * @param thread a thread
+         * @return whether thread is running a callback (a cursor's scan visitor or reader) of
+         *     this resource, which a close of the database would wait for forever
+         */
+        default boolean callsBackOn(Thread thread) {
+            return false;
+        }
     }
 
     private RocksDb(Path path, NativeDb db, MemoryBudget memoryBudget) {
@@ -161,19 +170,22 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
 
     /**
      * Frees a snapshot or cursor once; a no-op when the database already freed
-     * it on close. A close of the database under way is waited for: when it
-     * fails (and the database stays open), the dependent is freed here.
+     * it on close. While the database is open, its guard is held so that it
+     * does not close natively under the dependent's close. While it is closing
+     * (or closed), the dependent is freed directly, never waiting for the
+     * database's close (which may itself wait for a scan whose visitor is this
+     * caller): that close frees every dependent not yet freed before the
+     * native close, and the dependent's own guard makes the two frees of it
+     * one.
      */
     void release(Dependent dependent) {
-        while (!guard.tryAcquire()) {
-            if (guard.awaitRelease()) {
-                return;
-            }
-        }
+        boolean databaseOpen = guard.tryAcquire();
         try {
             dependent.closeNative();
         } finally {
-            guard.release();
+            if (databaseOpen) {
+                guard.release();
+            }
         }
     }
 
@@ -456,11 +468,18 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws IllegalStateException when a cursor's entry views are open on another live
      *     thread: that cursor cannot be closed safely, so the database stays open and usable
      *     (cursors and snapshots closed before it stay closed); close again once that thread
-     *     has moved the cursor or ended. The same when called from inside a cursor's scan
-     *     visitor or reader: close again once that call has returned
+     *     has moved the cursor or ended. The same, before anything is closed, when called from
+     *     inside one of its cursors' scan visitor or reader (also while another thread is
+     *     closing the database, whose close waits for that call): close again once that call
+     *     has returned
      */
     @Override
     public void close() {
+        Thread current = Thread.currentThread();
+        if (dependents.stream().anyMatch(dependent -> dependent.callsBackOn(current))) {
+            // Checked before waiting for another thread's close, which waits for that callback.
+            throw Cursor.closedFromOwnCallback();
+        }
         RocksDbException[] closeError = new RocksDbException[1];
         guard.close(() -> {
             // RocksDB's iterators and snapshots must go before the database.
