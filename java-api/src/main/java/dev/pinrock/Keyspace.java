@@ -70,6 +70,17 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     }
 
     /**
+     * Checks that calls on the keyspace are accepted now, for what names it
+     * without calling it (a write batch's record).
+     *
+     * @throws IllegalStateException when the database is closed or the family dropped
+     */
+    void requireUsable() {
+        acquire();
+        guard.release();
+    }
+
+    /**
      * Writes a key and value.
      *
      * @param key the key (may be empty)

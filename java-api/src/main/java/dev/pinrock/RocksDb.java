@@ -215,7 +215,8 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws RocksDbException.InvalidArgumentException when the batch merges into a database
      *     without a merge operator, or sync is combined with disableWal (nothing is applied)
      * @throws RocksDbException when RocksDB fails the write (nothing is applied)
-     * @throws IllegalArgumentException when the batch names column families of another database
+     * @throws IllegalArgumentException when the batch names keyspaces of another database (its
+     *     default family included; nothing is applied)
      * @throws IllegalStateException when the database or the batch is closed, or the batch is in
      *     use by another thread
      */
