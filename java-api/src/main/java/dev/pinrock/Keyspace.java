@@ -489,6 +489,8 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public long multiGet(List<MemorySegment> keys, MemorySegment dst, long[] offsets, long[] lengths) {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(dst, "dst");
+        Objects.requireNonNull(offsets, "offsets");
+        Objects.requireNonNull(lengths, "lengths");
         if (offsets.length < keys.size() || lengths.length < keys.size()) {
             throw new IllegalArgumentException("offsets and lengths need " + keys.size() + " elements");
         }
@@ -667,6 +669,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      *
      * @param name the property name
      * @return its value, or empty when RocksDB knows no integer property of that name
+     * @throws IllegalArgumentException when name contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public OptionalLong propertyLong(String name) {
@@ -686,6 +689,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      *
      * @param name the property name
      * @return its value, or {@code null} when RocksDB knows no such property
+     * @throws IllegalArgumentException when name contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public String property(String name) {

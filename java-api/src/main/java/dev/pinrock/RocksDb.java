@@ -355,6 +355,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      *
      * @param name the family's name
      * @return the family (this database for "default"), or null when there is none of that name
+     * @throws IllegalArgumentException when name contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public Keyspace columnFamily(String name) {
@@ -381,6 +382,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @param name the new family's name
      * @return the family
      * @throws RocksDbException.InvalidArgumentException when a family of that name exists
+     * @throws IllegalArgumentException when name contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public ColumnFamily createColumnFamily(String name) {
@@ -398,7 +400,8 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @return the family
      * @throws RocksDbException.InvalidArgumentException when a family of that name exists or an
      *     option is out of range
-     * @throws IllegalArgumentException when options has a memory budget of its own
+     * @throws IllegalArgumentException when options has a memory budget of its own, or name
+     *     contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public ColumnFamily createColumnFamily(String name, DbOptions options) {

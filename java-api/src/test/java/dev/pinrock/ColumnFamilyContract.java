@@ -133,6 +133,25 @@ abstract class ColumnFamilyContract extends OpenDatabaseContract {
     }
 
     @Test
+    void namesThatNativeCodeWouldChangeAreRefused() {
+        db.createColumnFamily("a");
+        // A NUL would end the name in C; an unpaired surrogate would become '?' in UTF-8.
+        for (String name : List.of("a\0b", "\uD800", "x\uDC00y", "end\uD83D")) {
+            var e = assertThrows(IllegalArgumentException.class, () -> db.createColumnFamily(name));
+            assertTrue(e.getMessage().startsWith("name "), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> db.columnFamily(name));
+            assertThrows(IllegalArgumentException.class,
+                    () -> DbOptions.create().columnFamily(name, DbOptions.create()));
+            assertThrows(IllegalArgumentException.class, () -> DbOptions.create().mergeOperator(name));
+        }
+        assertEquals(2, db.columnFamilyNames().size());
+        // A surrogate pair is a character like any other.
+        ColumnFamily smiling = db.createColumnFamily("\uD83D\uDE00");
+        assertSame(smiling, db.columnFamily("\uD83D\uDE00"));
+        assertTrue(db.columnFamilyNames().contains("\uD83D\uDE00"));
+    }
+
+    @Test
     void familiesHaveTheirOwnOptionsAndReopenWithThem() {
         DbOptions counting = DbOptions.create().mergeOperator("uint64add");
         ColumnFamily counters = db.createColumnFamily("counters", counting);
