@@ -67,6 +67,8 @@ import dev.pinrock.internal.Segments;
  * and is idempotent. Closing the database closes its cursors. Neither the
  * cursor nor its database can be closed from inside the cursor's own visitor
  * or reader ({@link IllegalStateException}): close them once the call returns.
+ * Other cursors and snapshots may be closed from there, also while another
+ * thread closes the database (they close at once).
  * A cursor whose entry views are open on another live thread cannot be moved
  * or closed from this one ({@link IllegalStateException}): move it on that
  * thread first, or read with {@link #keyBytes()}.
@@ -79,7 +81,17 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     private final NativeCursor cursor;
     private final ResourceGuard guard = ResourceGuard.exclusive("Cursor");
     /** How the database frees this cursor natively, before it closes or when the cursor does. */
-    final RocksDb.Dependent dependent = this::closeNative;
+    final RocksDb.Dependent dependent = new RocksDb.Dependent() {
+        @Override
+        public void closeNative() {
+            Cursor.this.closeNative();
+        }
+
+        @Override
+        public boolean callsBackOn(Thread thread) {
+            return callbackThread == thread;
+        }
+    };
     /** Whether the cursor has been placed at least once (scans start at an end otherwise). */
     private boolean placed;
     /** The arena of the views of the current entry, when any were handed out. */
@@ -693,14 +705,20 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     private void closeNative() {
         if (callbackThread == Thread.currentThread()) {
             // The guard is this thread's own call: waiting for it would never end.
-            throw new IllegalStateException("a cursor cannot be closed, nor its database, from the cursor's own"
-                    + " scan visitor or reader: close it once the call returns");
+            throw closedFromOwnCallback();
         }
         guard.close(() -> {
             closeViews();
-            owner.forget(dependent);
             cursor.close();
+            // Only now: a database closing meanwhile must find this cursor and wait for its close.
+            owner.forget(dependent);
         });
+    }
+
+    /** @return the exception for a close of a cursor, or of its database, from the cursor's own callback */
+    static IllegalStateException closedFromOwnCallback() {
+        return new IllegalStateException("a cursor cannot be closed, nor its database, from the cursor's own"
+                + " scan visitor or reader: close it once the call returns");
     }
 
     /**

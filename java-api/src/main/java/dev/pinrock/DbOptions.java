@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.pinrock.internal.NativeStrings;
+
 /**
  * The settings {@link RocksDb#open(java.nio.file.Path, DbOptions)} applies.
  * Immutable and thread-safe: each {@code with}-style method returns a copy
@@ -273,8 +275,12 @@ public final class DbOptions {
      *
      * @param name the operator's name, or null for none (the default)
      * @return a copy with the setting changed
+     * @throws IllegalArgumentException when name contains a NUL character or an unpaired surrogate
      */
     public DbOptions mergeOperator(String name) {
+        if (name != null) {
+            NativeStrings.require(name, "name");
+        }
         Values v = values();
         v.mergeOperator = name;
         return new DbOptions(v);
@@ -306,7 +312,7 @@ public final class DbOptions {
      */
     public DbOptions compressionPerLevel(Compression... levels) {
         Values v = values();
-        v.compressionPerLevel = List.of(levels);
+        v.compressionPerLevel = List.of(Objects.requireNonNull(levels, "levels"));
         return new DbOptions(v);
     }
 
@@ -467,10 +473,11 @@ public final class DbOptions {
      * @param options the family's options; without a memory budget of their own (a family
      *     uses the database's)
      * @return a copy with the setting changed
-     * @throws IllegalArgumentException when options has a memory budget or column family options
+     * @throws IllegalArgumentException when options has a memory budget or column family options,
+     *     or name contains a NUL character or an unpaired surrogate
      */
     public DbOptions columnFamily(String name, DbOptions options) {
-        Objects.requireNonNull(name, "name");
+        NativeStrings.require(Objects.requireNonNull(name, "name"), "name");
         requireFamilyOptions(options);
         Values v = values();
         Map<String, DbOptions> families = new LinkedHashMap<>(columnFamilyOptions);

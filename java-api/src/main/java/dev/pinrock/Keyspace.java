@@ -76,6 +76,17 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     }
 
     /**
+     * Checks that calls on the keyspace are accepted now, for what names it
+     * without calling it (a write batch's record).
+     *
+     * @throws IllegalStateException when the database is closed or the family dropped
+     */
+    void requireUsable() {
+        acquire();
+        release();
+    }
+
+    /**
      * Writes a key and value.
      *
      * <p>Like every write, it waits while RocksDB stalls writes (until flushes and
@@ -489,6 +500,8 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public long multiGet(List<MemorySegment> keys, MemorySegment dst, long[] offsets, long[] lengths) {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(dst, "dst");
+        Objects.requireNonNull(offsets, "offsets");
+        Objects.requireNonNull(lengths, "lengths");
         if (offsets.length < keys.size() || lengths.length < keys.size()) {
             throw new IllegalArgumentException("offsets and lengths need " + keys.size() + " elements");
         }
@@ -680,6 +693,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @param name the property name
      * @return its value, or empty when RocksDB knows no integer property of that name
      *     (a level the column family does not have, or a malformed name, included)
+     * @throws IllegalArgumentException when name contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public OptionalLong propertyLong(String name) {
@@ -702,6 +716,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      *
      * @param name the property name
      * @return its value, or {@code null} when RocksDB knows no such property
+     * @throws IllegalArgumentException when name contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public String property(String name) {

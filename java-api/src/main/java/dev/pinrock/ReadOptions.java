@@ -1,6 +1,7 @@
 package dev.pinrock;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * How a read is made. Immutable and thread-safe; each method returns a copy
@@ -137,6 +138,7 @@ public final class ReadOptions {
      * @return a copy with both bounds changed
      */
     public ReadOptions prefix(byte[] prefix) {
+        Objects.requireNonNull(prefix, "prefix");
         return lowerBound(prefix).upperBound(prefixEnd(prefix));
     }
 

@@ -59,6 +59,15 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     interface Dependent {
         /** Frees the resource natively, once; later calls return at once. */
         void closeNative();
+
+        /**
+         * @param thread a thread
+         * @return whether thread is running a callback (a cursor's scan visitor or reader) of
+         *     this resource, which a close of the database would wait for forever
+         */
+        default boolean callsBackOn(Thread thread) {
+            return false;
+        }
     }
 
     private RocksDb(Path path, NativeDb db, MemoryBudget memoryBudget) {
@@ -166,19 +175,22 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
 
     /**
      * Frees a snapshot or cursor once; a no-op when the database already freed
-     * it on close. A close of the database under way is waited for: when it
-     * fails (and the database stays open), the dependent is freed here.
+     * it on close. While the database is open, its guard is held so that it
+     * does not close natively under the dependent's close. While it is closing
+     * (or closed), the dependent is freed directly, never waiting for the
+     * database's close (which may itself wait for a scan whose visitor is this
+     * caller): that close frees every dependent not yet freed before the
+     * native close, and the dependent's own guard makes the two frees of it
+     * one.
      */
     void release(Dependent dependent) {
-        while (!guard.tryAcquire()) {
-            if (guard.awaitRelease()) {
-                return;
-            }
-        }
+        boolean databaseOpen = guard.tryAcquire();
         try {
             dependent.closeNative();
         } finally {
-            guard.release();
+            if (databaseOpen) {
+                guard.release();
+            }
         }
     }
 
@@ -210,7 +222,8 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws RocksDbException when RocksDB fails the write (nothing is applied), with
      *     {@link StatusCode#SHUTDOWN_IN_PROGRESS} when the database was closed while the write
      *     waited out a write stall
-     * @throws IllegalArgumentException when the batch names column families of another database
+     * @throws IllegalArgumentException when the batch names keyspaces of another database (its
+     *     default family included; nothing is applied)
      * @throws IllegalStateException when the database or the batch is closed, or the batch is in
      *     use by another thread
      */
@@ -358,6 +371,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      *
      * @param name the family's name
      * @return the family (this database for "default"), or null when there is none of that name
+     * @throws IllegalArgumentException when name contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public Keyspace columnFamily(String name) {
@@ -387,6 +401,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @param name the new family's name
      * @return the family
      * @throws RocksDbException.InvalidArgumentException when a family of that name exists
+     * @throws IllegalArgumentException when name contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public ColumnFamily createColumnFamily(String name) {
@@ -404,7 +419,8 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @return the family
      * @throws RocksDbException.InvalidArgumentException when a family of that name exists or an
      *     option is out of range
-     * @throws IllegalArgumentException when options has a memory budget of its own
+     * @throws IllegalArgumentException when options has a memory budget of its own, or name
+     *     contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public ColumnFamily createColumnFamily(String name, DbOptions options) {
@@ -477,11 +493,18 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws IllegalStateException when a cursor's entry views are open on another live
      *     thread: that cursor cannot be closed safely, so the database stays open and usable
      *     (cursors and snapshots closed before it stay closed); close again once that thread
-     *     has moved the cursor or ended. The same when called from inside a cursor's scan
-     *     visitor or reader: close again once that call has returned
+     *     has moved the cursor or ended. The same, before anything is closed, when called from
+     *     inside one of its cursors' scan visitor or reader (also while another thread is
+     *     closing the database, whose close waits for that call): close again once that call
+     *     has returned
      */
     @Override
     public void close() {
+        Thread current = Thread.currentThread();
+        if (dependents.stream().anyMatch(dependent -> dependent.callsBackOn(current))) {
+            // Checked before waiting for another thread's close, which waits for that callback.
+            throw Cursor.closedFromOwnCallback();
+        }
         RocksDbException[] closeError = new RocksDbException[1];
         guard.close(() -> db.setClosing(true), () -> {
             // RocksDB's iterators and snapshots must go before the database.

@@ -27,8 +27,9 @@ public final class Snapshot implements AutoCloseable {
 
     private void closeNative() {
         guard.close(() -> {
-            owner.forget(dependent);
             releaseNative.run();
+            // Only now: a database closing meanwhile must find this snapshot and wait for its release.
+            owner.forget(dependent);
         });
     }
 

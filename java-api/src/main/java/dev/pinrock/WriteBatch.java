@@ -25,6 +25,15 @@ import dev.pinrock.internal.ResourceGuard;
  * a mix of records. {@link #close()} waits for a call in flight and frees the
  * batch's memory (idempotent); any later use throws
  * {@link IllegalStateException}.
+ *
+ * <p>A record added without a {@link Keyspace} goes to the default family of
+ * whichever database the batch is written to. A record that names a
+ * keyspace (a {@link ColumnFamily}, or a {@link RocksDb} for its default
+ * family) ties the batch to that keyspace's database: writing it to another
+ * database throws {@link IllegalArgumentException} and applies nothing, and
+ * adding a keyspace of another database throws the same. A keyspace of a
+ * closed database or a dropped family is refused when added
+ * ({@link IllegalStateException}).
  */
 public final class WriteBatch implements AutoCloseable {
     /** Sequence number (8 bytes) and record count (4 bytes). */
@@ -55,8 +64,11 @@ public final class WriteBatch implements AutoCloseable {
     private MemorySegment buffer;
     private long size;
     private int count;
-    /** The database whose column families the records name, once one does. */
-    private RocksDb familiesOf;
+    /**
+     * The database of the keyspaces the records name, once one does (its
+     * default family included): the only one the batch may be written to.
+     */
+    private RocksDb keyspacesOf;
 
     /** Creates an empty batch. */
     public WriteBatch() {
@@ -123,7 +135,8 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @param value the value
      * @return this batch
-     * @throws IllegalArgumentException when the batch already names families of another database
+     * @throws IllegalArgumentException when the batch already names keyspaces of another database
+     * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch put(Keyspace family, byte[] key, byte[] value) {
         return record(Objects.requireNonNull(family, "family"), VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
@@ -137,7 +150,8 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @param value the value
      * @return this batch
-     * @throws IllegalArgumentException when the batch already names families of another database
+     * @throws IllegalArgumentException when the batch already names keyspaces of another database
+     * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch put(Keyspace family, MemorySegment key, MemorySegment value) {
         return record(Objects.requireNonNull(family, "family"), VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
@@ -170,7 +184,8 @@ public final class WriteBatch implements AutoCloseable {
      * @param family the column family (a {@link RocksDb} means its default family)
      * @param key the key
      * @return this batch
-     * @throws IllegalArgumentException when the batch already names families of another database
+     * @throws IllegalArgumentException when the batch already names keyspaces of another database
+     * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch delete(Keyspace family, byte[] key) {
         return record(Objects.requireNonNull(family, "family"), DELETION, FAMILY_DELETION,
@@ -198,6 +213,8 @@ public final class WriteBatch implements AutoCloseable {
      * @param family the column family (a {@link RocksDb} means its default family)
      * @param key the key
      * @return this batch
+     * @throws IllegalArgumentException when the batch already names keyspaces of another database
+     * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch singleDelete(Keyspace family, byte[] key) {
         return record(Objects.requireNonNull(family, "family"), SINGLE_DELETION, FAMILY_SINGLE_DELETION,
@@ -226,6 +243,8 @@ public final class WriteBatch implements AutoCloseable {
      * @param end the first key kept after the range
      * @return this batch
      * @throws IllegalArgumentException when begin or end is longer than 8 MiB; the batch is unchanged
+     * @throws IllegalArgumentException when the batch already names keyspaces of another database
+     * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch deleteRange(Keyspace family, byte[] begin, byte[] end) {
         return record(Objects.requireNonNull(family, "family"), RANGE_DELETION, FAMILY_RANGE_DELETION,
@@ -255,6 +274,8 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @param value the operand
      * @return this batch
+     * @throws IllegalArgumentException when the batch already names keyspaces of another database
+     * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch merge(Keyspace family, byte[] key, byte[] value) {
         return record(Objects.requireNonNull(family, "family"), MERGE, FAMILY_MERGE,
@@ -296,7 +317,7 @@ public final class WriteBatch implements AutoCloseable {
         try {
             size = HEADER_BYTES;
             count = 0;
-            familiesOf = null;
+            keyspacesOf = null;
             buffer.set(COUNT, COUNT_OFFSET, 0);
         } finally {
             guard.release();
@@ -317,14 +338,15 @@ public final class WriteBatch implements AutoCloseable {
      * Hands the encoded batch to a write into database, holding the batch so
      * that no other thread changes or frees it meanwhile.
      *
-     * @throws IllegalArgumentException when the records name column families of another database
+     * @throws IllegalArgumentException when the records name keyspaces of another database
      * @throws IllegalStateException when the batch is closed or in use by another thread
      */
     void writeInto(RocksDb database, Consumer<MemorySegment> write) {
         guard.acquire();
         try {
-            if (familiesOf != null && familiesOf != database) {
-                throw new IllegalArgumentException("the batch holds column families of " + familiesOf);
+            if (keyspacesOf != null && keyspacesOf != database) {
+                throw new IllegalArgumentException("the batch holds records of keyspaces of " + keyspacesOf
+                        + ", not of " + database);
             }
             write.accept(buffer.asSlice(0, size));
         } finally {
@@ -353,10 +375,14 @@ public final class WriteBatch implements AutoCloseable {
     }
 
     private void appendRecord(Keyspace family, byte defaultTag, byte familyTag, Object first, Object second) {
-        int familyId = family == null ? 0 : family.familyId();
-        if (familyId != 0 && familiesOf != null && familiesOf != family.database()) {
-            throw new IllegalArgumentException("the batch already holds column families of " + familiesOf
-                    + ", not of " + family.database());
+        int familyId = 0;
+        if (family != null) {
+            family.requireUsable();
+            if (keyspacesOf != null && keyspacesOf != family.database()) {
+                throw new IllegalArgumentException("the batch already holds records of keyspaces of " + keyspacesOf
+                        + ", not of " + family.database());
+            }
+            familyId = family.familyId();
         }
         long firstLength = length(first);
         long secondLength = second == null ? 0 : length(second);
@@ -382,8 +408,8 @@ public final class WriteBatch implements AutoCloseable {
         }
         size = end;
         buffer.set(COUNT, COUNT_OFFSET, ++count);
-        if (familyId != 0) {
-            familiesOf = family.database();
+        if (family != null) {
+            keyspacesOf = family.database();
         }
     }
 

@@ -99,6 +99,65 @@ abstract class ColumnFamilyContract extends OpenDatabaseContract {
     }
 
     @Test
+    void aRecordNamingADatabasesDefaultFamilyTiesTheBatchToThatDatabase() {
+        try (RocksDb other = open(dir.resolve("other"), DbOptions.create().createIfMissing(true));
+                WriteBatch batch = new WriteBatch()) {
+            batch.put(bytes("neutral"), bytes("v")).put(other, bytes("k"), bytes("v"));
+            var e = assertThrows(IllegalArgumentException.class, () -> db.write(batch));
+            assertTrue(e.getMessage().contains("keyspaces of"), e.getMessage());
+            assertNull(db.get(bytes("k")));
+            assertNull(db.get(bytes("neutral")));
+            assertThrows(IllegalArgumentException.class, () -> batch.delete(db, bytes("k")));
+            assertThrows(IllegalArgumentException.class, () -> batch.put(db.createColumnFamily("mine"),
+                    bytes("k"), bytes("v")));
+            assertEquals(2, batch.count());
+            other.write(batch);
+            assertArrayEquals(bytes("v"), other.get(bytes("k")));
+            assertArrayEquals(bytes("v"), other.get(bytes("neutral")));
+            // Records without a keyspace go to whichever database the batch is written to.
+            batch.clear();
+            db.write(batch.put(bytes("neutral"), bytes("mine")));
+            assertArrayEquals(bytes("mine"), db.get(bytes("neutral")));
+        }
+    }
+
+    @Test
+    void aKeyspaceOfAClosedDatabaseOrADroppedFamilyIsRefusedWhenAdded() {
+        ColumnFamily dropped = db.createColumnFamily("dropped");
+        db.dropColumnFamily(dropped);
+        RocksDb other = open(dir.resolve("other"), DbOptions.create().createIfMissing(true));
+        ColumnFamily ofClosed = other.createColumnFamily("theirs");
+        other.close();
+        try (WriteBatch batch = new WriteBatch()) {
+            assertThrows(IllegalStateException.class, () -> batch.put(dropped, bytes("k"), bytes("v")));
+            assertThrows(IllegalStateException.class, () -> batch.merge(other, bytes("k"), bytes("v")));
+            assertThrows(IllegalStateException.class, () -> batch.deleteRange(ofClosed, bytes("a"), bytes("b")));
+            assertEquals(0, batch.count());
+            db.write(batch.put(db, bytes("k"), bytes("v")));  // the batch stays usable
+            assertArrayEquals(bytes("v"), db.get(bytes("k")));
+        }
+    }
+
+    @Test
+    void namesThatNativeCodeWouldChangeAreRefused() {
+        db.createColumnFamily("a");
+        // A NUL would end the name in C; an unpaired surrogate would become '?' in UTF-8.
+        for (String name : List.of("a\0b", "\uD800", "x\uDC00y", "end\uD83D")) {
+            var e = assertThrows(IllegalArgumentException.class, () -> db.createColumnFamily(name));
+            assertTrue(e.getMessage().startsWith("name "), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> db.columnFamily(name));
+            assertThrows(IllegalArgumentException.class,
+                    () -> DbOptions.create().columnFamily(name, DbOptions.create()));
+            assertThrows(IllegalArgumentException.class, () -> DbOptions.create().mergeOperator(name));
+        }
+        assertEquals(2, db.columnFamilyNames().size());
+        // A surrogate pair is a character like any other.
+        ColumnFamily smiling = db.createColumnFamily("\uD83D\uDE00");
+        assertSame(smiling, db.columnFamily("\uD83D\uDE00"));
+        assertTrue(db.columnFamilyNames().contains("\uD83D\uDE00"));
+    }
+
+    @Test
     void familiesHaveTheirOwnOptionsAndReopenWithThem() {
         DbOptions counting = DbOptions.create().mergeOperator("uint64add");
         ColumnFamily counters = db.createColumnFamily("counters", counting);

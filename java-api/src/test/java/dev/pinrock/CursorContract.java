@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -14,6 +15,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -576,6 +578,36 @@ abstract class CursorContract extends OpenDatabaseContract {
         assertEquals(2, scan.get());
         close.get();
         assertFalse(cursor.isOpen());
+    }
+
+    @Test
+    void aVisitorClosesOtherCursorsAndSnapshotsWhileAnotherThreadClosesTheDatabase() {
+        // A database of its own: a hang must not reach the closing of the shared one after the test.
+        RocksDb closing = open(dir.resolve("closing"), DbOptions.create().createIfMissing(true));
+        closing.put(bytes("a"), bytes("1"));
+        Cursor scanned = closing.cursor();
+        Cursor other = closing.cursor();
+        Snapshot snapshot = closing.snapshot();
+        Thread[] closer = new Thread[1];
+        IllegalStateException[] closeFromVisitor = new IllegalStateException[1];
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            scanned.scan(1, (key, value) -> {
+                closer[0] = Thread.ofPlatform().start(closing::close);
+                while (closing.isOpen()) {
+                    Thread.onSpinWait();  // until the other thread's close has begun
+                }
+                other.close();
+                snapshot.close();
+                closeFromVisitor[0] = assertThrows(IllegalStateException.class, closing::close);
+            });
+            closer[0].join();
+        }, "a close from the visitor waited for the database's close, which waits for the visitor");
+        assertTrue(closeFromVisitor[0].getMessage().contains("own scan visitor or reader"),
+                closeFromVisitor[0].getMessage());
+        assertFalse(other.isOpen());
+        assertFalse(snapshot.isOpen());
+        assertFalse(scanned.isOpen());
+        assertFalse(closing.isOpen());
     }
 
     @Test

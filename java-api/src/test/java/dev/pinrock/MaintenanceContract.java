@@ -68,4 +68,13 @@ abstract class MaintenanceContract extends OpenDatabaseContract {
         assertEquals(OptionalLong.empty(), db.propertyLong("rocksdb.stats"));
         assertEquals(OptionalLong.empty(), db.propertyLong("rocksdb.no-such-property"));
     }
+
+    @Test
+    void propertyNamesThatNativeCodeWouldChangeAreRefused() {
+        var e = assertThrows(IllegalArgumentException.class, () -> db.property("rocksdb.stats\0ignored"));
+        assertTrue(e.getMessage().startsWith("name "), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> db.propertyLong("rocksdb.num-entries-active-mem-table\0"));
+        assertThrows(IllegalArgumentException.class, () -> db.property("rocksdb.\uDC00"));
+    }
 }

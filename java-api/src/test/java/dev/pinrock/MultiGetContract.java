@@ -118,17 +118,62 @@ abstract class MultiGetContract extends OpenDatabaseContract {
         closed.close();
         assertThrows(IllegalStateException.class, () -> db.multiGetPinned(closed, keys));
         try (Arena other = Arena.ofConfined()) {
-            CompletableFuture<Throwable> failure = CompletableFuture.supplyAsync(() -> {
-                try {
-                    db.multiGetPinned(other, keys);
-                    return null;
-                } catch (Throwable t) {
-                    return t;
-                }
-            });
-            assertTrue(failure.get() instanceof WrongThreadException, String.valueOf(failure.get()));
+            Throwable failure = thrownInAnotherThread(() -> db.multiGetPinned(other, keys));
+            assertTrue(failure instanceof WrongThreadException, String.valueOf(failure));
         }
         assertEquals(pinnedBefore, db.memoryUsage().pinnedBlockCacheBytes());
+    }
+
+    @Test
+    void aKeyOfAClosedArenaIsRefusedByEverySegmentForm() {
+        db.put(bytes("a"), bytes("v"));
+        Arena closed = Arena.ofConfined();
+        MemorySegment key = closed.allocateFrom(ValueLayout.JAVA_BYTE, bytes("a"));
+        closed.close();
+        List<MemorySegment> keys = List.of(MemorySegment.ofArray(bytes("a")), key);
+        try (Arena arena = Arena.ofConfined()) {
+            assertThrows(IllegalStateException.class,
+                    () -> db.multiGet(keys, arena.allocate(16), new long[2], new long[2]));
+            long pinnedBefore = db.memoryUsage().pinnedBlockCacheBytes();
+            assertThrows(IllegalStateException.class, () -> db.multiGetPinned(arena, keys));
+            assertEquals(pinnedBefore, db.memoryUsage().pinnedBlockCacheBytes());
+        }
+    }
+
+    @Test
+    void aKeyConfinedToAnotherThreadIsRefusedByEverySegmentForm() throws Exception {
+        db.put(bytes("a"), bytes("v"));
+        try (Arena owner = Arena.ofConfined()) {
+            List<MemorySegment> keys = List.of(owner.allocateFrom(ValueLayout.JAVA_BYTE, bytes("a")));
+            Throwable into = thrownInAnotherThread(() -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    db.multiGet(keys, arena.allocate(16), new long[1], new long[1]);
+                }
+            });
+            assertTrue(into instanceof WrongThreadException, String.valueOf(into));
+            Throwable pinned = thrownInAnotherThread(() -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    db.multiGetPinned(arena, keys);
+                }
+            });
+            assertTrue(pinned instanceof WrongThreadException, String.valueOf(pinned));
+            // The owner still reads with it.
+            long[] lengths = new long[1];
+            db.multiGet(keys, owner.allocate(16), new long[1], lengths);
+            assertEquals(1, lengths[0]);
+        }
+    }
+
+    /** @return what call threw when run in another thread, or null */
+    private static Throwable thrownInAnotherThread(Runnable call) throws Exception {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                call.run();
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        }).get();
     }
 
     private static String text(MemorySegment segment) {

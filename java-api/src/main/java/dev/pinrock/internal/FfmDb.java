@@ -174,7 +174,7 @@ public final class FfmDb implements NativeDb {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
-            MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
+            MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             withNativeOptions(options, memoryBudget, nativeOptions -> check(
                     (int) OPEN.invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
             return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0), options.statistics() == StatsLevel.OFF);
@@ -237,14 +237,14 @@ public final class FfmDb implements NativeDb {
                             err, ERR_CAP), scratch);
                 }
                 for (var family : options.columnFamilyOptions().entrySet()) {
-                    MemorySegment name = arena.allocateFrom(family.getKey(), StandardCharsets.UTF_8);
+                    MemorySegment name = NativeStrings.allocate(arena, family.getKey(), "column family name");
                     withNativeOptions(family.getValue(), memoryBudget, familyOptions -> check(
                             (int) SET_FAMILY_OPTIONS.invokeExact(nativeOptions, name, familyOptions, err, ERR_CAP),
                             scratch));
                 }
                 if (options.mergeOperator() != null) {
                     check((int) SET_MERGE_OPERATOR.invokeExact(nativeOptions,
-                            arena.allocateFrom(options.mergeOperator(), StandardCharsets.UTF_8), err, ERR_CAP), scratch);
+                            NativeStrings.allocate(arena, options.mergeOperator(), "mergeOperator"), err, ERR_CAP), scratch);
                 }
                 use.accept(nativeOptions);
             } finally {
@@ -679,7 +679,7 @@ public final class FfmDb implements NativeDb {
     public void checkpoint(Path directory) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
-            check((int) CHECKPOINT.invokeExact(handle, arena.allocateFrom(directory.toString(), StandardCharsets.UTF_8),
+            check((int) CHECKPOINT.invokeExact(handle, NativeStrings.allocate(arena, directory.toString(), "directory"),
                     scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -692,7 +692,7 @@ public final class FfmDb implements NativeDb {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment paths = arena.allocate(ValueLayout.ADDRESS, Math.max(1, files.length));
             for (int i = 0; i < files.length; i++) {
-                paths.setAtIndex(ValueLayout.ADDRESS, i, arena.allocateFrom(files[i], StandardCharsets.UTF_8));
+                paths.setAtIndex(ValueLayout.ADDRESS, i, NativeStrings.allocate(arena, files[i], "file"));
             }
             check((int) INGEST.invokeExact(handle, paths, (long) files.length, move ? PR_INGEST_MOVE() : 0,
                     scratch.err, ERR_CAP), scratch);
@@ -705,7 +705,7 @@ public final class FfmDb implements NativeDb {
     public long propertyLong(String name) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
-            int status = (int) PROPERTY_INT.invokeExact(handle, arena.allocateFrom(name, StandardCharsets.UTF_8),
+            int status = (int) PROPERTY_INT.invokeExact(handle, NativeStrings.allocate(arena, name, "name"),
                     scratch.word, scratch.err, ERR_CAP);
             if (status == PR_NOT_FOUND()) {
                 return -1;
@@ -721,7 +721,7 @@ public final class FfmDb implements NativeDb {
     public String property(String name) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment nativeName = arena.allocateFrom(name, StandardCharsets.UTF_8);
+            MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
             MemorySegment buf = scratch.value;
             while (true) {
                 int status = (int) PROPERTY.invokeExact(handle, nativeName, buf, buf.byteSize(), scratch.word,
@@ -792,7 +792,7 @@ public final class FfmDb implements NativeDb {
     /** The column families of the database at path (pr_db_list_families). */
     public static List<String> listFamilies(Path path) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
+            MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             return names((buf, length, scratch) -> (int) LIST_FAMILIES.invokeExact(MemorySegment.NULL, nativePath,
                     buf, buf.byteSize(), length, scratch.err, ERR_CAP));
         }
@@ -807,7 +807,7 @@ public final class FfmDb implements NativeDb {
     public static void repair(Path path, DbOptions options) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
+            MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             withNativeOptions(options, 0, nativeOptions -> check(
                     (int) REPAIR.invokeExact(nativeOptions, nativePath, scratch.err, ERR_CAP), scratch));
         }
@@ -845,7 +845,7 @@ public final class FfmDb implements NativeDb {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
             int status = (int) FAMILY.invokeExact(MemorySegment.ofAddress(db),
-                    arena.allocateFrom(name, StandardCharsets.UTF_8), scratch.word, scratch.err, ERR_CAP);
+                    NativeStrings.allocate(arena, name, "name"), scratch.word, scratch.err, ERR_CAP);
             if (status == PR_NOT_FOUND()) {
                 return 0;
             }
@@ -860,7 +860,7 @@ public final class FfmDb implements NativeDb {
     static long createFamily(long db, String name, DbOptions options, long memoryBudget) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment nativeName = arena.allocateFrom(name, StandardCharsets.UTF_8);
+            MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
             OptionsUse create = nativeOptions -> check((int) CREATE_FAMILY.invokeExact(MemorySegment.ofAddress(db),
                     nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP), scratch);
             if (options == null) {

@@ -7,7 +7,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import dev.pinrock.DbOptions;
@@ -36,7 +35,7 @@ public final class FfmSstWriter {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
-            MemorySegment nativePath = arena.allocateFrom(path.toString(), StandardCharsets.UTF_8);
+            MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             FfmDb.withNativeOptions(options, 0L, nativeOptions -> check(
                     (int) OPEN.invokeExact(nativeOptions, nativePath, out, scratch.err, Scratch.ERR_CAP), scratch));
             return new FfmSstWriter(out.get(ValueLayout.ADDRESS, 0));

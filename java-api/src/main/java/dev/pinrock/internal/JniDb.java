@@ -17,7 +17,10 @@ import dev.pinrock.bindings.pr_histogram;
  * alive the way an FFM downcall does, so a segment of a shared arena closed
  * by another thread during a call is not protected here. Native segments are
  * checked for liveness and thread before each call and kept reachable during
- * it; heap ones are copied.
+ * it; heap ones are copied. Strings (paths, property names) pass the same
+ * {@link NativeStrings} check as through FFM, but reach native code as JNI's
+ * modified UTF-8: a character outside the Basic Multilingual Plane arrives
+ * as its two surrogates' 3-byte forms, not the 4-byte UTF-8 that FFM passes.
  */
 public final class JniDb implements NativeDb {
     /** What each thread's last pinned read found. */
@@ -45,9 +48,10 @@ public final class JniDb implements NativeDb {
      * @return the open database
      */
     public static JniDb open(Path path, DbOptions options, long memoryBudget) {
+        String nativePath = NativeStrings.require(path.toString(), "path");
         long[] handle = new long[1];
         FfmDb.withNativeOptions(options, memoryBudget,
-                nativeOptions -> handle[0] = open(nativeOptions.address(), path.toString()));
+                nativeOptions -> handle[0] = open(nativeOptions.address(), nativePath));
         return new JniDb(handle[0]);
     }
 
@@ -181,7 +185,7 @@ public final class JniDb implements NativeDb {
 
     @Override
     public String property(String name) {
-        return property(handle, name);
+        return property(handle, NativeStrings.require(name, "name"));
     }
 
     @Override
@@ -196,16 +200,19 @@ public final class JniDb implements NativeDb {
 
     @Override
     public void checkpoint(Path directory) {
-        checkpoint(handle, directory.toString());
+        checkpoint(handle, NativeStrings.require(directory.toString(), "directory"));
     }
 
     @Override
     public long propertyLong(String name) {
-        return propertyLong(handle, name);
+        return propertyLong(handle, NativeStrings.require(name, "name"));
     }
 
     @Override
     public void ingest(String[] files, boolean move) {
+        for (String file : files) {
+            NativeStrings.require(file, "file");
+        }
         ingest(handle, files, move);
     }
 

@@ -14,8 +14,9 @@ import dev.pinrock.bindings.pr_get_result;
 /**
  * The keys of one multiGet as the C ABI takes them (an array of pointers and
  * an array of lengths) with the per-key arrays the call fills (statuses,
- * value offsets and lengths), and the multiGet forms both bindings share. Native key segments are pointed at in
- * place; heap segments and arrays are copied into the arena.
+ * value offsets and lengths), and the multiGet forms both bindings share. Every
+ * key is copied into the call's arena: the array of pointers is memory FFM does
+ * not look into, so it only ever points at memory the call itself owns.
  */
 public final class MultiGet {
     final long count;
@@ -27,23 +28,30 @@ public final class MultiGet {
     final MemorySegment valueLengths;
 
     /**
-     * @param arena holds the arrays (and heap keys' copies) for the duration of the call
-     * @param keys the keys, each usable by this thread
+     * Keys given as segments, every one copied into the arena (native ones
+     * too): the native array holds the copies' addresses, which FFM neither
+     * checks nor keeps alive during the call, so the copy is where each key's
+     * arena is checked (closed: IllegalStateException; another thread's:
+     * WrongThreadException), and a key's arena closed by another thread
+     * afterwards cannot free memory the call reads.
+     *
+     * @param arena holds the arrays and the keys' copies for the duration of the call
+     * @param keys the keys
      */
     MultiGet(Arena arena, List<MemorySegment> keys) {
         this(arena, keys.size());
-        long heapBytes = keys.stream().filter(k -> !k.isNative()).mapToLong(MemorySegment::byteSize).sum();
-        MemorySegment copies = arena.allocate(Math.max(1, heapBytes));
+        long bytes = 0;
+        for (MemorySegment key : keys) {
+            bytes += key.byteSize();
+        }
+        MemorySegment copies = arena.allocate(Math.max(1, bytes));
         long at = 0;
         for (int i = 0; i < keys.size(); i++) {
             MemorySegment key = keys.get(i);
-            if (!key.isNative()) {
-                MemorySegment.copy(key, 0, copies, at, key.byteSize());
-                key = copies.asSlice(at, key.byteSize());
-                at += key.byteSize();
-            }
-            pointers.setAtIndex(ValueLayout.ADDRESS, i, key);
+            MemorySegment.copy(key, 0, copies, at, key.byteSize());
+            pointers.setAtIndex(ValueLayout.ADDRESS, i, copies.asSlice(at, key.byteSize()));
             keyLengths.setAtIndex(ValueLayout.JAVA_LONG, i, key.byteSize());
+            at += key.byteSize();
         }
     }
 

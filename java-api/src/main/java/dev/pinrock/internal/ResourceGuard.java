@@ -2,6 +2,7 @@ package dev.pinrock.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Makes closing a native resource safe against concurrent use: every call
@@ -10,6 +11,12 @@ import java.lang.invoke.VarHandle;
  * only then releases the native resource. Close is idempotent and
  * thread-safe: a second closer waits until the first has finished. A call
  * must not close the guard it holds.
+ *
+ * <p>The closer parks while it waits (it burns no CPU however long a call
+ * runs): a release, or an acquire backing out, that sees the closing mark
+ * unparks it, and it sums the counts again. No lock is held while a closer
+ * waits for calls or for another closer, so a call in flight may close
+ * other guards, whatever their closers wait for.
  *
  * <p>An {@linkplain #exclusive(String) exclusive} guard admits one call at a
  * time, for a native resource that is not thread-safe (a RocksDB iterator or
@@ -54,8 +61,10 @@ public final class ResourceGuard {
     private volatile int state;
     /** The striped counters, at every {@link #STRIPE_SPACING}th int; null until two calls race. */
     private volatile int[] stripes;
-    /** Guarded by this: whether the native resource has been released. */
-    private boolean released;
+    /** The thread closing the guard (waiting for calls, then releasing), or null; written under this. */
+    private volatile Thread closer;
+    /** Whether the native resource has been released; written under this. */
+    private volatile boolean released;
 
     /**
      * Creates an open guard.
@@ -126,18 +135,28 @@ public final class ResourceGuard {
         COUNTER.getAndAdd(counters, offset, 1);
         if ((state & CLOSING) != 0) {
             COUNTER.getAndAdd(counters, offset, -1);
+            // The closer may have counted this call and parked.
+            LockSupport.unpark(closer);
             return false;
         }
         return true;
     }
 
-    /** Ends a call started by {@link #acquire()}. */
+    /**
+     * Ends a call started by {@link #acquire()}. When closing has begun it
+     * unparks the closer, which may be waiting for this call.
+     */
     public void release() {
         int[] counters = stripes;
         if (counters == null) {
-            STATE.getAndAdd(this, -1);
+            if (((int) STATE.getAndAdd(this, -1) & CLOSING) != 0) {
+                LockSupport.unpark(closer);
+            }
         } else {
             COUNTER.getAndAdd(counters, stripeOffset(), -1);
+            if ((state & CLOSING) != 0) {
+                LockSupport.unpark(closer);
+            }
         }
     }
 
@@ -173,11 +192,14 @@ public final class ResourceGuard {
     /**
      * Refuses new calls, waits until no call is in flight, then runs
      * {@code releaseResource}, which completes once over the guard's life.
-     * Later or concurrent closers return once the resource is released.
+     * Later or concurrent closers return once the resource is released; a
+     * concurrent closer waits for the one under way without holding a lock.
+     * The waits ignore interrupts (the thread's interrupt status is kept).
      *
      * @param releaseResource frees the native resource, or throws having freed nothing: then
      *     the guard opens again (calls are accepted, a later close tries again) and the
      *     exception reaches the closer
+     * @throws IllegalStateException when called by releaseResource of this guard
      */
     public void close(Runnable releaseResource) {
         close(() -> { }, releaseResource);
@@ -190,37 +212,64 @@ public final class ResourceGuard {
      *
      * @param whenRefusing tells the calls in flight to end; must not throw
      * @param releaseResource as for {@link #close(Runnable)}
+     * @throws IllegalStateException when called by releaseResource of this guard
      */
-    public synchronized void close(Runnable whenRefusing, Runnable releaseResource) {
-        if (released) {
+    public void close(Runnable whenRefusing, Runnable releaseResource) {
+        if (!becomeCloser()) {
             return;
         }
-        STATE.getAndBitwiseOr(this, CLOSING);
-        whenRefusing.run();
-        int spins = 0;
-        while (callsInFlight() != 0) {
-            if (++spins < 100) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
+        boolean interrupted = false;
+        try {
+            STATE.getAndBitwiseOr(this, CLOSING);
+            whenRefusing.run();
+            while (callsInFlight() != 0) {
+                LockSupport.park(this);
+                interrupted |= Thread.interrupted();
+            }
+            try {
+                releaseResource.run();
+            } catch (RuntimeException | Error e) {
+                STATE.getAndBitwiseAnd(this, ~CLOSING);
+                throw e;
+            }
+            released = true;
+        } finally {
+            synchronized (this) {
+                closer = null;
+                notifyAll();
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
-        try {
-            releaseResource.run();
-        } catch (RuntimeException | Error e) {
-            STATE.getAndBitwiseAnd(this, ~CLOSING);
-            throw e;
-        }
-        released = true;
     }
 
     /**
-     * Waits for a close under way to end.
+     * Makes this thread the closer, after waiting (in {@link Object#wait()},
+     * which lets go of the monitor) for a close under way to end.
      *
-     * @return whether the resource is released (false: open, or its close failed)
+     * @return false when the resource is released, by this close or an earlier one
      */
-    public synchronized boolean awaitRelease() {
-        return released;
+    private synchronized boolean becomeCloser() {
+        if (closer == Thread.currentThread()) {
+            throw new IllegalStateException(name + " is being closed by this thread already");
+        }
+        boolean interrupted = false;
+        while (closer != null) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (released) {
+            return false;
+        }
+        closer = Thread.currentThread();
+        return true;
     }
 
     /** @return whether calls are counted in stripes (for the tests) */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -143,6 +145,67 @@ class ResourceGuardTest {
         runOnTwoThreads(caller);
         assertFalse(overlapped.get(), "two calls were admitted at once");
         assertFalse(guard.isStriped());
+    }
+
+    @Test
+    void aCloserWaitingForALongCallParksInsteadOfSpinning() throws Exception {
+        assertCloserParksWhileACallRuns(new ResourceGuard("thing"));
+        assertCloserParksWhileACallRuns(stripedGuard());
+        assertCloserParksWhileACallRuns(ResourceGuard.exclusive("thing"));
+    }
+
+    /**
+     * Holds a call for a second while another thread closes the guard, and
+     * checks that the closer waits parked (a closer that spins or yields
+     * stays runnable) and used a small part of that second's CPU (one that
+     * spins uses nearly all of it, unless other threads crowd it out).
+     */
+    private static void assertCloserParksWhileACallRuns(ResourceGuard guard) throws InterruptedException {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        guard.acquire();
+        AtomicBoolean released = new AtomicBoolean();
+        Thread closer = new Thread(() -> guard.close(() -> released.set(true)));
+        closer.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Thread.State state = closer.getState();
+        while (state != Thread.State.WAITING && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+            state = closer.getState();
+        }
+        assertEquals(Thread.State.WAITING, state, "the closer does not park");
+        assertTrue(guard.isClosed());
+        long cpuBefore = threads.getThreadCpuTime(closer.threadId());
+        long wallBefore = System.nanoTime();
+        Thread.sleep(1000);
+        long cpu = threads.getThreadCpuTime(closer.threadId()) - cpuBefore;
+        long wall = System.nanoTime() - wallBefore;
+        assertFalse(released.get(), "released while a call was in flight");
+        guard.release();
+        closer.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(closer.isAlive(), "the release did not wake the closer");
+        assertTrue(released.get());
+        assertTrue(cpu < wall / 5, "the closer used " + cpu + " ns of CPU in " + wall + " ns of waiting");
+    }
+
+    @Test
+    void aSecondCloserWaitsForTheFirstAndReturnsOnceReleased() throws Exception {
+        ResourceGuard guard = new ResourceGuard("thing");
+        AtomicInteger releases = new AtomicInteger();
+        guard.acquire();
+        Thread first = new Thread(() -> guard.close(releases::incrementAndGet));
+        Thread second = new Thread(() -> guard.close(releases::incrementAndGet));
+        first.start();
+        while (!guard.isClosed()) {
+            Thread.onSpinWait();
+        }
+        second.start();
+        Thread.sleep(50);
+        assertEquals(0, releases.get());
+        guard.release();
+        first.join(TimeUnit.SECONDS.toMillis(30));
+        second.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(first.isAlive() || second.isAlive(), "a closer never returned");
+        assertEquals(1, releases.get());
     }
 
     /** Returns a shared guard whose calls are counted in stripes: two threads race for it until it is. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -123,5 +124,20 @@ class InfoLogTest {
         assertEquals("written\n", outcome.stdout());
         // java.util.logging's console handler prints INFO and above to standard error.
         assertTrue(outcome.stderr().contains(path + ": "), outcome.stderr());
+    }
+
+    @Test
+    void aLoggerThatThrowsLosesOnlyItsMessagesAndIsReportedOnceThroughItself() throws Exception {
+        Path finder = dir.resolve("finder");
+        Path services = Files.createDirectories(finder.resolve("META-INF").resolve("services"));
+        Files.writeString(services.resolve(System.LoggerFinder.class.getName()),
+                ThrowingLoggerWorkload.Finder.class.getName() + "\n");
+        ChildJvm.Outcome outcome = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED"),
+                ChildJvm.testClassPath() + File.pathSeparator + finder, Duration.ofSeconds(90),
+                ThrowingLoggerWorkload.class.getName(), dir.toString());
+
+        assertEquals(0, outcome.exitCode(), outcome.stdout() + outcome.stderr());
+        assertEquals("delivered after 4 failures\nreported: [isLoggable fails]\n", outcome.stdout());
+        assertEquals("", outcome.stderr());
     }
 }
