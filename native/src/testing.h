@@ -11,7 +11,9 @@
 
 // Makes databases opened (and table files written) with options go through
 // env instead of the default Env, e.g. an in-memory one or one over a file
-// system that simulates power loss. options keeps env alive.
+// system that simulates power loss. options holds a reference to env, but a
+// database opened with them does not: the caller keeps env alive until every
+// such database is closed.
 void pinrock_testing_set_env(pr_options_t* options, std::shared_ptr<rocksdb::Env> env);
 
 #endif  // PINROCK_TESTING_H
