@@ -4,7 +4,8 @@
 PINROCK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Debian packages the build and the tests need.
 PINROCK_APT_PACKAGES=(build-essential cmake ninja-build maven libgtest-dev liblz4-dev libsnappy-dev
-  zlib1g-dev xz-utils tar debian-archive-keyring e2fsprogs ca-certificates valgrind)
+  zlib1g-dev xz-utils tar debian-archive-keyring e2fsprogs ca-certificates valgrind
+  clang-16 libclang-rt-16-dev)
 
 say() { printf '[pinrock] %s\n' "$*" >&2; }
 die() { printf '[pinrock] ERROR: %s\n' "$*" >&2; exit 1; }

@@ -4,6 +4,7 @@
 // the helpers below; no logic is repeated per function.
 #include "pinrock.h"
 #include "scan_copy.h"
+#include "testing.h"
 
 #include <rocksdb/advanced_cache.h>
 #include <rocksdb/cache.h>
@@ -83,7 +84,13 @@ struct pr_options {
   bool info_log_to_queue = false;
   // Options of existing column families opened by pr_db_open, by name.
   std::map<std::string, std::shared_ptr<pr_options>> family_options;
+  // Tests only (testing.h): the Env the database's files go through.
+  std::shared_ptr<rocksdb::Env> env;
 };
+
+void pinrock_testing_set_env(pr_options_t* options, std::shared_ptr<rocksdb::Env> env) {
+  options->env = std::move(env);
+}
 
 struct pr_database;
 
@@ -373,6 +380,7 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
   // taking writes and cannot be opened again. Without it RocksDB logs the
   // misuse and goes on, and only that key is affected.
   options.enforce_single_del_contracts = false;
+  if (o.env) options.env = o.env.get();
   if (o.statistics_level > 0) {
     options.statistics = rocksdb::CreateDBStatistics();
     options.statistics->set_stats_level(static_cast<rocksdb::StatsLevel>(o.statistics_level));
