@@ -660,8 +660,11 @@ PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path
  * its own options, the others with these, and a family whose merge
  * operator differs from the database's OPTIONS file is refused as
  * pr_db_open refuses it (PR_CODE_INVALID_ARGUMENT). A database whose
- * metadata is intact is first opened once, so that its own recovery writes
- * the log into table files: such a repair keeps every acknowledged write.
+ * metadata is intact (it names every table file in the directory, as a
+ * read-only open finds) is first opened once, so that its own recovery
+ * writes the log into table files: such a repair keeps every acknowledged
+ * write. Stale metadata is never opened writable, which would delete the
+ * table files it does not name.
  * Without the metadata, a family is known by its table files alone: writes
  * only in the log of a family with no table file yet are lost, with the
  * batches that hold them. */

@@ -12,6 +12,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/merge_operator.h>
+#include <rocksdb/metadata.h>
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
 #include <rocksdb/statistics.h>
@@ -1478,13 +1479,41 @@ int32_t pr_db_list_families(const pr_options_t* options, const char* path, char*
 
 namespace {
 
+// Whether the metadata (CURRENT and the MANIFEST it names) accounts for
+// every table file in the directory, found by a read-only open, which
+// changes nothing. A writable open deletes the table files its metadata does
+// not name: with stale metadata (a CURRENT rewritten by a failed create, an
+// old MANIFEST) that would destroy the data repair exists to save.
+bool metadata_names_every_table(const std::string& path, const rocksdb::DBOptions& options,
+                                const std::vector<rocksdb::ColumnFamilyDescriptor>& descriptors) {
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* opened = nullptr;
+  if (!rocksdb::DB::OpenForReadOnly(options, path, descriptors, &handles, &opened).ok()) {
+    return false;
+  }
+  std::unique_ptr<rocksdb::DB> db(opened);
+  std::vector<rocksdb::LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  for (rocksdb::ColumnFamilyHandle* handle : handles) db->DestroyColumnFamilyHandle(handle);
+  std::set<std::string> named;
+  for (const rocksdb::LiveFileMetaData& file : live) named.insert(file.relative_filename);
+  std::vector<std::string> children;
+  if (!options.env->GetChildren(path, &children).ok()) return false;
+  for (const std::string& child : children) {
+    bool table = child.size() > 4 && child.compare(child.size() - 4, 4, ".sst") == 0;
+    if (table && named.count(child) == 0) return false;
+  }
+  return true;
+}
+
 // RepairDB learns the column families from the table files, each of which
 // names its family; the log names families by number only, so RepairDB
 // drops the log records of a family that has no table file yet, and with
-// each its whole batch. When the database's metadata is intact, opening it
-// once has its own recovery write the log into table files, each family's
-// into its own, before RepairDB runs. A log damaged anywhere but in its torn
-// last record fails this open, and RepairDB salvages what it can.
+// each its whole batch. When the database's metadata is intact (it names
+// every table file in the directory), opening it once has its own recovery
+// write the log into table files, each family's into its own, before
+// RepairDB runs. A log damaged anywhere but in its torn last record fails
+// this open, and RepairDB salvages what it can.
 void write_log_into_tables(const std::string& path, const rocksdb::Options& options,
                            const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
                            const rocksdb::ColumnFamilyOptions& others) {
@@ -1494,6 +1523,7 @@ void write_log_into_tables(const std::string& path, const rocksdb::Options& opti
   for (const std::string& name : names) {
     descriptors.emplace_back(name, family_options(families, name, others));
   }
+  if (!metadata_names_every_table(path, rocksdb::DBOptions(options), descriptors)) return;
   rocksdb::DBOptions db_options(options);
   db_options.create_if_missing = false;
   db_options.error_if_exists = false;

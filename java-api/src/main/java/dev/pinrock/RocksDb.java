@@ -315,8 +315,9 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * {@link #open(Path, DbOptions)} fails. Recovery is best effort: records in
      * damaged table files, and deletions the lost metadata alone knew about, may
      * not come back; files repair cannot use are moved to {@code path/lost}.
-     * A database whose metadata is intact keeps every acknowledged write: it is
-     * first opened once, so that its recovery writes the log into table files.
+     * A database whose metadata is intact (it names every table file in the
+     * directory) keeps every acknowledged write: it is first opened once, so
+     * that its recovery writes the log into table files.
      * Without the metadata, a column family is known by its table files alone,
      * and writes only in the log of a family with none yet are lost.
      * Back the directory up first. Refuses a database open in this process
