@@ -265,6 +265,7 @@ class ApiSequenceFuzzTest {
             this.root = root;
             this.path = root.resolve("db");
             this.otherThread = OTHER_THREAD.submit(Arena::ofConfined).get();
+            GlobalSegments.startInput();
             this.model = new ApiModel(data.pickValue(MergeOperator.values()));
             this.options = DbOptions.create().createIfMissing(true).writeBufferBytes(64 << 10)
                     .mergeOperator(model.operator().optionName);
@@ -1237,15 +1238,27 @@ class ApiSequenceFuzzTest {
         }
     }
 
-    /** Segments of the global arena, carved from one block (the global arena never frees). */
+    /**
+     * Segments of the global arena, carved from one block (the global arena
+     * never frees) that each input starts over: segments an input takes never
+     * overlap, so filling one cannot change another the input still uses (a
+     * destination overwriting the keys of the same call). An input that takes
+     * more than the block gets fresh global memory.
+     */
     private static final class GlobalSegments {
-        private static final long SIZE = 1 << 16;
+        /** Above what one input can take: MAX_CALLS calls of at most a 60,000-byte destination and small keys. */
+        private static final long SIZE = 8L << 20;
         private static final MemorySegment BLOCK = Arena.global().allocate(SIZE);
         private static long next;
 
+        /** Starts a new input: the previous input's segments are no longer used. */
+        static synchronized void startInput() {
+            next = 0;
+        }
+
         static synchronized MemorySegment take(long length) {
             if (next + length > SIZE) {
-                next = 0;
+                return Arena.global().allocate(Math.max(1, length)).asSlice(0, length);
             }
             MemorySegment slice = BLOCK.asSlice(next, length);
             next += length;
