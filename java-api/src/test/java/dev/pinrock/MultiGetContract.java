@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Part of the contract every binding must pass; see {@link BindingContract}. */
 abstract class MultiGetContract extends OpenDatabaseContract {
@@ -124,11 +126,13 @@ abstract class MultiGetContract extends OpenDatabaseContract {
         assertEquals(pinnedBefore, db.memoryUsage().pinnedBlockCacheBytes());
     }
 
-    @Test
-    void aKeyOfAClosedArenaIsRefusedByEverySegmentForm() {
-        db.put(bytes("a"), bytes("v"));
+    /** An empty key too: copying it reads nothing, so nothing would check its arena. */
+    @ParameterizedTest
+    @ValueSource(strings = {"a", ""})
+    void aKeyOfAClosedArenaIsRefusedByEverySegmentForm(String keyText) {
+        db.put(bytes(keyText), bytes("v"));
         Arena closed = Arena.ofConfined();
-        MemorySegment key = closed.allocateFrom(ValueLayout.JAVA_BYTE, bytes("a"));
+        MemorySegment key = closed.allocateFrom(ValueLayout.JAVA_BYTE, bytes(keyText));
         closed.close();
         List<MemorySegment> keys = List.of(MemorySegment.ofArray(bytes("a")), key);
         try (Arena arena = Arena.ofConfined()) {
@@ -140,11 +144,12 @@ abstract class MultiGetContract extends OpenDatabaseContract {
         }
     }
 
-    @Test
-    void aKeyConfinedToAnotherThreadIsRefusedByEverySegmentForm() throws Exception {
-        db.put(bytes("a"), bytes("v"));
+    @ParameterizedTest
+    @ValueSource(strings = {"a", ""})
+    void aKeyConfinedToAnotherThreadIsRefusedByEverySegmentForm(String keyText) throws Exception {
+        db.put(bytes(keyText), bytes("v"));
         try (Arena owner = Arena.ofConfined()) {
-            List<MemorySegment> keys = List.of(owner.allocateFrom(ValueLayout.JAVA_BYTE, bytes("a")));
+            List<MemorySegment> keys = List.of(owner.allocateFrom(ValueLayout.JAVA_BYTE, bytes(keyText)));
             Throwable into = thrownInAnotherThread(() -> {
                 try (Arena arena = Arena.ofConfined()) {
                     db.multiGet(keys, arena.allocate(16), new long[1], new long[1]);
