@@ -664,10 +664,15 @@ PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path
  * read-only open finds) is first opened once, so that its own recovery
  * writes the log into table files: such a repair keeps every acknowledged
  * write. Stale metadata is never opened writable, which would delete the
- * table files it does not name.
+ * table files it does not name. That opening also compacts each family
+ * holding an ingested table file, which RepairDB cannot take (the file names
+ * no family, and only the metadata places its entries among the writes).
+ * Every family the database had (its metadata names, or else its newest
+ * OPTIONS file) is there afterwards, an empty one recreated empty.
  * Without the metadata, a family is known by its table files alone: writes
  * only in the log of a family with no table file yet are lost, with the
- * batches that hold them. */
+ * batches that hold them, and an ingested file not compacted since is moved
+ * to path/lost. */
 PR_API int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err,
                             size_t err_cap);
 

@@ -910,6 +910,18 @@ std::string merge_operator_name(const rocksdb::MergeOperator* merge_operator) {
   return merge_operator != nullptr ? merge_operator->Name() : "nullptr";
 }
 
+// The families, with their options, that the database's newest OPTIONS file
+// records (RocksDB rewrites it at every open and family change).
+rocksdb::Status load_recorded_families(const std::string& path,
+                                       std::vector<rocksdb::ColumnFamilyDescriptor>* recorded) {
+  rocksdb::ConfigOptions config;
+  config.env = rocksdb::Env::Default();
+  config.ignore_unknown_options = true;
+  config.ignore_unsupported_options = true;
+  rocksdb::DBOptions recorded_db_options;
+  return rocksdb::LoadLatestOptions(config, path, &recorded_db_options, recorded);
+}
+
 // Refuses to open or repair the database at path with column family options
 // its log cannot be replayed with. RocksDB replays the log with the options
 // it is given: a merge into a family given no merge operator (or another
@@ -924,15 +936,8 @@ std::string merge_operator_name(const rocksdb::MergeOperator* merge_operator) {
 rocksdb::Status check_recorded_family_options(
     const std::string& path, const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
     const rocksdb::ColumnFamilyOptions& others) {
-  rocksdb::ConfigOptions config;
-  config.env = rocksdb::Env::Default();
-  config.ignore_unknown_options = true;
-  config.ignore_unsupported_options = true;
-  rocksdb::DBOptions recorded_db_options;
   std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
-  if (!rocksdb::LoadLatestOptions(config, path, &recorded_db_options, &recorded).ok()) {
-    return rocksdb::Status::OK();
-  }
+  if (!load_recorded_families(path, &recorded).ok()) return rocksdb::Status::OK();
   for (const rocksdb::ColumnFamilyDescriptor& family : recorded) {
     const rocksdb::ColumnFamilyOptions& given = family_options(families, family.name, others);
     const std::string was = merge_operator_name(family.options.merge_operator.get());
@@ -1506,17 +1511,45 @@ bool metadata_names_every_table(const std::string& path, const rocksdb::DBOption
   return true;
 }
 
-// RepairDB learns the column families from the table files, each of which
-// names its family; the log names families by number only, so RepairDB
-// drops the log records of a family that has no table file yet, and with
-// each its whole batch. When the database's metadata is intact (it names
-// every table file in the directory), opening it once has its own recovery
-// write the log into table files, each family's into its own, before
-// RepairDB runs. A log damaged anywhere but in its torn last record fails
-// this open, and RepairDB salvages what it can.
-void write_log_into_tables(const std::string& path, const rocksdb::Options& options,
-                           const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
-                           const rocksdb::ColumnFamilyOptions& others) {
+// Rewrites every table file of the open database db that was ingested (and
+// not compacted since), by compacting its family whole. RepairDB rebuilds the
+// metadata from the table files alone and cannot take such a file: it names
+// no column family, so RepairDB sets it aside as inconsistent, and its
+// entries carry sequence number 0 (only the metadata makes them newer than
+// the writes they overwrite). The compaction writes each entry into a table
+// file of the family, with its own sequence number.
+rocksdb::Status rewrite_ingested_tables(rocksdb::DB* db,
+                                        const std::vector<rocksdb::ColumnFamilyHandle*>& handles) {
+  for (rocksdb::ColumnFamilyHandle* handle : handles) {
+    rocksdb::TablePropertiesCollection tables;
+    rocksdb::Status s = db->GetPropertiesOfAllTables(handle, &tables);
+    if (!s.ok()) return s;
+    bool ingested = std::any_of(tables.begin(), tables.end(), [](const auto& table) {
+      return table.second->user_collected_properties.count("rocksdb.external_sst_file.version") > 0;
+    });
+    if (!ingested) continue;
+    rocksdb::CompactRangeOptions options;
+    options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+    s = db->CompactRange(options, handle, nullptr, nullptr);
+    if (!s.ok()) return s;
+  }
+  return rocksdb::Status::OK();
+}
+
+// RepairDB rebuilds the metadata from the table files alone, each of which
+// names its family. Three things it cannot know from them are settled here
+// first, when the database's metadata is intact (it names every table file
+// in the directory), by opening it once: its recovery writes the log into
+// table files, each family's into its own (the log names families by number
+// only, so RepairDB drops the log records of a family that has no table file
+// yet, and with each its whole batch); and ingested table files, which
+// RepairDB cannot take, are rewritten (rewrite_ingested_tables). A log
+// damaged anywhere but in its torn last record fails this open, and RepairDB
+// salvages what it can. The third, families without any table file, is
+// recreate_lost_families, after RepairDB.
+void settle_before_repair(const std::string& path, const rocksdb::Options& options,
+                          const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                          const rocksdb::ColumnFamilyOptions& others) {
   std::vector<std::string> names;
   if (!rocksdb::DB::ListColumnFamilies(options, path, &names).ok()) return;
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
@@ -1533,8 +1566,58 @@ void write_log_into_tables(const std::string& path, const rocksdb::Options& opti
   rocksdb::DB* opened = nullptr;
   if (!rocksdb::DB::Open(db_options, path, descriptors, &handles, &opened).ok()) return;
   std::unique_ptr<rocksdb::DB> db(opened);
+  // A failure leaves the files as they were: RepairDB still runs.
+  rewrite_ingested_tables(db.get(), handles).PermitUncheckedError();
   for (rocksdb::ColumnFamilyHandle* handle : handles) db->DestroyColumnFamilyHandle(handle);
   db->Close().PermitUncheckedError();
+}
+
+// The names of the column families the database at path has: from its
+// metadata, or, when that is lost, from its newest OPTIONS file; none when
+// neither can be read.
+std::vector<std::string> known_family_names(const std::string& path,
+                                            const rocksdb::Options& options) {
+  std::vector<std::string> names;
+  if (rocksdb::DB::ListColumnFamilies(options, path, &names).ok()) return names;
+  names.clear();
+  std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
+  if (load_recorded_families(path, &recorded).ok()) {
+    for (const rocksdb::ColumnFamilyDescriptor& family : recorded) names.push_back(family.name);
+  }
+  return names;
+}
+
+// RepairDB keeps only the families it finds table files of: one that has
+// none (empty, or emptied) is gone afterwards. Creates, empty and with its
+// options from families (others if not named), each family in known that the
+// repaired database lacks.
+rocksdb::Status recreate_lost_families(const std::string& path, const rocksdb::Options& options,
+                                       const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                                       const rocksdb::ColumnFamilyOptions& others,
+                                       const std::vector<std::string>& known) {
+  std::vector<std::string> repaired;
+  rocksdb::Status s = rocksdb::DB::ListColumnFamilies(options, path, &repaired);
+  if (!s.ok()) return s;
+  std::set<std::string> names(repaired.begin(), repaired.end());
+  if (std::all_of(known.begin(), known.end(),
+                  [&](const std::string& name) { return names.count(name) > 0; })) {
+    return rocksdb::Status::OK();
+  }
+  names.insert(known.begin(), known.end());
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const std::string& name : names) {
+    descriptors.emplace_back(name, family_options(families, name, others));
+  }
+  rocksdb::DBOptions db_options(options);
+  db_options.create_if_missing = false;
+  db_options.create_missing_column_families = true;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* opened = nullptr;
+  s = rocksdb::DB::Open(db_options, path, descriptors, &handles, &opened);
+  if (!s.ok()) return s;
+  std::unique_ptr<rocksdb::DB> db(opened);
+  for (rocksdb::ColumnFamilyHandle* handle : handles) db->DestroyColumnFamilyHandle(handle);
+  return db->Close();
 }
 
 }  // namespace
@@ -1566,10 +1649,13 @@ int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, s
     }
     rocksdb::Status checked = check_recorded_family_options(path, families, others);
     if (!checked.ok()) return to_status(checked, err, err_cap);
-    write_log_into_tables(path, rocks_options, families, others);
-    return to_status(
-        rocksdb::RepairDB(path, rocksdb::DBOptions(rocks_options), families, others), err,
-        err_cap);
+    const std::vector<std::string> known = known_family_names(path, rocks_options);
+    settle_before_repair(path, rocks_options, families, others);
+    rocksdb::Status repaired =
+        rocksdb::RepairDB(path, rocksdb::DBOptions(rocks_options), families, others);
+    if (!repaired.ok()) return to_status(repaired, err, err_cap);
+    return to_status(recreate_lost_families(path, rocks_options, families, others, known), err,
+                     err_cap);
   });
 }
 

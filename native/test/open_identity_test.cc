@@ -311,4 +311,72 @@ TEST_F(FamilyRepairTest, RepairWithoutAFamilysMergeOperatorIsRefusedAndChangesNo
   ExpectEveryWrite(true);
 }
 
+// RepairDB keeps only the families it finds table files of; an empty family
+// is known from the metadata, or, with that lost, from the OPTIONS file.
+TEST_F(OpenIdentityTest, RepairKeepsAnEmptyColumnFamily) {
+  for (bool metadata_lost : {false, true}) {
+    fs::remove_all(db_path);
+    pr_db_t* db = nullptr;
+    ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+    pr_db_t* empty = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_create_family(db, nullptr, "empty", &empty, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, Put(db, "k", "v")) << err;
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+    if (metadata_lost) fs::remove(dir / "db" / "CURRENT");
+    CreatingOptions options;
+    ASSERT_EQ(PR_OK, pr_db_repair(options.handle, db_path.c_str(), err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+    EXPECT_EQ(PR_OK, pr_db_family(db, "empty", &empty, err, sizeof err))
+        << "metadata lost: " << metadata_lost << ": " << err;
+    EXPECT_EQ("v", Value(db, "k")) << "metadata lost: " << metadata_lost;
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+}
+
+// An ingested file names no column family, so RepairDB sets it aside, and its
+// entries carry sequence number 0: only the metadata makes them newer than
+// what they overwrite. A file ingested over older writes (given a sequence
+// number of its own) and one ingested below everything (number 0) both keep
+// their puts and deletions, as the newest.
+TEST_F(OpenIdentityTest, RepairKeepsIngestedWritesNewerThanTheOnesTheyReplaced) {
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+  ASSERT_EQ(PR_OK, Put(db, "k", "old")) << err;
+  ASSERT_EQ(PR_OK, Put(db, "gone", "old")) << err;
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+  CreatingOptions options;
+  // name -> its entries, a missing value meaning a deletion
+  const std::vector<std::pair<std::string, std::vector<std::pair<std::string, const char*>>>>
+      files = {{"over.sst", {{"gone", nullptr}, {"k", "ingested"}}},
+               {"below.sst", {{"z", "alone"}}}};
+  for (const auto& [name, entries] : files) {
+    std::string sst = (dir / name).string();
+    pr_sst_writer_t* writer = nullptr;
+    ASSERT_EQ(PR_OK, pr_sst_writer_open(options.handle, sst.c_str(), &writer, err, sizeof err));
+    for (const auto& [key, value] : entries) {
+      ASSERT_EQ(PR_OK, value == nullptr
+                           ? pr_sst_writer_delete(writer, bytes(key), key.size(), err, sizeof err)
+                           : pr_sst_writer_put(writer, bytes(key), key.size(),
+                                               reinterpret_cast<const uint8_t*>(value),
+                                               std::strlen(value), err, sizeof err))
+          << err;
+    }
+    uint64_t size = 0;
+    ASSERT_EQ(PR_OK, pr_sst_writer_finish(writer, &size, err, sizeof err)) << err;
+    pr_sst_writer_destroy(writer);
+    const char* paths[] = {sst.c_str()};
+    ASSERT_EQ(PR_OK, pr_db_ingest(db, paths, 1, PR_INGEST_MOVE, err, sizeof err)) << err;
+  }
+  ASSERT_EQ(PR_OK, Put(db, "after", "in the log")) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+
+  ASSERT_EQ(PR_OK, pr_db_repair(options.handle, db_path.c_str(), err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, Open(db_path, &db)) << err;
+  EXPECT_EQ("ingested", Value(db, "k"));
+  EXPECT_EQ("absent", Value(db, "gone"));
+  EXPECT_EQ("alone", Value(db, "z"));
+  EXPECT_EQ("in the log", Value(db, "after"));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+}
+
 }  // namespace

@@ -317,9 +317,12 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * not come back; files repair cannot use are moved to {@code path/lost}.
      * A database whose metadata is intact (it names every table file in the
      * directory) keeps every acknowledged write: it is first opened once, so
-     * that its recovery writes the log into table files.
-     * Without the metadata, a column family is known by its table files alone,
-     * and writes only in the log of a family with none yet are lost.
+     * that its recovery writes the log into table files, and each column family
+     * holding an ingested file is compacted (RepairDB cannot take such a file).
+     * Every column family the database had is there afterwards, empty ones too.
+     * Without the metadata, a column family is known by its table files alone:
+     * writes only in the log of a family with none yet are lost, and so is an
+     * ingested file not compacted since (moved to {@code path/lost}).
      * Back the directory up first. Refuses a database open in this process
      * (under any path naming its directory) or another; an open of it while
      * the repair runs fails the same way.

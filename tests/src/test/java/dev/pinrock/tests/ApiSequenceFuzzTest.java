@@ -66,41 +66,6 @@ import java.util.stream.Stream;
  * docs/reliability.md, "Long runs").
  */
 class ApiSequenceFuzzTest {
-    /**
-     * Bugs already known and being fixed, which the fuzzer would otherwise
-     * hit at once; each switch avoids only the exact operation that triggers
-     * its bug. Remove a switch when its fix merges.
-     */
-    enum KnownBug {
-        /**
-         * Found by this fuzzer: repair() loses a column family that has no table file (an empty one, or
-         * one whose writes are only in the log), even when the options name it: repair runs only while
-         * the database has no family but the default one.
-         */
-        REPAIR_LOSES_FAMILIES_WITHOUT_TABLES,
-        /**
-         * Found by this fuzzer: repair() after an ingest loses ingested keys (a put ingested with move was
-         * gone after close, repair, reopen): repair runs only on a database nothing was ingested into.
-         */
-        REPAIR_AFTER_INGEST_LOSES_KEYS
-    }
-
-    /**
-     * The known bugs still open, less those named (comma-separated) by the system property
-     * {@code pinrock.fuzz.unguard}: to check a fix, fuzz with its switch off.
-     */
-    static final Set<KnownBug> KNOWN_OPEN_BUGS = openBugs(System.getProperty("pinrock.fuzz.unguard", ""));
-
-    private static Set<KnownBug> openBugs(String unguarded) {
-        Set<KnownBug> open = EnumSet.allOf(KnownBug.class);
-        for (String name : unguarded.split(",")) {
-            if (!name.isBlank()) {
-                open.remove(KnownBug.valueOf(name.strip()));
-            }
-        }
-        return open;
-    }
-
     /** Whether pinrock refuses a string before native code sees it: a NUL, or an unpaired surrogate. */
     static boolean refusedByNativeCode(String s) {
         for (int i = 0; i < s.length(); i++) {
@@ -258,7 +223,6 @@ class ApiSequenceFuzzTest {
         private DbOptions options;
         private RocksDb db;
         private int fileNumber;
-        private boolean ingested;
 
         ApiSequence(FuzzedDataProvider data, Path root) throws Exception {
             this.data = data;
@@ -1040,7 +1004,6 @@ class ApiSequenceFuzzTest {
                 family.ingest(List.of(file), move);
                 return null;
             })) {
-                ingested = true;
                 model.apply(writes);
             }
             Files.deleteIfExists(file);
@@ -1095,11 +1058,7 @@ class ApiSequenceFuzzTest {
                     return null;
                 });
             }
-            boolean repairWouldLoseData = KNOWN_OPEN_BUGS.contains(KnownBug.REPAIR_LOSES_FAMILIES_WITHOUT_TABLES)
-                    && model.familyNames().size() > 1
-                    || KNOWN_OPEN_BUGS.contains(KnownBug.REPAIR_AFTER_INGEST_LOSES_KEYS) && ingested;
-            if (chooseOptions && data.consumeBoolean() && !repairWouldLoseData) {
-                // Repair keeps the families it is told of (an empty one lives only in the metadata it rebuilds).
+            if (chooseOptions && data.consumeBoolean()) {
                 DbOptions repairOptions = options;
                 for (String name : model.familyNames()) {
                     if (!name.equals("default")) {
