@@ -228,7 +228,9 @@ PR_API int32_t pr_options_set_block_cache_bytes(pr_options_t* options, uint64_t 
                                                 char* err, size_t err_cap);
 
 /* Sets the size of one memtable in bytes. Returns PR_OK or
- * PR_CODE_INVALID_ARGUMENT outside [64 KiB, 2^40]. */
+ * PR_CODE_INVALID_ARGUMENT outside [64 KiB, 64 GiB] (RocksDB's own range).
+ * RocksDB preallocates 1.1 times this on disk for each log file, so the
+ * disk needs that much free beyond the data. */
 PR_API int32_t pr_options_set_write_buffer_bytes(pr_options_t* options, uint64_t bytes,
                                                  char* err, size_t err_cap);
 

@@ -808,9 +808,10 @@ int32_t pr_options_set_block_cache_bytes(pr_options_t* options, uint64_t bytes, 
 int32_t pr_options_set_write_buffer_bytes(pr_options_t* options, uint64_t bytes, char* err,
                                           size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    if (bytes < (64ull << 10) || bytes > (1ull << 40)) {
+    // RocksDB clips larger sizes to 64 GiB; refused instead, as told.
+    if (bytes < (64ull << 10) || bytes > (64ull << 30)) {
       return invalid_argument("write buffer of " + std::to_string(bytes) +
-                                  " bytes is outside [64 KiB, 2^40]",
+                                  " bytes is outside [64 KiB, 64 GiB]",
                               err, err_cap);
     }
     options->write_buffer_bytes = bytes;

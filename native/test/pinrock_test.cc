@@ -66,6 +66,19 @@ TEST(OptionsTest, SettersAcceptValidValues) {
   }
 }
 
+// RocksDB's own range: it would clip a larger memtable to 64 GiB unsaid.
+TEST(OptionsTest, WriteBufferIsWithinRocksDBsRange) {
+  Options o;
+  char err[128];
+  EXPECT_EQ(PR_OK, pr_options_set_write_buffer_bytes(o.handle, 64ull << 10, err, sizeof err));
+  EXPECT_EQ(PR_OK, pr_options_set_write_buffer_bytes(o.handle, 64ull << 30, err, sizeof err));
+  for (uint64_t bytes : {(64ull << 10) - 1, (64ull << 30) + 1, 1ull << 40}) {
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+              pr_options_set_write_buffer_bytes(o.handle, bytes, err, sizeof err));
+    EXPECT_NE(nullptr, std::strstr(err, "outside [64 KiB, 64 GiB]")) << err;
+  }
+}
+
 TEST(OptionsTest, MessageIsTruncatedToTheCallersBuffer) {
   Options o;
   char err[8];

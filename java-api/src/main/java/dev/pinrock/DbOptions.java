@@ -236,9 +236,11 @@ public final class DbOptions {
     }
 
     /**
-     * Returns a copy with the memtable size.
+     * Returns a copy with the memtable size. RocksDB preallocates 1.1 times this
+     * on disk for each log file: the disk needs that much free beyond the data.
      *
-     * @param value bytes per memtable, 64 KiB to 2^40 (default 64 MiB)
+     * @param value bytes per memtable, 64 KiB to 64 GiB (default 64 MiB; RocksDB's own range,
+     *     refused outside it at open)
      * @return a copy with the setting changed
      */
     public DbOptions writeBufferBytes(long value) {

@@ -1110,10 +1110,10 @@ class ApiSequenceFuzzTest {
                 case 0 -> 64 << 10;
                 case 1 -> data.consumeLong(64 << 10, 16 << 20);
                 case 2 -> data.consumeLong(Long.MIN_VALUE, (64 << 10) - 1);
-                default -> data.consumeLong((1L << 40) + 1, Long.MAX_VALUE);
+                default -> data.consumeLong((64L << 30) + 1, Long.MAX_VALUE);
             };
             chosen = chosen.writeBufferBytes(writeBuffer);
-            if (writeBuffer < 64 << 10 || writeBuffer > 1L << 40) {
+            if (writeBuffer < 64 << 10 || writeBuffer > 64L << 30) {
                 invalid.add("writeBufferBytes " + writeBuffer);
             }
             if (data.consumeBoolean()) {

@@ -343,6 +343,7 @@ class BadInputTest {
         Map<String, Supplier<DbOptions>> invalid = Map.of(
                 "writeBufferBytes(1)", () -> DbOptions.create().writeBufferBytes(1),
                 "writeBufferBytes(-1)", () -> DbOptions.create().writeBufferBytes(-1),
+                "writeBufferBytes(64 GiB + 1)", () -> DbOptions.create().writeBufferBytes((64L << 30) + 1),
                 "blockCacheBytes(-1)", () -> DbOptions.create().blockCacheBytes(-1),
                 "maxOpenFiles(5)", () -> DbOptions.create().maxOpenFiles(5),
                 "zstdLevel(99)", () -> DbOptions.create().zstdLevel(99),
