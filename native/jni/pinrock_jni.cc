@@ -1,6 +1,9 @@
-// The JNI variant: entry points for dev.pinrock.internal.JniDb, calling the
-// same pinrock.h functions that the FFM binding calls, so that the two
-// boundaries can be compared on one engine binary. Failures become
+// The JNI variant of the data path: entry points for dev.pinrock.internal.JniDb
+// and JniCursor (gets, puts, deletes, write batches, multiGets, cursors),
+// calling the same pinrock.h functions that the FFM binding calls, so that the
+// two boundaries can be compared on one engine binary. Everything else (open,
+// close, families, snapshots, maintenance, statistics) goes through FFM
+// whichever the binding. Failures become
 // exceptions through the Java factory dev.pinrock.RocksDbException.of, the
 // same one the FFM binding uses, so both variants throw the same exceptions.
 #include <jni.h>
@@ -118,24 +121,6 @@ PR_JNI_EXPORT jint JNI_OnLoad(JavaVM* vm, void*) {
   return JNI_VERSION_1_8;
 }
 
-PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_open(JNIEnv* env, jclass,
-                                                                  jlong options, jstring path) {
-  const char* native_path = env->GetStringUTFChars(path, nullptr);
-  if (native_path == nullptr) return 0;
-  pr_db_t* db = nullptr;
-  char err[kErrCap];
-  int32_t status = pr_db_open(reinterpret_cast<const pr_options_t*>(static_cast<intptr_t>(options)),
-                              native_path, &db, err, sizeof err);
-  env->ReleaseStringUTFChars(path, native_path);
-  if (!ok(env, status, err)) return 0;
-  return static_cast<jlong>(reinterpret_cast<intptr_t>(db));
-}
-
-PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_close(JNIEnv* env, jclass, jlong db) {
-  char err[kErrCap];
-  ok(env, pr_db_close(db_of(db), err, sizeof err), err);
-}
-
 PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_put(JNIEnv* env, jclass, jlong db,
                                                                 jbyteArray key, jbyteArray value) {
   JavaBytes k(env, key);
@@ -246,38 +231,6 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_releasePin(JNIEnv*, j
   pr_pin_release(reinterpret_cast<pr_pin_t*>(static_cast<intptr_t>(pin)));
 }
 
-PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_flush(JNIEnv* env, jclass, jlong db) {
-  char err[kErrCap];
-  ok(env, pr_db_flush(db_of(db), err, sizeof err), err);
-}
-
-PR_JNI_EXPORT jstring JNICALL Java_dev_pinrock_internal_JniDb_property(JNIEnv* env, jclass,
-                                                                       jlong db, jstring name) {
-  const char* native_name = env->GetStringUTFChars(name, nullptr);
-  if (native_name == nullptr) return nullptr;
-  char err[kErrCap];
-  std::unique_ptr<char[]> buf(new (std::nothrow) char[kValueCap + 1]);
-  size_t cap = kValueCap;
-  uint64_t length = 0;
-  int32_t status = PR_OK;
-  while (buf) {
-    status = pr_db_property(db_of(db), native_name, buf.get(), cap, &length, err, sizeof err);
-    if (status != PR_OK || length <= cap) break;
-    cap = length;
-    buf.reset(new (std::nothrow) char[cap + 1]);
-  }
-  env->ReleaseStringUTFChars(name, native_name);
-  if (!buf) {
-    env->ThrowNew(env->FindClass("java/lang/OutOfMemoryError"), "pinrock JNI: property buffer");
-    return nullptr;
-  }
-  if (status == PR_NOT_FOUND) return nullptr;
-  if (!ok(env, status, err)) return nullptr;
-  // Properties are ASCII text; build the Java string from UTF-8 bytes.
-  buf[length] = '\0';
-  return env->NewStringUTF(buf.get());
-}
-
 PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_write(JNIEnv* env, jclass, jlong db,
                                                                   jlong batch, jlong batch_len,
                                                                   jint flags) {
@@ -285,21 +238,6 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_write(JNIEnv* env, jc
   ok(env,
      pr_db_write(db_of(db), address_of(batch), batch_len, static_cast<uint32_t>(flags), err,
                  sizeof err),
-     err);
-}
-
-PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_compactRange(JNIEnv* env, jclass,
-                                                                         jlong db, jbyteArray begin,
-                                                                         jbyteArray end) {
-  std::unique_ptr<JavaBytes> first(begin != nullptr ? new JavaBytes(env, begin) : nullptr);
-  std::unique_ptr<JavaBytes> last(end != nullptr ? new JavaBytes(env, end) : nullptr);
-  if ((first && !first->valid()) || (last && !last->valid())) return;
-  uint32_t bounds = (first ? PR_RANGE_HAS_BEGIN : 0) | (last ? PR_RANGE_HAS_END : 0);
-  char err[kErrCap];
-  ok(env,
-     pr_db_compact_range(db_of(db), first ? first->data() : nullptr, first ? first->length() : 0,
-                         last ? last->data() : nullptr, last ? last->length() : 0, bounds, err,
-                         sizeof err),
      err);
 }
 
@@ -327,31 +265,6 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_multiGetPinned(
                             reinterpret_cast<const size_t*>(key_lens),
                             reinterpret_cast<pr_get_result_t*>(results),
                             reinterpret_cast<int32_t*>(statuses), err, sizeof err),
-     err);
-}
-
-PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_statistics(
-    JNIEnv* env, jclass, jlong db, jlong tickers, jlong ticker_count, jlong histograms,
-    jlong histogram_count) {
-  char err[kErrCap];
-  ok(env,
-     pr_db_statistics(db_of(db), reinterpret_cast<uint64_t*>(tickers),
-                      static_cast<size_t>(ticker_count),
-                      reinterpret_cast<pr_histogram_t*>(histograms),
-                      static_cast<size_t>(histogram_count), err, sizeof err),
-     err);
-}
-
-PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_resetStatistics(JNIEnv* env, jclass,
-                                                                            jlong db) {
-  char err[kErrCap];
-  ok(env, pr_db_statistics_reset(db_of(db), err, sizeof err), err);
-}
-
-PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_memoryUsage(JNIEnv* env, jclass,
-                                                                        jlong db, jlong usage) {
-  char err[kErrCap];
-  ok(env, pr_db_memory_usage(db_of(db), reinterpret_cast<pr_memory_usage_t*>(usage), err, sizeof err),
      err);
 }
 
@@ -421,45 +334,6 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniCursor_close(JNIEnv*, jc
   pr_cursor_close(cursor_of(cursor));
 }
 
-PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_approximateSize(
-    JNIEnv* env, jclass, jlong db, jbyteArray begin, jbyteArray end) {
-  JavaBytes first(env, begin);
-  if (!first.valid()) return 0;
-  JavaBytes last(env, end);
-  if (!last.valid()) return 0;
-  uint64_t size = 0;
-  char err[kErrCap];
-  ok(env,
-     pr_db_approximate_size(db_of(db), first.data(), first.length(), last.data(), last.length(),
-                            &size, err, sizeof err),
-     err);
-  return static_cast<jlong>(size);
-}
-
-PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_checkpoint(JNIEnv* env, jclass,
-                                                                       jlong db, jstring path) {
-  const char* native_path = env->GetStringUTFChars(path, nullptr);
-  if (native_path == nullptr) return;
-  char err[kErrCap];
-  int32_t status = pr_db_checkpoint(db_of(db), native_path, err, sizeof err);
-  env->ReleaseStringUTFChars(path, native_path);
-  ok(env, status, err);
-}
-
-// Returns the property's value, or -1 when RocksDB knows no integer property
-// of that name (RocksDB's integer properties never reach 2^63).
-PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_propertyLong(JNIEnv* env, jclass,
-                                                                         jlong db, jstring name) {
-  const char* native_name = env->GetStringUTFChars(name, nullptr);
-  if (native_name == nullptr) return -1;
-  uint64_t value = 0;
-  char err[kErrCap];
-  int32_t status = pr_db_property_int(db_of(db), native_name, &value, err, sizeof err);
-  env->ReleaseStringUTFChars(name, native_name);
-  if (status == PR_NOT_FOUND || !ok(env, status, err)) return -1;
-  return static_cast<jlong>(value);
-}
-
 // Fills statuses (one per key) and returns the values, null where a key has
 // no value; the Java side turns failed statuses into exceptions, as for FFM.
 PR_JNI_EXPORT jobjectArray JNICALL Java_dev_pinrock_internal_JniDb_multiGet(
@@ -518,39 +392,4 @@ PR_JNI_EXPORT jobjectArray JNICALL Java_dev_pinrock_internal_JniDb_multiGet(
     env->DeleteLocalRef(value);
   }
   return values;
-}
-
-PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_createSnapshot(JNIEnv* env, jclass,
-                                                                           jlong db) {
-  pr_snapshot_t* snapshot = nullptr;
-  char err[kErrCap];
-  if (!ok(env, pr_db_snapshot_create(db_of(db), &snapshot, err, sizeof err), err)) return 0;
-  return static_cast<jlong>(reinterpret_cast<intptr_t>(snapshot));
-}
-
-PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_releaseSnapshot(JNIEnv*, jclass, jlong db,
-                                                                           jlong snapshot) {
-  pr_db_snapshot_release(db_of(db), reinterpret_cast<pr_snapshot_t*>(static_cast<intptr_t>(snapshot)));
-}
-
-PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_ingest(JNIEnv* env, jclass, jlong db,
-                                                                   jobjectArray files,
-                                                                   jboolean move) {
-  size_t n = static_cast<size_t>(env->GetArrayLength(files));
-  std::vector<std::string> paths;
-  for (size_t i = 0; i < n; i++) {
-    auto file = static_cast<jstring>(env->GetObjectArrayElement(files, static_cast<jsize>(i)));
-    const char* chars = env->GetStringUTFChars(file, nullptr);
-    if (chars == nullptr) return;
-    paths.emplace_back(chars);
-    env->ReleaseStringUTFChars(file, chars);
-    env->DeleteLocalRef(file);
-  }
-  std::vector<const char*> pointers;
-  for (const auto& path : paths) pointers.push_back(path.c_str());
-  char err[kErrCap];
-  ok(env,
-     pr_db_ingest(db_of(db), pointers.data(), pointers.size(), move ? PR_INGEST_MOVE : 0, err,
-                  sizeof err),
-     err);
 }

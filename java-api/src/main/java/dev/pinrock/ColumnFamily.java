@@ -2,7 +2,7 @@ package dev.pinrock;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.pinrock.internal.NativeDb;
+import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.ResourceGuard;
 
 /**
@@ -26,8 +26,8 @@ public final class ColumnFamily extends Keyspace {
     private final AtomicBoolean dropping = new AtomicBoolean();
     private volatile boolean dropped;
 
-    ColumnFamily(RocksDb database, String name, NativeDb db) {
-        super(db, database.guard);
+    ColumnFamily(RocksDb database, String name, FfmDb db) {
+        super(db, database.binding.dataPath(db), database.guard);
         this.database = database;
         this.name = name;
         this.id = db.familyId();

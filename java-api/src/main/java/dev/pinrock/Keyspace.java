@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 
 import dev.pinrock.internal.BufferSegments;
 import dev.pinrock.internal.MultiGet;
-import dev.pinrock.internal.NativeDb;
+import dev.pinrock.internal.DataPath;
+import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.PinnedValue;
 import dev.pinrock.internal.ResourceGuard;
 import dev.pinrock.internal.Segments;
@@ -28,15 +29,18 @@ import dev.pinrock.internal.Segments;
  */
 public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     /** Returned by the into-buffer reads when the key is absent. */
-    public static final int NOT_FOUND = NativeDb.NOT_FOUND;
+    public static final int NOT_FOUND = DataPath.NOT_FOUND;
 
-    /** The family's native handle. */
-    final NativeDb db;
+    /** The owner of the family's native handle: every call but the data path's. */
+    final FfmDb db;
+    /** The family's data path, through the database's binding. */
+    final DataPath data;
     /** The database's guard: every call holds it. */
     final ResourceGuard guard;
 
-    Keyspace(NativeDb db, ResourceGuard guard) {
+    Keyspace(FfmDb db, DataPath data, ResourceGuard guard) {
         this.db = db;
+        this.data = data;
         this.guard = guard;
     }
 
@@ -104,7 +108,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         Objects.requireNonNull(value, "value");
         acquire();
         try {
-            db.put(key, value);
+            data.put(key, value);
         } finally {
             release();
         }
@@ -142,7 +146,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         Objects.requireNonNull(value, "value");
         acquire();
         try {
-            db.put(key, value);
+            data.put(key, value);
         } finally {
             release();
         }
@@ -160,7 +164,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         Objects.requireNonNull(key, "key");
         acquire();
         try {
-            return db.get(key);
+            return data.get(key);
         } finally {
             release();
         }
@@ -179,7 +183,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      */
     public byte[] get(ReadOptions options, byte[] key) {
         Objects.requireNonNull(key, "key");
-        return read(options, (snapshot, flags) -> db.get(key, snapshot, flags));
+        return read(options, (snapshot, flags) -> data.get(key, snapshot, flags));
     }
 
     /**
@@ -194,7 +198,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public int get(ReadOptions options, byte[] key, byte[] dst) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(dst, "dst");
-        return read(options, (snapshot, flags) -> db.get(key, dst, snapshot, flags));
+        return read(options, (snapshot, flags) -> data.get(key, dst, snapshot, flags));
     }
 
     /** A read given a snapshot handle (0: the latest state) and PR_READ_* flags. */
@@ -247,7 +251,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      */
     public Cursor cursor(ReadOptions options) {
         return read(options, (snapshot, flags) -> {
-            Cursor cursor = new Cursor(database(), db.openCursor(snapshot, flags, options.readaheadBytes(),
+            Cursor cursor = new Cursor(database(), data.openCursor(snapshot, flags, options.readaheadBytes(),
                     options.lowerBoundNoCopy(), options.upperBoundNoCopy()));
             database().register(cursor.dependent);
             return cursor;
@@ -270,7 +274,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         Objects.requireNonNull(dst, "dst");
         acquire();
         try {
-            return db.get(key, dst);
+            return data.get(key, dst);
         } finally {
             release();
         }
@@ -301,7 +305,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         MemorySegment destination = BufferSegments.ofValue(dst);
         acquire();
         try {
-            length = db.get(BufferSegments.ofKey(key), destination);
+            length = data.get(BufferSegments.ofKey(key), destination);
         } finally {
             release();
         }
@@ -336,7 +340,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         long length;
         acquire();
         try {
-            length = db.get(key, dst);
+            length = data.get(key, dst);
         } finally {
             release();
         }
@@ -422,7 +426,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     private PinnedValue pin(MemorySegment key) {
         acquire();
         try {
-            return db.pin(key);
+            return data.pin(key);
         } finally {
             release();
         }
@@ -431,7 +435,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     private PinnedValue pin(byte[] key) {
         acquire();
         try {
-            return db.pin(key);
+            return data.pin(key);
         } finally {
             release();
         }
@@ -474,7 +478,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         byte[][] values;
         acquire();
         try {
-            values = db.multiGet(keyArray, statuses);
+            values = data.multiGet(keyArray, statuses);
         } finally {
             release();
         }
@@ -511,7 +515,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         List<MemorySegment> keyList = List.copyOf(keys);
         acquire();
         try {
-            return MultiGet.into(db, keyList, dst, offsets, lengths);
+            return MultiGet.into(data, keyList, dst, offsets, lengths);
         } finally {
             release();
         }
@@ -534,7 +538,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         List<MemorySegment> keyList = List.copyOf(Objects.requireNonNull(keys, "keys"));
         acquire();
         try {
-            return MultiGet.pinned(db, arena, keyList);
+            return MultiGet.pinned(data, arena, keyList);
         } finally {
             release();
         }
@@ -551,7 +555,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         Objects.requireNonNull(key, "key");
         acquire();
         try {
-            db.delete(key);
+            data.delete(key);
         } finally {
             release();
         }
@@ -580,7 +584,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         Objects.requireNonNull(key, "key");
         acquire();
         try {
-            db.delete(key);
+            data.delete(key);
         } finally {
             release();
         }

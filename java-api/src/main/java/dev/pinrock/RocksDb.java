@@ -11,7 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.pinrock.internal.Binding;
 import dev.pinrock.internal.FfmDb;
-import dev.pinrock.internal.NativeDb;
 import dev.pinrock.internal.NativeStatistics;
 import dev.pinrock.internal.ResourceGuard;
 
@@ -48,6 +47,8 @@ import dev.pinrock.internal.ResourceGuard;
  */
 public final class RocksDb extends Keyspace implements AutoCloseable {
     private final Path path;
+    /** How the data path reaches native code, for this database and its column families. */
+    final Binding binding;
     /** The memory budget the database was opened with, or null; families created later share it. */
     private final MemoryBudget memoryBudget;
     /** Snapshots and cursors not yet closed; closing the database closes them first. */
@@ -70,9 +71,10 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         }
     }
 
-    private RocksDb(Path path, NativeDb db, MemoryBudget memoryBudget) {
-        super(db, new ResourceGuard("RocksDb " + path));
+    private RocksDb(Path path, FfmDb db, Binding binding, MemoryBudget memoryBudget) {
+        super(db, binding.dataPath(db), new ResourceGuard("RocksDb " + path));
         this.path = path;
+        this.binding = binding;
         this.memoryBudget = memoryBudget;
     }
 
@@ -124,10 +126,10 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Path absolute = path.toAbsolutePath();
         MemoryBudget budget = options.memoryBudget();
-        NativeDb db = budget == null
-                ? binding.open(absolute, options, 0L)
-                : budget.withHandle(handle -> binding.open(absolute, options, handle));
-        return new RocksDb(absolute, db, budget);
+        FfmDb db = budget == null
+                ? FfmDb.open(absolute, options, 0L)
+                : budget.withHandle(handle -> FfmDb.open(absolute, options, handle));
+        return new RocksDb(absolute, db, binding, budget);
     }
 
     /**
@@ -233,7 +235,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         batch.writeInto(this, encoded -> {
             guard.acquire();
             try {
-                db.write(encoded, options.flags());
+                data.write(encoded, options.flags());
             } finally {
                 guard.release();
             }
@@ -390,7 +392,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
                 if (known != null && !known.isDropped()) {
                     return known;
                 }
-                NativeDb handle = db.family(name);
+                FfmDb handle = db.family(name);
                 return handle == null ? known : new ColumnFamily(this, name, handle);
             });
             return family == null || family.isDropped() ? null : family;

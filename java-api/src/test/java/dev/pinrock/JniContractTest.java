@@ -4,7 +4,14 @@ import org.junit.jupiter.api.Nested;
 
 import dev.pinrock.internal.Binding;
 
-/** The contract suite against the JNI binding. */
+/**
+ * The contract suite's data-path parts against the JNI binding: reads and
+ * writes in every form, batches, multiGets, cursors, snapshot reads, calls
+ * racing a close, and hostile keys and batches. The rest (open failures,
+ * maintenance, statistics, column families, memory budgets, ingest) goes
+ * through the same FFM code whichever the binding, and runs once, in
+ * {@link FfmContractTest}.
+ */
 class JniContractTest {
     @Nested
     class Operations extends RocksDbContract {
@@ -15,23 +22,7 @@ class JniContractTest {
     }
 
     @Nested
-    class OpenFailures extends OpenFailuresContract {
-        @Override
-        protected Binding binding() {
-            return Binding.JNI;
-        }
-    }
-
-    @Nested
     class WriteBatches extends WriteBatchContract {
-        @Override
-        protected Binding binding() {
-            return Binding.JNI;
-        }
-    }
-
-    @Nested
-    class Maintenance extends MaintenanceContract {
         @Override
         protected Binding binding() {
             return Binding.JNI;
@@ -55,39 +46,7 @@ class JniContractTest {
     }
 
     @Nested
-    class Statistics extends StatisticsContract {
-        @Override
-        protected Binding binding() {
-            return Binding.JNI;
-        }
-    }
-
-    @Nested
-    class ColumnFamilies extends ColumnFamilyContract {
-        @Override
-        protected Binding binding() {
-            return Binding.JNI;
-        }
-    }
-
-    @Nested
     class Snapshots extends SnapshotContract {
-        @Override
-        protected Binding binding() {
-            return Binding.JNI;
-        }
-    }
-
-    @Nested
-    class MemoryBudgets extends MemoryBudgetContract {
-        @Override
-        protected Binding binding() {
-            return Binding.JNI;
-        }
-    }
-
-    @Nested
-    class Ingest extends IngestContract {
         @Override
         protected Binding binding() {
             return Binding.JNI;

@@ -1,34 +1,32 @@
 package dev.pinrock.internal;
 
-import java.nio.file.Path;
-
-import dev.pinrock.DbOptions;
-
-/** The two ways Java reaches libpinrock.so. FFM is the public one; JNI exists for comparison. */
+/**
+ * The two ways Java reaches libpinrock.so on the data path (gets, puts,
+ * deletes, batches, multiGets, cursors). FFM is the public one; JNI exists for
+ * comparison. Every other call goes through the handle's owner,
+ * {@link FfmDb}, whichever the binding.
+ */
 public enum Binding {
     /** Downcalls through the Foreign Function and Memory API (jextract bindings). */
     FFM {
         @Override
-        public NativeDb open(Path path, DbOptions options, long memoryBudget) {
-            return FfmDb.open(path, options, memoryBudget);
+        public DataPath dataPath(FfmDb owner) {
+            return owner;
         }
     },
     /** JNI entry points in the same library, calling the same C functions. */
     JNI {
         @Override
-        public NativeDb open(Path path, DbOptions options, long memoryBudget) {
-            return JniDb.open(path, options, memoryBudget);
+        public DataPath dataPath(FfmDb owner) {
+            return new JniDb(owner);
         }
     };
 
     /**
-     * Opens a database through this binding.
+     * Returns the data path of a database's or column family's handle through this binding.
      *
-     * @param path the absolute database directory
-     * @param options the options
-     * @param memoryBudget the native handle of the options' memory budget, held valid by the
-     *     caller, or 0 for none
-     * @return the open native database
+     * @param owner the handle's owner, which outlives the data path
+     * @return the data path
      */
-    public abstract NativeDb open(Path path, DbOptions options, long memoryBudget);
+    public abstract DataPath dataPath(FfmDb owner);
 }

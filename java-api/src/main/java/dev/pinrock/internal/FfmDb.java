@@ -28,13 +28,16 @@ import dev.pinrock.bindings.PinrockNative;
 import dev.pinrock.bindings.pr_histogram;
 
 /**
- * The FFM binding: each operation is one downcall through the handles that
- * jextract generated from pinrock.h. Calls use the method handles directly
- * (not the generated wrappers, which turn argument errors such as a closed
- * arena into AssertionError), so those errors reach the caller as the JDK
- * throws them.
+ * The owner of an open database's (or column family's) native handle, and
+ * the FFM binding's data path. Whichever binding reads and writes (see
+ * {@link Binding}), every other call (open and close, options, column
+ * families, snapshots, maintenance, statistics) is made here. Each operation
+ * is one downcall through the handles that jextract generated from
+ * pinrock.h. Calls use the method handles directly (not the generated
+ * wrappers, which turn argument errors such as a closed arena into
+ * AssertionError), so those errors reach the caller as the JDK throws them.
  */
-public final class FfmDb implements NativeDb {
+public final class FfmDb implements DataPath {
     static {
         NativeLibrary.load();
     }
@@ -552,7 +555,7 @@ public final class FfmDb implements NativeDb {
         return scratch.pinned.set(scratch.resultData(), scratch.resultLength(), scratch.resultPin());
     }
 
-    @Override
+    /** Takes a snapshot; returns its native handle. */
     public long createSnapshot() {
         Scratch scratch = Scratch.get();
         int status;
@@ -565,7 +568,7 @@ public final class FfmDb implements NativeDb {
         return scratch.word.get(ValueLayout.JAVA_LONG, 0);
     }
 
-    @Override
+    /** Releases a snapshot handle; no read may be using it. */
     public void releaseSnapshot(long snapshot) {
         try {
             SNAPSHOT_RELEASE.invokeExact(handle, MemorySegment.ofAddress(snapshot));
@@ -635,7 +638,7 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    @Override
+    /** Flushes this family's memtable into a table file. */
     public void flush() {
         Scratch scratch = Scratch.get();
         int status;
@@ -647,7 +650,7 @@ public final class FfmDb implements NativeDb {
         check(status, scratch);
     }
 
-    @Override
+    /** Compacts [begin, end) of this family; a null bound is open. */
     public void compactRange(byte[] begin, byte[] end) {
         Scratch scratch = Scratch.get();
         int bounds = (begin != null ? PR_RANGE_HAS_BEGIN() : 0) | (end != null ? PR_RANGE_HAS_END() : 0);
@@ -661,7 +664,7 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    @Override
+    /** Returns the approximate bytes [begin, end) of this family takes, in files and memtables. */
     public long approximateSize(byte[] begin, byte[] end) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
@@ -675,7 +678,7 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    @Override
+    /** Writes an openable copy of the database into directory, which must not exist. */
     public void checkpoint(Path directory) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
@@ -686,7 +689,7 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    @Override
+    /** Adds finished table files to this family atomically, moving them when move is set. */
     public void ingest(String[] files, boolean move) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
@@ -701,7 +704,7 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    @Override
+    /** Returns the integer property, or -1 when RocksDB knows no integer property of that name. */
     public long propertyLong(String name) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
@@ -717,7 +720,7 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    @Override
+    /** Returns the string property, or null when RocksDB knows no property of that name. */
     public String property(String name) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
@@ -741,7 +744,11 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    @Override
+    /**
+     * Reads every statistic (pr_db_statistics) into native arrays: a uint64
+     * per ticker and a pr_histogram per histogram, in the order of
+     * {@link NativeStatistics}.
+     */
     public void statistics(MemorySegment tickers, MemorySegment histograms) {
         Scratch scratch = Scratch.get();
         try {
@@ -753,7 +760,7 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    @Override
+    /** Resets every statistic to zero. */
     public void resetStatistics() {
         Scratch scratch = Scratch.get();
         try {
@@ -763,7 +770,7 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    @Override
+    /** Fills a native pr_memory_usage (pr_db_memory_usage). */
     public void memoryUsage(MemorySegment usage) {
         Scratch scratch = Scratch.get();
         try {
@@ -840,117 +847,108 @@ public final class FfmDb implements NativeDb {
         }
     }
 
-    /** Finds an open column family of the database of a native handle: its handle, or 0. */
-    static long family(long db, String name) {
+    /**
+     * Finds an open column family of this database.
+     *
+     * @return its handle, or null when there is none of that name
+     */
+    public FfmDb family(String name) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
-            int status = (int) FAMILY.invokeExact(MemorySegment.ofAddress(db),
-                    NativeStrings.allocate(arena, name, "name"), scratch.word, scratch.err, ERR_CAP);
+            int status = (int) FAMILY.invokeExact(handle, NativeStrings.allocate(arena, name, "name"), scratch.word,
+                    scratch.err, ERR_CAP);
             if (status == PR_NOT_FOUND()) {
-                return 0;
+                return null;
             }
             check(status, scratch);
-            return scratch.word.get(ValueLayout.JAVA_LONG, 0);
+            return new FfmDb(scratch.word.get(ValueLayout.ADDRESS, 0), memoryFirst);
         } catch (Throwable t) {
             throw unchecked(t);
         }
     }
 
-    /** Creates a column family in the database of a native handle; returns its handle. */
-    static long createFamily(long db, String name, DbOptions options, long memoryBudget) {
+    /**
+     * Creates a column family.
+     *
+     * @param options its options, or null for those of the default family
+     * @param memoryBudget the database's memory budget handle, or 0
+     * @return its handle
+     */
+    public FfmDb createFamily(String name, DbOptions options, long memoryBudget) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
-            OptionsUse create = nativeOptions -> check((int) CREATE_FAMILY.invokeExact(MemorySegment.ofAddress(db),
-                    nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP), scratch);
+            OptionsUse create = nativeOptions -> check((int) CREATE_FAMILY.invokeExact(handle, nativeOptions,
+                    nativeName, scratch.word, scratch.err, ERR_CAP), scratch);
             if (options == null) {
                 create.accept(MemorySegment.NULL);
             } else {
                 withNativeOptions(options, memoryBudget, create);
             }
-            return scratch.word.get(ValueLayout.JAVA_LONG, 0);
+            return new FfmDb(scratch.word.get(ValueLayout.ADDRESS, 0), memoryFirst);
         } catch (Throwable t) {
             throw unchecked(t);
         }
     }
 
-    static void dropFamily(long family) {
-        Scratch scratch = Scratch.get();
-        try {
-            check((int) DROP_FAMILY.invokeExact(MemorySegment.ofAddress(family), scratch.err, ERR_CAP), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    static void releaseFamily(long family) {
-        Scratch scratch = Scratch.get();
-        try {
-            check((int) FAMILY_RELEASE.invokeExact(MemorySegment.ofAddress(family), scratch.err, ERR_CAP), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    static void setClosing(long db, boolean closing) {
-        try {
-            SET_CLOSING.invokeExact(MemorySegment.ofAddress(db), closing ? 1 : 0);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    static List<String> familyNames(long db) {
-        return names((buf, length, scratch) -> (int) FAMILY_NAMES.invokeExact(MemorySegment.ofAddress(db), buf,
-                buf.byteSize(), length, scratch.err, ERR_CAP));
-    }
-
-    static int familyId(long family) {
-        try {
-            return (int) FAMILY_ID.invokeExact(MemorySegment.ofAddress(family));
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    @Override
-    public NativeDb family(String name) {
-        long family = family(handle.address(), name);
-        return family == 0 ? null : new FfmDb(MemorySegment.ofAddress(family), memoryFirst);
-    }
-
-    @Override
-    public NativeDb createFamily(String name, DbOptions options, long memoryBudget) {
-        return new FfmDb(MemorySegment.ofAddress(createFamily(handle.address(), name, options, memoryBudget)),
-                memoryFirst);
-    }
-
-    @Override
+    /** Drops this handle's column family; the handle stays valid (writes fail) until {@link #releaseFamily()}. */
     public void dropFamily() {
-        dropFamily(handle.address());
+        Scratch scratch = Scratch.get();
+        try {
+            check((int) DROP_FAMILY.invokeExact(handle, scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
     }
 
-    @Override
+    /**
+     * Frees this dropped family's handle, and what RocksDB keeps of the family (its
+     * memtables, its part in write stalls), once cursors opened on it have closed. The
+     * handle must not be used afterwards: call with no call on it in flight.
+     */
     public void releaseFamily() {
-        releaseFamily(handle.address());
+        Scratch scratch = Scratch.get();
+        try {
+            check((int) FAMILY_RELEASE.invokeExact(handle, scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
     }
 
-    @Override
+    /**
+     * Marks the database closing, or open again: while closing, writes waiting out a write
+     * stall give up with {@link dev.pinrock.StatusCode#SHUTDOWN_IN_PROGRESS}. Safe during any
+     * call but {@link #close()}.
+     */
     public void setClosing(boolean closing) {
-        setClosing(handle.address(), closing);
+        try {
+            SET_CLOSING.invokeExact(handle, closing ? 1 : 0);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
     }
 
-    @Override
+    /** @return the names of this database's open column families */
     public List<String> familyNames() {
-        return familyNames(handle.address());
+        return names((buf, length, scratch) -> (int) FAMILY_NAMES.invokeExact(handle, buf, buf.byteSize(), length,
+                scratch.err, ERR_CAP));
     }
 
-    @Override
+    /** @return this handle's column family id, as write batch records name it */
     public int familyId() {
-        return familyId(handle.address());
+        try {
+            return (int) FAMILY_ID.invokeExact(handle);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
     }
 
-    @Override
+    /** @return the native pr_db_t* of this handle, for the JNI variant's data path */
+    long address() {
+        return handleAddress;
+    }
+
+    /** Closes the native database; called exactly once, when no other call is in flight. */
     public void close() {
         Scratch scratch = Scratch.get();
         int status;

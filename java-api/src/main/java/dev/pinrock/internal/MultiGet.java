@@ -132,7 +132,7 @@ public final class MultiGet {
      * @param lengths receives each value's length, or NOT_FOUND (-1) when absent
      * @return the bytes of dst used
      */
-    public static long into(NativeDb db, List<MemorySegment> keys, MemorySegment dst, long[] offsets,
+    public static long into(DataPath db, List<MemorySegment> keys, MemorySegment dst, long[] offsets,
             long[] lengths) {
         try (Arena arena = Arena.ofConfined()) {
             MultiGet call = new MultiGet(arena, keys);
@@ -143,7 +143,7 @@ public final class MultiGet {
             long used = 0;
             for (int i = 0; i < statuses.length; i++) {
                 offsets[i] = call.valueOffset(i);
-                lengths[i] = statuses[i] == StatusCode.OK.nativeCode() ? call.valueLength(i) : NativeDb.NOT_FOUND;
+                lengths[i] = statuses[i] == StatusCode.OK.nativeCode() ? call.valueLength(i) : DataPath.NOT_FOUND;
                 if (offsets[i] != -1) {
                     used = Math.max(used, offsets[i] + lengths[i]);
                 }
@@ -161,7 +161,7 @@ public final class MultiGet {
      *
      * @return a segment per key, null where the key is absent
      */
-    public static List<MemorySegment> pinned(NativeDb db, Arena arena, List<MemorySegment> keys) {
+    public static List<MemorySegment> pinned(DataPath db, Arena arena, List<MemorySegment> keys) {
         // Fails now, before anything is pinned, when the arena is closed or another thread's.
         MemorySegment.NULL.reinterpret(0, arena, null);
         try (Arena call = Arena.ofConfined()) {

@@ -50,7 +50,7 @@ public final class NativeStatistics {
     }
 
     /** Reads every ticker and histogram of db in one native call. */
-    public static Statistics read(NativeDb db) {
+    public static Statistics read(FfmDb db) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment tickers = arena.allocate(ValueLayout.JAVA_LONG, TICKERS.size());
             MemorySegment histograms = arena.allocate(pr_histogram.layout(), HISTOGRAMS.size());
@@ -71,7 +71,7 @@ public final class NativeStatistics {
     }
 
     /** Reads db's memory usage in one native call. */
-    public static MemoryUsage memoryUsage(NativeDb db) {
+    public static MemoryUsage memoryUsage(FfmDb db) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment usage = arena.allocate(pr_memory_usage.layout());
             db.memoryUsage(usage);

@@ -1,0 +1,81 @@
+package dev.pinrock.internal;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The data path of one column family as a binding (FFM, or the JNI variant)
+ * reaches it: gets in every form, puts, deletes, write batches, multiGets and
+ * cursors, the calls whose boundary the benchmarks compare. Everything else
+ * goes through {@link FfmDb}, the one owner of the native handle, whichever
+ * binding reads and writes. The public {@link dev.pinrock.Keyspace} validates
+ * arguments, guards the handle's lifetime and delegates here; implementations
+ * perform the native call and report failures through
+ * {@link dev.pinrock.RocksDbException#of(int, String)}. Contracts (returns,
+ * copying rules) are those of the same-named methods of {@code Keyspace}.
+ * Arguments are non-null and buffers writable when they reach an
+ * implementation.
+ */
+public interface DataPath {
+    /** Value length returned by the into-buffer reads when the key is absent. */
+    int NOT_FOUND = -1;
+
+    void put(byte[] key, byte[] value);
+
+    byte[] get(byte[] key);
+
+    int get(byte[] key, byte[] dst);
+
+    /** get(key) as of a snapshot handle (0: the latest state) with PR_READ_* flags. */
+    byte[] get(byte[] key, long snapshot, int readFlags);
+
+    /** get(key, dst) as of a snapshot handle (0: the latest state) with PR_READ_* flags. */
+    int get(byte[] key, byte[] dst, long snapshot, int readFlags);
+
+    void delete(byte[] key);
+
+    void put(MemorySegment key, MemorySegment value);
+
+    long get(MemorySegment key, MemorySegment dst);
+
+    void delete(MemorySegment key);
+
+    /**
+     * Reads a value without copying it: pins it.
+     *
+     * @return this thread's PinnedValue, refilled, whose pin the caller now owns; null when the key is absent
+     */
+    PinnedValue pin(MemorySegment key);
+
+    /** {@link #pin(MemorySegment)} of an array key. */
+    PinnedValue pin(byte[] key);
+
+    /**
+     * Reads many keys in one native call. Fills statuses[i] with PR_OK,
+     * PR_NOT_FOUND or the failure of key i, and returns the values (null
+     * where there is none).
+     */
+    byte[][] multiGet(byte[][] keys, int[] statuses);
+
+    /**
+     * pr_db_multi_get into dst (native, of the caller's size): fills the
+     * keys' statuses, value offsets and value lengths.
+     */
+    void multiGet(MultiGet keys, MemorySegment dst);
+
+    /** pr_db_multi_get_pinned: fills the keys' statuses and one native pr_get_result per key. */
+    void multiGetPinned(MultiGet keys, MemorySegment results);
+
+    /** Applies an encoded write batch (RocksDB's WriteBatch format) with PR_WRITE_* flags. */
+    void write(MemorySegment batch, int flags);
+
+    /**
+     * Opens a cursor (pr_cursor_open).
+     *
+     * @param snapshot a snapshot handle, or 0 for the latest state
+     * @param readFlags PR_READ_* flags
+     * @param readaheadBytes table-file read-ahead, 0 for RocksDB's automatic one
+     * @param lower the first key the cursor sees, or null for none
+     * @param upper the first key past what the cursor sees, or null for none
+     */
+    NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper);
+}
