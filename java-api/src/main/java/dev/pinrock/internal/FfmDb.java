@@ -20,6 +20,7 @@ import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalLong;
 
 import dev.pinrock.DbOptions;
 import dev.pinrock.RocksDbException;
@@ -557,15 +558,8 @@ public final class FfmDb implements DataPath {
 
     /** Takes a snapshot; returns its native handle. */
     public long createSnapshot() {
-        Scratch scratch = Scratch.get();
-        int status;
-        try {
-            status = (int) SNAPSHOT_CREATE.invokeExact(handle, scratch.word, scratch.err, ERR_CAP);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-        check(status, scratch);
-        return scratch.word.get(ValueLayout.JAVA_LONG, 0);
+        return word((scratch, arena) -> (int) SNAPSHOT_CREATE.invokeExact(handle, scratch.word, scratch.err, ERR_CAP))
+                .getAsLong();
     }
 
     /** Releases a snapshot handle; no read may be using it. */
@@ -640,84 +634,52 @@ public final class FfmDb implements DataPath {
 
     /** Flushes this family's memtable into a table file. */
     public void flush() {
-        Scratch scratch = Scratch.get();
-        int status;
-        try {
-            status = (int) FLUSH.invokeExact(handle, scratch.err, ERR_CAP);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-        check(status, scratch);
+        call((scratch, arena) -> (int) FLUSH.invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /** Compacts [begin, end) of this family; a null bound is open. */
     public void compactRange(byte[] begin, byte[] end) {
-        Scratch scratch = Scratch.get();
         int bounds = (begin != null ? PR_RANGE_HAS_BEGIN() : 0) | (end != null ? PR_RANGE_HAS_END() : 0);
-        try (Arena arena = Arena.ofConfined()) {
+        call((scratch, arena) -> {
             MemorySegment first = begin != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, begin) : MemorySegment.NULL;
             MemorySegment last = end != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, end) : MemorySegment.NULL;
-            check((int) COMPACT_RANGE.invokeExact(handle, first, first.byteSize(), last, last.byteSize(), bounds,
-                    scratch.err, ERR_CAP), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+            return (int) COMPACT_RANGE.invokeExact(handle, first, first.byteSize(), last, last.byteSize(), bounds,
+                    scratch.err, ERR_CAP);
+        });
     }
 
     /** Returns the approximate bytes [begin, end) of this family takes, in files and memtables. */
     public long approximateSize(byte[] begin, byte[] end) {
-        Scratch scratch = Scratch.get();
-        try (Arena arena = Arena.ofConfined()) {
+        return word((scratch, arena) -> {
             MemorySegment first = arena.allocateFrom(ValueLayout.JAVA_BYTE, begin);
             MemorySegment last = arena.allocateFrom(ValueLayout.JAVA_BYTE, end);
-            check((int) APPROXIMATE_SIZE.invokeExact(handle, first, first.byteSize(), last, last.byteSize(),
-                    scratch.word, scratch.err, ERR_CAP), scratch);
-            return scratch.word.get(ValueLayout.JAVA_LONG, 0);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+            return (int) APPROXIMATE_SIZE.invokeExact(handle, first, first.byteSize(), last, last.byteSize(),
+                    scratch.word, scratch.err, ERR_CAP);
+        }).getAsLong();
     }
 
     /** Writes an openable copy of the database into directory, which must not exist. */
     public void checkpoint(Path directory) {
-        Scratch scratch = Scratch.get();
-        try (Arena arena = Arena.ofConfined()) {
-            check((int) CHECKPOINT.invokeExact(handle, NativeStrings.allocate(arena, directory.toString(), "directory"),
-                    scratch.err, ERR_CAP), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+        call((scratch, arena) -> (int) CHECKPOINT.invokeExact(handle,
+                NativeStrings.allocate(arena, directory.toString(), "directory"), scratch.err, ERR_CAP));
     }
 
     /** Adds finished table files to this family atomically, moving them when move is set. */
     public void ingest(String[] files, boolean move) {
-        Scratch scratch = Scratch.get();
-        try (Arena arena = Arena.ofConfined()) {
+        call((scratch, arena) -> {
             MemorySegment paths = arena.allocate(ValueLayout.ADDRESS, Math.max(1, files.length));
             for (int i = 0; i < files.length; i++) {
                 paths.setAtIndex(ValueLayout.ADDRESS, i, NativeStrings.allocate(arena, files[i], "file"));
             }
-            check((int) INGEST.invokeExact(handle, paths, (long) files.length, move ? PR_INGEST_MOVE() : 0,
-                    scratch.err, ERR_CAP), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+            return (int) INGEST.invokeExact(handle, paths, (long) files.length, move ? PR_INGEST_MOVE() : 0,
+                    scratch.err, ERR_CAP);
+        });
     }
 
     /** Returns the integer property, or -1 when RocksDB knows no integer property of that name. */
     public long propertyLong(String name) {
-        Scratch scratch = Scratch.get();
-        try (Arena arena = Arena.ofConfined()) {
-            int status = (int) PROPERTY_INT.invokeExact(handle, NativeStrings.allocate(arena, name, "name"),
-                    scratch.word, scratch.err, ERR_CAP);
-            if (status == PR_NOT_FOUND()) {
-                return -1;
-            }
-            check(status, scratch);
-            return scratch.word.get(ValueLayout.JAVA_LONG, 0);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+        return word((scratch, arena) -> (int) PROPERTY_INT.invokeExact(handle, NativeStrings.allocate(arena, name,
+                "name"), scratch.word, scratch.err, ERR_CAP)).orElse(-1);
     }
 
     /** Returns the string property, or null when RocksDB knows no property of that name. */
@@ -750,34 +712,19 @@ public final class FfmDb implements DataPath {
      * {@link NativeStatistics}.
      */
     public void statistics(MemorySegment tickers, MemorySegment histograms) {
-        Scratch scratch = Scratch.get();
-        try {
-            check((int) STATISTICS.invokeExact(handle, tickers, tickers.byteSize() / ValueLayout.JAVA_LONG.byteSize(),
-                    histograms, histograms.byteSize() / pr_histogram.layout().byteSize(), scratch.err, ERR_CAP),
-                    scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+        call((scratch, arena) -> (int) STATISTICS.invokeExact(handle, tickers,
+                tickers.byteSize() / ValueLayout.JAVA_LONG.byteSize(), histograms,
+                histograms.byteSize() / pr_histogram.layout().byteSize(), scratch.err, ERR_CAP));
     }
 
     /** Resets every statistic to zero. */
     public void resetStatistics() {
-        Scratch scratch = Scratch.get();
-        try {
-            check((int) STATISTICS_RESET.invokeExact(handle, scratch.err, ERR_CAP), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+        call((scratch, arena) -> (int) STATISTICS_RESET.invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /** Fills a native pr_memory_usage (pr_db_memory_usage). */
     public void memoryUsage(MemorySegment usage) {
-        Scratch scratch = Scratch.get();
-        try {
-            check((int) MEMORY_USAGE.invokeExact(handle, usage, scratch.err, ERR_CAP), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+        call((scratch, arena) -> (int) MEMORY_USAGE.invokeExact(handle, usage, scratch.err, ERR_CAP));
     }
 
     @Override
@@ -853,18 +800,9 @@ public final class FfmDb implements DataPath {
      * @return its handle, or null when there is none of that name
      */
     public FfmDb family(String name) {
-        Scratch scratch = Scratch.get();
-        try (Arena arena = Arena.ofConfined()) {
-            int status = (int) FAMILY.invokeExact(handle, NativeStrings.allocate(arena, name, "name"), scratch.word,
-                    scratch.err, ERR_CAP);
-            if (status == PR_NOT_FOUND()) {
-                return null;
-            }
-            check(status, scratch);
-            return new FfmDb(scratch.word.get(ValueLayout.ADDRESS, 0), memoryFirst);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+        OptionalLong family = word((scratch, arena) -> (int) FAMILY.invokeExact(handle,
+                NativeStrings.allocate(arena, name, "name"), scratch.word, scratch.err, ERR_CAP));
+        return family.isPresent() ? new FfmDb(MemorySegment.ofAddress(family.getAsLong()), memoryFirst) : null;
     }
 
     /**
@@ -875,30 +813,23 @@ public final class FfmDb implements DataPath {
      * @return its handle
      */
     public FfmDb createFamily(String name, DbOptions options, long memoryBudget) {
-        Scratch scratch = Scratch.get();
-        try (Arena arena = Arena.ofConfined()) {
+        long family = word((scratch, arena) -> {
             MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
-            OptionsUse create = nativeOptions -> check((int) CREATE_FAMILY.invokeExact(handle, nativeOptions,
-                    nativeName, scratch.word, scratch.err, ERR_CAP), scratch);
             if (options == null) {
-                create.accept(MemorySegment.NULL);
-            } else {
-                withNativeOptions(options, memoryBudget, create);
+                return (int) CREATE_FAMILY.invokeExact(handle, MemorySegment.NULL, nativeName, scratch.word,
+                        scratch.err, ERR_CAP);
             }
-            return new FfmDb(scratch.word.get(ValueLayout.ADDRESS, 0), memoryFirst);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+            int[] status = new int[1];
+            withNativeOptions(options, memoryBudget, nativeOptions -> status[0] = (int) CREATE_FAMILY.invokeExact(
+                    handle, nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP));
+            return status[0];
+        }).getAsLong();
+        return new FfmDb(MemorySegment.ofAddress(family), memoryFirst);
     }
 
     /** Drops this handle's column family; the handle stays valid (writes fail) until {@link #releaseFamily()}. */
     public void dropFamily() {
-        Scratch scratch = Scratch.get();
-        try {
-            check((int) DROP_FAMILY.invokeExact(handle, scratch.err, ERR_CAP), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+        call((scratch, arena) -> (int) DROP_FAMILY.invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /**
@@ -907,12 +838,7 @@ public final class FfmDb implements DataPath {
      * handle must not be used afterwards: call with no call on it in flight.
      */
     public void releaseFamily() {
-        Scratch scratch = Scratch.get();
-        try {
-            check((int) FAMILY_RELEASE.invokeExact(handle, scratch.err, ERR_CAP), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+        call((scratch, arena) -> (int) FAMILY_RELEASE.invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /**
@@ -973,6 +899,45 @@ public final class FfmDb implements DataPath {
         }
         try {
             PIN_RELEASE.invokeExact(pin);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** A rarely used downcall, given this thread's scratch and an arena for its arguments; returns its status. */
+    @FunctionalInterface
+    interface Downcall {
+        int run(Scratch scratch, Arena arena) throws Throwable;
+    }
+
+    /**
+     * Makes a rarely used downcall: its arguments live in an arena closed
+     * after it, a failure status is thrown as a RocksDbException, and what the
+     * method handle throws is passed on unchecked.
+     */
+    static void call(Downcall downcall) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            check(downcall.run(scratch, arena), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /**
+     * {@link #call(Downcall)} for a downcall that answers a word (in scratch.word) or PR_NOT_FOUND.
+     *
+     * @return the word, or empty when the call answered PR_NOT_FOUND
+     */
+    static OptionalLong word(Downcall downcall) {
+        Scratch scratch = Scratch.get();
+        try (Arena arena = Arena.ofConfined()) {
+            int status = downcall.run(scratch, arena);
+            if (status == PR_NOT_FOUND()) {
+                return OptionalLong.empty();
+            }
+            check(status, scratch);
+            return OptionalLong.of(scratch.word.get(ValueLayout.JAVA_LONG, 0));
         } catch (Throwable t) {
             throw unchecked(t);
         }
