@@ -2,7 +2,7 @@ package dev.pinrock;
 
 import java.util.function.LongFunction;
 
-import dev.pinrock.internal.FfmDb;
+import dev.pinrock.internal.NativeOptions;
 import dev.pinrock.internal.ResourceGuard;
 
 /**
@@ -40,7 +40,7 @@ public final class MemoryBudget implements AutoCloseable {
      *     memtableBytes exceeds it
      */
     public static MemoryBudget create(long totalBytes, long memtableBytes) {
-        return new MemoryBudget(FfmDb.createMemoryBudget(totalBytes, memtableBytes), totalBytes);
+        return new MemoryBudget(NativeOptions.createMemoryBudget(totalBytes, memtableBytes), totalBytes);
     }
 
     /**
@@ -61,7 +61,7 @@ public final class MemoryBudget implements AutoCloseable {
     public long usageBytes() {
         guard.acquire();
         try {
-            return FfmDb.memoryBudgetUsage(handle);
+            return NativeOptions.memoryBudgetUsage(handle);
         } finally {
             guard.release();
         }
@@ -80,6 +80,6 @@ public final class MemoryBudget implements AutoCloseable {
     /** Drops this handle's reference; idempotent. */
     @Override
     public void close() {
-        guard.close(() -> FfmDb.destroyMemoryBudget(handle));
+        guard.close(() -> NativeOptions.destroyMemoryBudget(handle));
     }
 }

@@ -43,28 +43,6 @@ public final class FfmDb implements DataPath {
         NativeLibrary.load();
     }
 
-    private static final MethodHandle OPTIONS_CREATE = PinrockNative.pr_options_create$handle();
-    private static final MethodHandle OPTIONS_DESTROY = PinrockNative.pr_options_destroy$handle();
-    private static final MethodHandle SET_CREATE_IF_MISSING = PinrockNative.pr_options_set_create_if_missing$handle();
-    private static final MethodHandle SET_ERROR_IF_EXISTS = PinrockNative.pr_options_set_error_if_exists$handle();
-    private static final MethodHandle SET_PARANOID_CHECKS = PinrockNative.pr_options_set_paranoid_checks$handle();
-    private static final MethodHandle SET_WAL_RECOVERY_MODE = PinrockNative.pr_options_set_wal_recovery_mode$handle();
-    private static final MethodHandle SET_COMPRESSION = PinrockNative.pr_options_set_compression$handle();
-    private static final MethodHandle SET_BOTTOMMOST_COMPRESSION = PinrockNative.pr_options_set_bottommost_compression$handle();
-    private static final MethodHandle SET_ZSTD_LEVEL = PinrockNative.pr_options_set_zstd_level$handle();
-    private static final MethodHandle SET_BLOCK_CACHE_BYTES = PinrockNative.pr_options_set_block_cache_bytes$handle();
-    private static final MethodHandle SET_WRITE_BUFFER_BYTES = PinrockNative.pr_options_set_write_buffer_bytes$handle();
-    private static final MethodHandle SET_MAX_OPEN_FILES = PinrockNative.pr_options_set_max_open_files$handle();
-    private static final MethodHandle SET_MERGE_OPERATOR = PinrockNative.pr_options_set_merge_operator$handle();
-    private static final MethodHandle SET_COMPRESSION_PER_LEVEL = PinrockNative.pr_options_set_compression_per_level$handle();
-    private static final MethodHandle SET_ZSTD_DICTIONARY = PinrockNative.pr_options_set_zstd_dictionary$handle();
-    private static final MethodHandle SET_COMPRESSION_THREADS = PinrockNative.pr_options_set_compression_threads$handle();
-    private static final MethodHandle SET_STATISTICS = PinrockNative.pr_options_set_statistics$handle();
-    private static final MethodHandle SET_INFO_LOG = PinrockNative.pr_options_set_info_log$handle();
-    private static final MethodHandle SET_MEMORY_BUDGET = PinrockNative.pr_options_set_memory_budget$handle();
-    private static final MethodHandle BUDGET_CREATE = PinrockNative.pr_memory_budget_create$handle();
-    private static final MethodHandle BUDGET_DESTROY = PinrockNative.pr_memory_budget_destroy$handle();
-    private static final MethodHandle BUDGET_USAGE = PinrockNative.pr_memory_budget_usage$handle();
     private static final MethodHandle OPEN = PinrockNative.pr_db_open$handle();
     private static final MethodHandle CLOSE = PinrockNative.pr_db_close$handle();
     private static final MethodHandle PUT = PinrockNative.pr_db_put$handle();
@@ -93,7 +71,6 @@ public final class FfmDb implements DataPath {
     private static final MethodHandle STATISTICS = PinrockNative.pr_db_statistics$handle();
     private static final MethodHandle STATISTICS_RESET = PinrockNative.pr_db_statistics_reset$handle();
     private static final MethodHandle MEMORY_USAGE = PinrockNative.pr_db_memory_usage$handle();
-    private static final MethodHandle SET_FAMILY_OPTIONS = PinrockNative.pr_options_set_family_options$handle();
     private static final MethodHandle LIST_FAMILIES = PinrockNative.pr_db_list_families$handle();
     private static final MethodHandle REPAIR = PinrockNative.pr_db_repair$handle();
     private static final MethodHandle FAMILY_NAMES = PinrockNative.pr_db_family_names$handle();
@@ -179,118 +156,9 @@ public final class FfmDb implements DataPath {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            withNativeOptions(options, memoryBudget, nativeOptions -> check(
+            NativeOptions.with(options, memoryBudget, nativeOptions -> check(
                     (int) OPEN.invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
             return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0), options.statistics() == StatsLevel.OFF);
-        }
-    }
-
-    /** A call given a native pr_options_t. */
-    interface OptionsUse {
-        void accept(MemorySegment nativeOptions) throws Throwable;
-    }
-
-    /**
-     * Builds the native pr_options_t for options (validated by the native
-     * setters), runs use with it, and destroys it.
-     *
-     * @param memoryBudget a memory budget's native handle, or 0
-     */
-    static void withNativeOptions(DbOptions options, long memoryBudget, OptionsUse use) {
-        Scratch scratch = Scratch.get();
-        MemorySegment err = scratch.err;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment nativeOptions = (MemorySegment) OPTIONS_CREATE.invokeExact();
-            if (nativeOptions.equals(MemorySegment.NULL)) {
-                throw new OutOfMemoryError("pr_options_create: native memory exhausted");
-            }
-            try {
-                SET_CREATE_IF_MISSING.invokeExact(nativeOptions, flag(options.createIfMissing()));
-                SET_ERROR_IF_EXISTS.invokeExact(nativeOptions, flag(options.errorIfExists()));
-                SET_PARANOID_CHECKS.invokeExact(nativeOptions, flag(options.paranoidChecks()));
-                check((int) SET_WAL_RECOVERY_MODE.invokeExact(nativeOptions,
-                        options.walRecovery().nativeCode(), err, ERR_CAP), scratch);
-                check((int) SET_COMPRESSION.invokeExact(nativeOptions,
-                        options.compression().nativeCode(), err, ERR_CAP), scratch);
-                check((int) SET_BOTTOMMOST_COMPRESSION.invokeExact(nativeOptions,
-                        options.bottommostCompression().nativeCode(), err, ERR_CAP), scratch);
-                check((int) SET_ZSTD_LEVEL.invokeExact(nativeOptions, options.zstdLevel(), err, ERR_CAP),
-                        scratch);
-                check((int) SET_BLOCK_CACHE_BYTES.invokeExact(nativeOptions, options.blockCacheBytes(),
-                        err, ERR_CAP), scratch);
-                check((int) SET_WRITE_BUFFER_BYTES.invokeExact(nativeOptions, options.writeBufferBytes(),
-                        err, ERR_CAP), scratch);
-                check((int) SET_MAX_OPEN_FILES.invokeExact(nativeOptions, options.maxOpenFiles(), err,
-                        ERR_CAP), scratch);
-                int[] levels = options.compressionPerLevel().stream().mapToInt(c -> c.nativeCode()).toArray();
-                check((int) SET_COMPRESSION_PER_LEVEL.invokeExact(nativeOptions,
-                        arena.allocateFrom(ValueLayout.JAVA_INT, levels), (long) levels.length, err, ERR_CAP), scratch);
-                check((int) SET_ZSTD_DICTIONARY.invokeExact(nativeOptions, options.zstdDictionaryBytes(),
-                        options.zstdTrainingBytes(), err, ERR_CAP), scratch);
-                check((int) SET_COMPRESSION_THREADS.invokeExact(nativeOptions, options.compressionThreads(), err,
-                        ERR_CAP), scratch);
-                check((int) SET_STATISTICS.invokeExact(nativeOptions, options.statistics().nativeLevel(), err,
-                        ERR_CAP), scratch);
-                check((int) SET_INFO_LOG.invokeExact(nativeOptions, options.infoLogLevel().nativeLevel(),
-                        flag(options.infoLogToSystemLogger()), err, ERR_CAP), scratch);
-                if (options.infoLogToSystemLogger()) {
-                    InfoLogPump.ensureStarted();
-                }
-                if (memoryBudget != 0) {
-                    check((int) SET_MEMORY_BUDGET.invokeExact(nativeOptions, MemorySegment.ofAddress(memoryBudget),
-                            err, ERR_CAP), scratch);
-                }
-                for (var family : options.columnFamilyOptions().entrySet()) {
-                    MemorySegment name = NativeStrings.allocate(arena, family.getKey(), "column family name");
-                    withNativeOptions(family.getValue(), memoryBudget, familyOptions -> check(
-                            (int) SET_FAMILY_OPTIONS.invokeExact(nativeOptions, name, familyOptions, err, ERR_CAP),
-                            scratch));
-                }
-                if (options.mergeOperator() != null) {
-                    check((int) SET_MERGE_OPERATOR.invokeExact(nativeOptions,
-                            NativeStrings.allocate(arena, options.mergeOperator(), "mergeOperator"), err, ERR_CAP), scratch);
-                }
-                use.accept(nativeOptions);
-            } finally {
-                OPTIONS_DESTROY.invokeExact(nativeOptions);
-            }
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    /**
-     * Creates a memory budget (pr_memory_budget_create).
-     *
-     * @return its native handle
-     */
-    public static long createMemoryBudget(long totalBytes, long memtableBytes) {
-        Scratch scratch = Scratch.get();
-        int status;
-        try {
-            status = (int) BUDGET_CREATE.invokeExact(totalBytes, memtableBytes, scratch.word, scratch.err, ERR_CAP);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-        check(status, scratch);
-        return scratch.word.get(ValueLayout.JAVA_LONG, 0);
-    }
-
-    /** Bytes in use in a memory budget's cache (pr_memory_budget_usage). */
-    public static long memoryBudgetUsage(long budget) {
-        try {
-            return (long) BUDGET_USAGE.invokeExact(MemorySegment.ofAddress(budget));
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    /** Drops a memory budget handle (pr_memory_budget_destroy). */
-    public static void destroyMemoryBudget(long budget) {
-        try {
-            BUDGET_DESTROY.invokeExact(MemorySegment.ofAddress(budget));
-        } catch (Throwable t) {
-            throw unchecked(t);
         }
     }
 
@@ -762,7 +630,7 @@ public final class FfmDb implements DataPath {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            withNativeOptions(options, 0, nativeOptions -> check(
+            NativeOptions.with(options, 0, nativeOptions -> check(
                     (int) REPAIR.invokeExact(nativeOptions, nativePath, scratch.err, ERR_CAP), scratch));
         }
     }
@@ -820,7 +688,7 @@ public final class FfmDb implements DataPath {
                         scratch.err, ERR_CAP);
             }
             int[] status = new int[1];
-            withNativeOptions(options, memoryBudget, nativeOptions -> status[0] = (int) CREATE_FAMILY.invokeExact(
+            NativeOptions.with(options, memoryBudget, nativeOptions -> status[0] = (int) CREATE_FAMILY.invokeExact(
                     handle, nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP));
             return status[0];
         }).getAsLong();
@@ -947,10 +815,6 @@ public final class FfmDb implements DataPath {
         if (status != PR_OK()) {
             throw RocksDbException.of(status, scratch.message());
         }
-    }
-
-    private static int flag(boolean value) {
-        return value ? 1 : 0;
     }
 
     private static int clampToInt(long length) {

@@ -36,7 +36,7 @@ public final class FfmSstWriter {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            FfmDb.withNativeOptions(options, 0L, nativeOptions -> check(
+            NativeOptions.with(options, 0L, nativeOptions -> check(
                     (int) OPEN.invokeExact(nativeOptions, nativePath, out, scratch.err, Scratch.ERR_CAP), scratch));
             return new FfmSstWriter(out.get(ValueLayout.ADDRESS, 0));
         }
