@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+using namespace pinrock_test;
+
 namespace {
 
 class HostileInputTest : public DbTest {

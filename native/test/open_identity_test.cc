@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+using namespace pinrock_test;
+
 namespace {
 
 // Options that create the database when it is missing.

@@ -1,5 +1,9 @@
 // What the native tests share: a temporary directory, options, a fixture
-// with an open database, and a hand-built write batch.
+// with an open database, a hand-built write batch, and cursor helpers. The
+// tests of the C ABI, one file per section of pinrock.h, go through
+// libpinrock.so exactly as a foreign caller sees it. A named namespace, not
+// an anonymous one: GoogleTest requires the tests of one suite (DbTest's are
+// in several files) to use one fixture class.
 #ifndef PINROCK_TEST_SUPPORT_H
 #define PINROCK_TEST_SUPPORT_H
 
@@ -12,11 +16,13 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace pinrock_test {
 
 namespace fs = std::filesystem;
 
-const uint8_t* bytes(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+inline const uint8_t* bytes(const std::string& s) {
+  return reinterpret_cast<const uint8_t*>(s.data());
+}
 
 class TempDir {
  public:
@@ -120,6 +126,33 @@ class Batch {
   uint32_t count_ = 0;
 };
 
-}  // namespace
+// A cursor's entry as (key, value) strings; empty optional-like marker when off.
+inline std::string Entry(const pr_cursor_entry_t& entry) {
+  return std::string(reinterpret_cast<const char*>(entry.key), entry.key_len) + "=" +
+         std::string(reinterpret_cast<const char*>(entry.value), entry.value_len);
+}
+
+// Opens a cursor over the latest state with optional bounds.
+inline pr_cursor_t* OpenCursor(pr_db_t* db, uint32_t bounds = 0, const std::string& lower = "",
+                               const std::string& upper = "", uint32_t read_flags = 0) {
+  pr_cursor_t* cursor = nullptr;
+  char err[256];
+  EXPECT_EQ(PR_OK, pr_cursor_open(db, nullptr, read_flags, 0, bytes(lower), lower.size(),
+                                  bytes(upper), upper.size(), bounds, &cursor, err, sizeof err))
+      << err;
+  return cursor;
+}
+
+// Moves a cursor and returns its entry, or "end" / "error <status>".
+inline std::string Move(pr_cursor_t* cursor, int32_t op, const std::string& key = "") {
+  pr_cursor_entry_t entry;
+  char err[256];
+  int32_t status = pr_cursor_move(cursor, op, bytes(key), key.size(), &entry, err, sizeof err);
+  if (status == PR_NOT_FOUND) return entry.key == nullptr && entry.key_len == 0 ? "end" : "bad";
+  if (status != PR_OK) return "error " + std::to_string(PR_STATUS_CODE(status));
+  return Entry(entry);
+}
+
+}  // namespace pinrock_test
 
 #endif  // PINROCK_TEST_SUPPORT_H

@@ -1,0 +1,122 @@
+// The "cursors" section of pinrock.h: iterators over a family, moved one
+// entry at a time or copying many entries per call.
+#include "internal.h"
+#include "scan_copy.h"
+
+#include <rocksdb/iterator.h>
+
+#include <memory>
+#include <string>
+
+using namespace pinrock::internal;
+
+struct pr_cursor {
+  pr_db* db;
+  // The bounds live here: RocksDB keeps pointers to them in read_options.
+  std::string lower;
+  std::string upper;
+  rocksdb::Slice lower_slice;
+  rocksdb::Slice upper_slice;
+  std::unique_ptr<rocksdb::Iterator> iterator;
+};
+
+namespace {
+
+// Reports where a cursor is: PR_OK with *entry set when it is on an entry,
+// PR_NOT_FOUND when it has run out, or the status of a failed read.
+int32_t cursor_position(const rocksdb::Iterator& iterator, pr_cursor_entry_t* entry, char* err,
+                        size_t err_cap) {
+  *entry = pr_cursor_entry_t{nullptr, 0, nullptr, 0};
+  if (!iterator.Valid()) {
+    rocksdb::Status s = iterator.status();
+    return s.ok() ? PR_NOT_FOUND : to_status(s, err, err_cap);
+  }
+  rocksdb::Slice key = iterator.key();
+  rocksdb::Slice value = iterator.value();
+  *entry = pr_cursor_entry_t{reinterpret_cast<const uint8_t*>(key.data()), key.size(),
+                             reinterpret_cast<const uint8_t*>(value.data()), value.size()};
+  return PR_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
+                       uint64_t readahead_bytes, const uint8_t* lower, size_t lower_len,
+                       const uint8_t* upper, size_t upper_len, uint32_t bounds,
+                       pr_cursor_t** cursor_out, char* err, size_t err_cap) {
+  *cursor_out = nullptr;
+  return guarded(err, err_cap, [&] {
+    auto cursor = std::make_unique<pr_cursor>();
+    cursor->db = db;
+    rocksdb::ReadOptions options = read_options(*db, snapshot, read_flags);
+    options.readahead_size = readahead_bytes;
+    if ((bounds & PR_RANGE_HAS_BEGIN) != 0) {
+      cursor->lower = key_slice(lower, lower_len).ToString();
+      cursor->lower_slice = cursor->lower;
+      options.iterate_lower_bound = &cursor->lower_slice;
+    }
+    if ((bounds & PR_RANGE_HAS_END) != 0) {
+      cursor->upper = key_slice(upper, upper_len).ToString();
+      cursor->upper_slice = cursor->upper;
+      options.iterate_upper_bound = &cursor->upper_slice;
+    }
+    cursor->iterator.reset(db->db->NewIterator(options, db->family));
+    db->holds++;
+    db->database->open_cursors++;
+    *cursor_out = cursor.release();
+    return PR_OK;
+  });
+}
+
+void pr_cursor_close(pr_cursor_t* cursor) {
+  if (cursor == nullptr) return;
+  pr_db* db = cursor->db;
+  pr_database& database = *db->database;
+  try {
+    delete cursor;
+    drop_hold(db);
+  } catch (...) {
+    // Iterator cleanup does not throw; nothing may cross the boundary anyway.
+  }
+  database.open_cursors--;
+}
+
+int32_t pr_cursor_move(pr_cursor_t* cursor, int32_t op, const uint8_t* key, size_t key_len,
+                       pr_cursor_entry_t* entry, char* err, size_t err_cap) {
+  *entry = pr_cursor_entry_t{nullptr, 0, nullptr, 0};
+  return guarded(err, err_cap, [&] {
+    rocksdb::Iterator& iterator = *cursor->iterator;
+    if ((op == PR_CURSOR_NEXT || op == PR_CURSOR_PREV) && !iterator.Valid()) {
+      return invalid_argument("the cursor is on no entry; seek first", err, err_cap);
+    }
+    switch (op) {
+      case PR_CURSOR_FIRST: iterator.SeekToFirst(); break;
+      case PR_CURSOR_LAST: iterator.SeekToLast(); break;
+      case PR_CURSOR_SEEK: iterator.Seek(key_slice(key, key_len)); break;
+      case PR_CURSOR_SEEK_FOR_PREV: iterator.SeekForPrev(key_slice(key, key_len)); break;
+      case PR_CURSOR_NEXT: iterator.Next(); break;
+      case PR_CURSOR_PREV: iterator.Prev(); break;
+      default: return invalid_argument("unknown cursor move " + std::to_string(op), err, err_cap);
+    }
+    return cursor_position(iterator, entry, err, err_cap);
+  });
+}
+
+int32_t pr_cursor_scan(pr_cursor_t* cursor, uint32_t flags, size_t max_entries, uint8_t* buf,
+                       size_t buf_cap, uint64_t* entries_out, uint64_t* bytes_out,
+                       pr_cursor_entry_t* entry, char* err, size_t err_cap) {
+  *entries_out = 0;
+  *bytes_out = 0;
+  return guarded(err, err_cap, [&] {
+    rocksdb::Iterator& iterator = *cursor->iterator;
+    pinrock::CopiedEntries copied = pinrock::copy_entries(
+        iterator, (flags & PR_SCAN_REVERSE) != 0, max_entries, buf, buf_cap);
+    *entries_out = copied.entries;
+    *bytes_out = copied.bytes;
+    return cursor_position(iterator, entry, err, err_cap);
+  });
+}
+
+}  // extern "C"

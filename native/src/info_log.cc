@@ -1,0 +1,162 @@
+// The "info log" section of pinrock.h: RocksDB's info log, to the file LOG
+// or to the one queue of the process that pr_log_next reads.
+#include "internal.h"
+
+#include <rocksdb/env.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdarg>
+#include <cstdio>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+using namespace pinrock::internal;
+
+namespace {
+
+// The process-wide queue of info-log messages read by pr_log_next. Never
+// destroyed: RocksDB's background threads and a reader blocked in
+// pr_log_next may still use it while the process exits.
+class LogQueue {
+ public:
+  static LogQueue& instance() {
+    static LogQueue* queue = new LogQueue();
+    return *queue;
+  }
+
+  void push(rocksdb::InfoLogLevel level, std::string text) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (messages_.size() == kCapacity) {
+        messages_.pop_front();
+        dropped_++;
+      }
+      messages_.push_back({level, std::move(text)});
+    }
+    ready_.notify_one();
+  }
+
+  int32_t next(int64_t timeout_ms, int32_t* level, char* text, size_t text_cap,
+               uint64_t* dropped) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    // At most a day per call, so that the deadline cannot overflow the clock.
+    int64_t wait_ms = timeout_ms < 0 ? 0 : timeout_ms > kDayMs ? kDayMs : timeout_ms;
+    if (!ready_.wait_for(lock, std::chrono::milliseconds(wait_ms),
+                         [this] { return !messages_.empty(); })) {
+      return 0;
+    }
+    Message message = std::move(messages_.front());
+    messages_.pop_front();
+    *dropped = dropped_;
+    dropped_ = 0;
+    lock.unlock();
+    *level = static_cast<int32_t>(message.level);
+    write_message(message.text.data(), message.text.size(), text, text_cap);
+    return 1;
+  }
+
+ private:
+  static constexpr size_t kCapacity = 4096;
+  static constexpr int64_t kDayMs = 24 * 3600 * 1000;
+  struct Message {
+    rocksdb::InfoLogLevel level;
+    std::string text;
+  };
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Message> messages_;
+  uint64_t dropped_ = 0;
+};
+
+// An info log that formats each message and puts it on the LogQueue,
+// prefixed with the database's path.
+class QueueLogger : public rocksdb::Logger {
+ public:
+  QueueLogger(rocksdb::InfoLogLevel level, std::string path)
+      : rocksdb::Logger(level), prefix_(std::move(path) + ": ") {}
+
+  using rocksdb::Logger::Logv;
+
+  void Logv(const char* format, va_list ap) override {
+    Push(rocksdb::InfoLogLevel::INFO_LEVEL, format, ap);
+  }
+
+  void Logv(const rocksdb::InfoLogLevel level, const char* format, va_list ap) override {
+    if (level < GetInfoLogLevel()) return;
+    Push(level, format, ap);
+  }
+
+  // The header (version, options) is informational: logged at INFO and below.
+  void LogHeader(const char* format, va_list ap) override {
+    if (GetInfoLogLevel() > rocksdb::InfoLogLevel::INFO_LEVEL) return;
+    Push(rocksdb::InfoLogLevel::HEADER_LEVEL, format, ap);
+  }
+
+ private:
+  void Push(rocksdb::InfoLogLevel level, const char* format, va_list ap) {
+    va_list measure;
+    va_copy(measure, ap);
+    int length = std::vsnprintf(nullptr, 0, format, measure);
+    va_end(measure);
+    if (length < 0) return;
+    std::string text = prefix_;
+    size_t start = text.size();
+    text.resize(start + static_cast<size_t>(length) + 1);
+    std::vsnprintf(&text[start], static_cast<size_t>(length) + 1, format, ap);
+    text.resize(start + static_cast<size_t>(length));
+    LogQueue::instance().push(level, std::move(text));
+  }
+
+  const std::string prefix_;
+};
+
+}  // namespace
+
+namespace pinrock::internal {
+
+// The info log of a database opened with to_queue: a QueueLogger from level
+// up, its messages prefixed with path.
+std::shared_ptr<rocksdb::Logger> queue_logger(rocksdb::InfoLogLevel level, std::string path) {
+  return std::make_shared<QueueLogger>(level, std::move(path));
+}
+
+}  // namespace pinrock::internal
+
+extern "C" {
+
+int32_t pr_options_set_info_log(pr_options_t* options, int32_t level, int32_t to_queue, char* err,
+                                size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (level < PR_LOG_DEBUG || level > PR_LOG_FATAL) {
+      return invalid_argument("info log level must be 0..4, got " + std::to_string(level), err,
+                              err_cap);
+    }
+    if (to_queue != 0 && to_queue != 1) {
+      return invalid_argument("to_queue must be 0 or 1, got " + std::to_string(to_queue), err,
+                              err_cap);
+    }
+    options->info_log_level = static_cast<rocksdb::InfoLogLevel>(level);
+    options->info_log_to_queue = to_queue == 1;
+    return PR_OK;
+  });
+}
+
+static_assert(static_cast<int>(PR_LOG_DEBUG) == rocksdb::InfoLogLevel::DEBUG_LEVEL &&
+                  static_cast<int>(PR_LOG_FATAL) == rocksdb::InfoLogLevel::FATAL_LEVEL &&
+                  static_cast<int>(PR_LOG_HEADER) == rocksdb::InfoLogLevel::HEADER_LEVEL,
+              "enum pr_log_level must match rocksdb::InfoLogLevel");
+
+int32_t pr_log_next(int64_t timeout_ms, int32_t* level, char* text, size_t text_cap,
+                    uint64_t* dropped) {
+  try {
+    return LogQueue::instance().next(timeout_ms, level, text, text_cap, dropped);
+  } catch (...) {
+    return 0;
+  }
+}
+
+}  // extern "C"

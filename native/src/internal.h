@@ -1,0 +1,324 @@
+// What the shim's source files share. The shim is the C-stub layer: every
+// function of pinrock.h over the RocksDB C++ API, in one source file per
+// section of the header (options.cc, database.cc, cursors.cc, ...; the status
+// codes are made here). Each entry point converts C arguments, calls RocksDB,
+// and turns the rocksdb::Status (or a caught C++ exception) into a status
+// code through the helpers here; no logic is repeated per function. What one
+// file alone uses stays in that file.
+#ifndef PINROCK_INTERNAL_H
+#define PINROCK_INTERNAL_H
+
+#include "pinrock.h"
+
+#include <rocksdb/advanced_cache.h>
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/merge_operator.h>
+#include <rocksdb/options.h>
+#include <rocksdb/slice.h>
+#include <rocksdb/status.h>
+#include <rocksdb/write_buffer_manager.h>
+#include <sys/stat.h>
+#include <zstd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <set>
+#include <shared_mutex>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct pr_memory_budget {
+  std::shared_ptr<rocksdb::Cache> cache;
+  std::shared_ptr<rocksdb::WriteBufferManager> write_buffer_manager;
+};
+
+// A merge operator pinrock offers: one of RocksDB's built-ins that neither
+// throws nor loses data on any input, by its name. operand_bytes, when not
+// 0, is the one operand length it reads (uint64add counts any other operand
+// as 0): a batch merging an operand of another length is refused.
+struct MergeOperatorKind {
+  const char* name;
+  size_t operand_bytes;
+};
+
+struct pr_options {
+  bool create_if_missing = false;
+  bool error_if_exists = false;
+  bool paranoid_checks = true;
+  rocksdb::WALRecoveryMode wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  rocksdb::CompressionType compression = rocksdb::kLZ4Compression;
+  rocksdb::CompressionType bottommost_compression = rocksdb::kZSTD;
+  int zstd_level = ZSTD_CLEVEL_DEFAULT;
+  uint64_t block_cache_bytes = 32ull << 20;
+  uint64_t write_buffer_bytes = 64ull << 20;
+  int max_open_files = -1;
+  std::shared_ptr<rocksdb::MergeOperator> merge_operator;
+  const MergeOperatorKind* merge_operator_kind = nullptr;
+  std::shared_ptr<pr_memory_budget> memory_budget;
+  std::vector<rocksdb::CompressionType> compression_per_level;
+  uint32_t max_dict_bytes = 0;
+  uint32_t zstd_train_bytes = 0;
+  uint32_t compression_threads = 1;
+  int32_t statistics_level = 0;
+  rocksdb::InfoLogLevel info_log_level = rocksdb::InfoLogLevel::INFO_LEVEL;
+  bool info_log_to_queue = false;
+  // Options of existing column families opened by pr_db_open, by name.
+  std::map<std::string, std::shared_ptr<pr_options>> family_options;
+  // Tests only (testing.h): the Env the database's files go through.
+  std::shared_ptr<rocksdb::Env> env;
+};
+
+struct pr_database;
+
+namespace pinrock::internal {
+
+// One database per directory per process. RocksDB's lock on a database is
+// keyed by the name of its LOCK file, so the same directory reached through
+// another spelling of its path (dir/./db, dir/../dir/db, a symlink, a bind
+// mount) would be opened twice in one process: two instances writing one
+// database, the writes of one lost on reopen, and closing either dropping
+// the lock the other relies on. Every open and repair therefore claims its
+// directory, identified by device and inode, for as long as it uses it.
+class DirectoryClaim {
+ public:
+  DirectoryClaim() = default;
+  DirectoryClaim(const DirectoryClaim&) = delete;
+  DirectoryClaim& operator=(const DirectoryClaim&) = delete;
+  ~DirectoryClaim() {
+    if (!claimed_) return;
+    std::lock_guard<std::mutex> lock(mutex());
+    claimed().erase(directory_);
+  }
+
+  // Claims the directory at path. Returns OK, NotFound when path is no
+  // directory (nothing is claimed), or IOError when this process already
+  // uses the directory, under whatever path.
+  rocksdb::Status Claim(const std::string& path) {
+    struct stat status;
+    if (::stat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) {
+      return rocksdb::Status::NotFound("no directory at " + path);
+    }
+    std::lock_guard<std::mutex> lock(mutex());
+    if (!claimed().insert({status.st_dev, status.st_ino}).second) {
+      return rocksdb::Status::IOError("lock hold by current process: the database at " + path +
+                                      " is already open (or being repaired) in this process");
+    }
+    directory_ = {status.st_dev, status.st_ino};
+    claimed_ = true;
+    return rocksdb::Status::OK();
+  }
+
+ private:
+  using Directory = std::pair<dev_t, ino_t>;
+  // Never destroyed, like LogQueue: a database may close while the process exits.
+  static std::mutex& mutex() {
+    static std::mutex* mutex = new std::mutex();
+    return *mutex;
+  }
+  static std::set<Directory>& claimed() {
+    static std::set<Directory>* claimed = new std::set<Directory>();
+    return *claimed;
+  }
+  Directory directory_{};
+  bool claimed_ = false;
+};
+
+// The write options every write starts from. RocksDB writes a group of
+// concurrent writes to the log together and then applies them one by one;
+// applying one that names a column family dropped meanwhile would fail, and
+// with it every write of the group (applied ones included), and stop the
+// database with a background error. Such a write can only be one that passed
+// the shim's own check just before a drop: it is discarded with the family.
+inline rocksdb::WriteOptions base_write_options() {
+  rocksdb::WriteOptions options;
+  options.ignore_missing_column_families = true;
+  return options;
+}
+
+// options answering from the memtables and the block cache only: a read
+// needing I/O fails with Incomplete instead.
+inline rocksdb::ReadOptions memory_only(rocksdb::ReadOptions options) {
+  options.read_tier = rocksdb::kBlockCacheTier;
+  return options;
+}
+
+}  // namespace pinrock::internal
+
+// A handle on one column family of an open database. The one pr_db_open
+// returns (the default family) owns the database; the others belong to it.
+struct pr_db {
+  rocksdb::DB* db = nullptr;
+  pr_database* database = nullptr;
+  rocksdb::ColumnFamilyHandle* family = nullptr;
+  std::string name;
+  // Shared with every pin: a pinned block lives in this cache, so the cache
+  // must outlive the pins even when the database closes first.
+  std::shared_ptr<rocksdb::Cache> block_cache;
+  rocksdb::ReadOptions read_options;
+  // read_options answering from memory only (PR_READ_MEMORY_ONLY alone),
+  // kept so the hot path of memory-only gets copies no ReadOptions.
+  rocksdb::ReadOptions memory_only_read_options =
+      pinrock::internal::memory_only(read_options);
+  rocksdb::WriteOptions write_options = pinrock::internal::base_write_options();
+  // The family's merge operator, null without one.
+  const MergeOperatorKind* merge_operator = nullptr;
+  // Set once the family is dropped: writes through the handle are refused.
+  std::atomic<bool> dropped{false};
+  // The handle's own hold, until pr_db_family_release, plus one per open
+  // cursor on the family (RocksDB's iterators use the family's handle): the
+  // last to go frees the handle, and with it the dropped family's memtables.
+  std::atomic<int64_t> holds{1};
+  // Set on the default family's handle only.
+  std::unique_ptr<pr_database> owned;
+};
+
+// What every handle of one open database shares.
+struct pr_database {
+  // First, so that it is released last, once the database is closed.
+  pinrock::internal::DirectoryClaim directory;
+  std::unique_ptr<rocksdb::DB> db;
+  // Cursors not yet closed: RocksDB's iterators must die before the DB.
+  std::atomic<int64_t> open_cursors{0};
+  // Set by pr_db_set_closing: writes waiting out a stall give up.
+  std::atomic<bool> closing{false};
+  // Null unless opened with statistics.
+  std::shared_ptr<rocksdb::Statistics> statistics;
+  // The default family's settings, for families created without options.
+  rocksdb::ColumnFamilyOptions default_family_options;
+  std::shared_ptr<rocksdb::Cache> default_block_cache;
+  const MergeOperatorKind* default_merge_operator = nullptr;
+  // Guards what follows: shared by readers (every batch write checks its
+  // families), exclusive for creating and dropping families.
+  std::shared_mutex mutex;
+  // Every other family opened or created and not yet freed: a dropped
+  // family's handle lives until pr_db_family_release and its cursors are
+  // done with it, or until the database closes.
+  std::vector<std::unique_ptr<pr_db>> families;
+  // The families not dropped, the default one included, by name.
+  std::map<std::string, pr_db*> open_families;
+};
+
+struct pr_pin {
+  // Declared first so that it is destroyed last: the slice's cleanup
+  // releases its handle into this cache, which the pin may be the last to
+  // hold once the database has closed.
+  std::shared_ptr<rocksdb::Cache> block_cache;
+  rocksdb::PinnableSlice slice;
+};
+
+namespace pinrock::internal {
+
+inline constexpr int32_t kStatusInternal = PR_CODE_INTERNAL;
+
+inline void write_message(const char* message, size_t length, char* err, size_t err_cap) {
+  if (err == nullptr || err_cap == 0) return;
+  size_t n = length < err_cap - 1 ? length : err_cap - 1;
+  std::memcpy(err, message, n);
+  err[n] = '\0';
+}
+
+inline int32_t fail(int32_t status, const std::string& message, char* err, size_t err_cap) {
+  write_message(message.data(), message.size(), err, err_cap);
+  return status;
+}
+
+// The one place a rocksdb::Status becomes a pinrock status code.
+inline int32_t to_status(const rocksdb::Status& s, char* err, size_t err_cap) {
+  if (s.ok()) return PR_OK;
+  int32_t status = static_cast<int32_t>(s.code()) | (static_cast<int32_t>(s.subcode()) << 8);
+  if (s.IsNotFound()) return status;  // a return value, not an error
+  return fail(status, s.ToString(), err, err_cap);
+}
+
+inline int32_t invalid_argument(const std::string& message, char* err, size_t err_cap) {
+  return fail(PR_CODE_INVALID_ARGUMENT, "Invalid argument: " + message, err, err_cap);
+}
+
+// A key or value longer than RocksDB can store; guarded() turns it into
+// PR_CODE_INVALID_ARGUMENT before RocksDB sees the argument.
+struct too_long : std::length_error {
+  using std::length_error::length_error;
+};
+
+// Runs body and converts any C++ exception into a status (too_long into
+// PR_CODE_INVALID_ARGUMENT, anything else into PR_CODE_INTERNAL), so that
+// nothing throws across the C boundary.
+template <typename Body>
+int32_t guarded(char* err, size_t err_cap, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const too_long& e) {
+    return invalid_argument(e.what(), err, err_cap);
+  } catch (const std::bad_alloc&) {
+    return fail(kStatusInternal, "pinrock: out of memory", err, err_cap);
+  } catch (const std::exception& e) {
+    return fail(kStatusInternal, std::string("pinrock: ") + e.what(), err, err_cap);
+  } catch (...) {
+    return fail(kStatusInternal, "pinrock: unknown C++ exception", err, err_cap);
+  }
+}
+
+// RocksDB encodes lengths as 32-bit varints, and some paths (Delete,
+// lookups, seeks) truncate a longer length silently instead of failing, so
+// every key and value crossing the boundary is checked here; throws
+// too_long. Keys are bounded far lower than RocksDB's 2^32 - 9: a flush
+// holds about 14 copies of the longest key at once (measured: put and
+// flush of one key of 8, 32, 64, 128 MiB raise the peak resident memory by
+// 16, 14, 14, 14 times the key), so an 8 MiB key costs a flush ~130 MB.
+inline constexpr size_t kMaxValueBytes = std::numeric_limits<uint32_t>::max();
+inline constexpr size_t kMaxKeyBytes = PR_MAX_KEY_BYTES;
+
+inline rocksdb::Slice checked_slice(const char* what, size_t max, const uint8_t* data,
+                                    size_t len) {
+  if (len > max) {
+    throw too_long(std::string("a ") + what + " of " + std::to_string(len) +
+                   " bytes exceeds the limit of " + std::to_string(max) + " bytes");
+  }
+  return rocksdb::Slice(reinterpret_cast<const char*>(data), len);
+}
+
+inline rocksdb::Slice key_slice(const uint8_t* data, size_t len) {
+  return checked_slice("key", kMaxKeyBytes, data, len);
+}
+
+inline rocksdb::Slice value_slice(const uint8_t* data, size_t len) {
+  return checked_slice("value", kMaxValueBytes, data, len);
+}
+
+// Defined, and described, in the source file named.
+
+// options.cc
+rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb::Cache>* cache);
+
+// info_log.cc
+std::shared_ptr<rocksdb::Logger> queue_logger(rocksdb::InfoLogLevel level, std::string path);
+
+// database.cc
+int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t* key,
+            size_t key_len, uint8_t* buf, size_t buf_cap, uint32_t flags,
+            pr_get_result_t* result, char* err, size_t err_cap);
+
+// reads.cc
+rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot,
+                                  uint32_t read_flags);
+
+// families.cc
+void drop_hold(pr_db* family);
+rocksdb::Status check_recorded_family_options(
+    const std::string& path, const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+    const rocksdb::ColumnFamilyOptions& others);
+
+}  // namespace pinrock::internal
+
+#endif  // PINROCK_INTERNAL_H

@@ -1,0 +1,164 @@
+// GoogleTest tests of pinrock.h's cursors section: moves, bounds, snapshots
+// and scans copying many entries per call.
+#include "pinrock.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace pinrock_test;
+
+namespace {
+
+TEST_F(DbTest, CursorWalksKeysInOrderInBothDirections) {
+  for (const char* key : {"b", "d", "a", "c"}) Put(key, std::string("v") + key);
+  pr_cursor_t* cursor = OpenCursor(db);
+  EXPECT_EQ("error 4", Move(cursor, PR_CURSOR_NEXT));  // unpositioned
+  EXPECT_EQ("a=va", Move(cursor, PR_CURSOR_FIRST));
+  EXPECT_EQ("b=vb", Move(cursor, PR_CURSOR_NEXT));
+  EXPECT_EQ("a=va", Move(cursor, PR_CURSOR_PREV));
+  EXPECT_EQ("end", Move(cursor, PR_CURSOR_PREV));
+  EXPECT_EQ("error 4", Move(cursor, PR_CURSOR_PREV));  // off the end stays refused
+  EXPECT_EQ("d=vd", Move(cursor, PR_CURSOR_LAST));
+  EXPECT_EQ("end", Move(cursor, PR_CURSOR_NEXT));
+  EXPECT_EQ("c=vc", Move(cursor, PR_CURSOR_SEEK, "bb"));
+  EXPECT_EQ("b=vb", Move(cursor, PR_CURSOR_SEEK_FOR_PREV, "bb"));
+  EXPECT_EQ("end", Move(cursor, PR_CURSOR_SEEK, "e"));
+  EXPECT_EQ("end", Move(cursor, PR_CURSOR_SEEK_FOR_PREV, ""));
+  EXPECT_EQ("error 4", Move(cursor, 42));
+  pr_cursor_close(cursor);
+  pr_cursor_close(nullptr);
+}
+
+TEST_F(DbTest, CursorBoundsHideKeysOutsideTheRange) {
+  for (const char* key : {"a", "b", "c", "d"}) Put(key, "v");
+  pr_cursor_t* both = OpenCursor(db, PR_RANGE_HAS_BEGIN | PR_RANGE_HAS_END, "b", "d");
+  EXPECT_EQ("b=v", Move(both, PR_CURSOR_FIRST));
+  EXPECT_EQ("c=v", Move(both, PR_CURSOR_LAST));
+  EXPECT_EQ("end", Move(both, PR_CURSOR_NEXT));
+  EXPECT_EQ("b=v", Move(both, PR_CURSOR_SEEK, "a"));
+  pr_cursor_close(both);
+  pr_cursor_t* upper_only = OpenCursor(db, PR_RANGE_HAS_END, "", "b");
+  EXPECT_EQ("a=v", Move(upper_only, PR_CURSOR_LAST));
+  pr_cursor_close(upper_only);
+}
+
+TEST_F(DbTest, CursorSeesTheStateWhenItWasOpenedOrItsSnapshot) {
+  Put("a", "1");
+  pr_snapshot_t* snapshot = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_snapshot_create(db, &snapshot, err, sizeof err));
+  Put("a", "2");
+  pr_cursor_t* latest = OpenCursor(db);
+  pr_cursor_t* past = nullptr;
+  ASSERT_EQ(PR_OK, pr_cursor_open(db, snapshot, PR_READ_SKIP_FILL_CACHE | PR_READ_ASYNC_IO,
+                                  1 << 20, nullptr, 0, nullptr, 0, 0, &past, err, sizeof err));
+  pr_db_snapshot_release(db, snapshot);  // the open cursor keeps its view
+  Put("a", "3");
+  Put("b", "3");
+  EXPECT_EQ("a=2", Move(latest, PR_CURSOR_FIRST));
+  EXPECT_EQ("end", Move(latest, PR_CURSOR_NEXT));
+  EXPECT_EQ("a=1", Move(past, PR_CURSOR_FIRST));
+  pr_cursor_close(latest);
+  pr_cursor_close(past);
+}
+
+TEST_F(DbTest, MemoryOnlyCursorOverAnUncachedTableFileIsIncomplete) {
+  Put("k", "v");
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err));
+  pr_cursor_t* cursor = OpenCursor(db, 0, "", "", PR_READ_MEMORY_ONLY);
+  EXPECT_EQ("error 7", Move(cursor, PR_CURSOR_FIRST));
+  pr_cursor_close(cursor);
+}
+
+// Decodes a scan buffer into "key=value" strings.
+std::vector<std::string> Decode(const std::vector<uint8_t>& buf, uint64_t entries) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  for (uint64_t i = 0; i < entries; i++) {
+    uint32_t lengths[2];
+    std::memcpy(lengths, buf.data() + at, sizeof lengths);
+    const char* key = reinterpret_cast<const char*>(buf.data() + at + sizeof lengths);
+    out.push_back(std::string(key, lengths[0]) + "=" + std::string(key + lengths[0], lengths[1]));
+    at += sizeof lengths + lengths[0] + lengths[1];
+  }
+  return out;
+}
+
+TEST_F(DbTest, ScanCopiesManyEntriesPerCallAndStopsWhereTheBufferEnds) {
+  for (const char* key : {"a", "b", "c", "d", "e"}) Put(key, std::string("v") + key);
+  pr_cursor_t* cursor = OpenCursor(db);
+  std::vector<uint8_t> buf(3 * 10);  // each entry takes 8 + 1 + 2 bytes: two fit
+  uint64_t entries = 0;
+  uint64_t used = 0;
+  pr_cursor_entry_t entry;
+  // Unpositioned: nothing to copy.
+  EXPECT_EQ(PR_NOT_FOUND, pr_cursor_scan(cursor, 0, 100, buf.data(), buf.size(), &entries, &used,
+                                         &entry, err, sizeof err));
+  EXPECT_EQ(0u, entries);
+  ASSERT_EQ("a=va", Move(cursor, PR_CURSOR_FIRST));
+  ASSERT_EQ(PR_OK, pr_cursor_scan(cursor, 0, 100, buf.data(), buf.size(), &entries, &used, &entry,
+                                  err, sizeof err));
+  EXPECT_EQ(2u, entries);
+  EXPECT_EQ(22u, used);
+  EXPECT_EQ((std::vector<std::string>{"a=va", "b=vb"}), Decode(buf, entries));
+  EXPECT_EQ("c=vc", Entry(entry));  // the cursor waits on the entry that did not fit
+  ASSERT_EQ(PR_OK, pr_cursor_scan(cursor, 0, 1, buf.data(), buf.size(), &entries, &used, &entry,
+                                  err, sizeof err));
+  EXPECT_EQ((std::vector<std::string>{"c=vc"}), Decode(buf, entries));
+  // Too small for one entry: nothing moves, the size needed is reported.
+  ASSERT_EQ(PR_OK, pr_cursor_scan(cursor, 0, 100, buf.data(), 5, &entries, &used, &entry, err,
+                                  sizeof err));
+  EXPECT_EQ(0u, entries);
+  EXPECT_EQ(11u, used);
+  EXPECT_EQ("d=vd", Entry(entry));
+  ASSERT_EQ(PR_NOT_FOUND, pr_cursor_scan(cursor, 0, 100, buf.data(), buf.size(), &entries, &used,
+                                         &entry, err, sizeof err));
+  EXPECT_EQ((std::vector<std::string>{"d=vd", "e=ve"}), Decode(buf, entries));
+  EXPECT_EQ(nullptr, entry.key);
+  // Reverse from the last key.
+  ASSERT_EQ("e=ve", Move(cursor, PR_CURSOR_LAST));
+  std::vector<uint8_t> large(1024);
+  ASSERT_EQ(PR_NOT_FOUND, pr_cursor_scan(cursor, PR_SCAN_REVERSE, 100, large.data(), large.size(),
+                                         &entries, &used, &entry, err, sizeof err));
+  EXPECT_EQ((std::vector<std::string>{"e=ve", "d=vd", "c=vc", "b=vb", "a=va"}),
+            Decode(large, entries));
+  pr_cursor_close(cursor);
+}
+
+// The scan copies short keys and values with inlined fixed-size copies and
+// long ones with memcpy: every length on either side of each size class
+// arrives whole, and (under the sanitizers) nothing outside an entry is
+// read or written.
+TEST_F(DbTest, ScanCopiesKeysAndValuesOfEveryLengthExactly) {
+  constexpr size_t kLongest = 300;
+  std::vector<std::string> expected;
+  for (size_t length = 0; length <= kLongest; length++) {
+    std::string key(length, 'k');  // "", "k", "kk", ...: sorted by length
+    std::string value(length, '\0');
+    for (size_t i = 0; i < length; i++) value[i] = static_cast<char>(length * 31 + i);
+    Put(key, value);
+    expected.push_back(key + "=" + value);
+  }
+  pr_cursor_t* cursor = OpenCursor(db);
+  ASSERT_EQ(expected.front(), Move(cursor, PR_CURSOR_FIRST));
+  // Exactly the bytes the entries need, so a copy past the last one is caught.
+  size_t needed = 0;
+  for (size_t length = 0; length <= kLongest; length++) needed += 2 * sizeof(uint32_t) + 2 * length;
+  std::vector<uint8_t> buf(needed);
+  uint64_t entries = 0;
+  uint64_t used = 0;
+  pr_cursor_entry_t entry;
+  ASSERT_EQ(PR_NOT_FOUND, pr_cursor_scan(cursor, 0, SIZE_MAX, buf.data(), buf.size(), &entries,
+                                         &used, &entry, err, sizeof err));
+  EXPECT_EQ(needed, used);
+  EXPECT_EQ(expected, Decode(buf, entries));
+  pr_cursor_close(cursor);
+}
+
+}  // namespace
