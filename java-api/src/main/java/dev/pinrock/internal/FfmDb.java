@@ -1,13 +1,66 @@
 package dev.pinrock.internal;
 
-import static dev.pinrock.bindings.PinrockNative.PR_GET_PIN_IF_LARGER;
 import static dev.pinrock.bindings.PinrockNative.PR_CODE_INCOMPLETE;
+import static dev.pinrock.bindings.PinrockNative.PR_GET_PIN_IF_LARGER;
 import static dev.pinrock.bindings.PinrockNative.PR_INGEST_MOVE;
 import static dev.pinrock.bindings.PinrockNative.PR_NOT_FOUND;
 import static dev.pinrock.bindings.PinrockNative.PR_OK;
 import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_BEGIN;
 import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_END;
 import static dev.pinrock.bindings.PinrockNative.PR_READ_MEMORY_ONLY;
+import static dev.pinrock.bindings.PinrockNative.pr_cursor_open$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_approximate_size$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_checkpoint$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_close$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_compact_range$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_create_family$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_delete$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_drop_family$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_family$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_family_id$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_family_names$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_family_release$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_flush$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_ingest$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_list_families$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_memory_usage$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_multi_get$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_multi_get_pinned$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_open$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_property$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_property_int$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_put$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_repair$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_set_closing$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_snapshot_create$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_snapshot_release$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_statistics$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_statistics_reset$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_write$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_engine_version$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_memory_budget_create$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_memory_budget_destroy$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_memory_budget_usage$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_create$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_destroy$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_block_cache_bytes$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_bottommost_compression$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_compression$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_compression_per_level$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_compression_threads$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_create_if_missing$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_error_if_exists$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_family_options$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_info_log$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_max_open_files$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_memory_budget$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_merge_operator$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_paranoid_checks$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_statistics$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_wal_recovery_mode$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_write_buffer_bytes$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_zstd_dictionary$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_options_set_zstd_level$handle;
 
 import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
@@ -39,76 +92,42 @@ public final class FfmDb implements NativeDb {
         NativeLibrary.load();
     }
 
-    private static final MethodHandle OPTIONS_CREATE = PinrockNative.pr_options_create$handle();
-    private static final MethodHandle OPTIONS_DESTROY = PinrockNative.pr_options_destroy$handle();
-    private static final MethodHandle SET_CREATE_IF_MISSING = PinrockNative.pr_options_set_create_if_missing$handle();
-    private static final MethodHandle SET_ERROR_IF_EXISTS = PinrockNative.pr_options_set_error_if_exists$handle();
-    private static final MethodHandle SET_PARANOID_CHECKS = PinrockNative.pr_options_set_paranoid_checks$handle();
-    private static final MethodHandle SET_WAL_RECOVERY_MODE = PinrockNative.pr_options_set_wal_recovery_mode$handle();
-    private static final MethodHandle SET_COMPRESSION = PinrockNative.pr_options_set_compression$handle();
-    private static final MethodHandle SET_BOTTOMMOST_COMPRESSION = PinrockNative.pr_options_set_bottommost_compression$handle();
-    private static final MethodHandle SET_ZSTD_LEVEL = PinrockNative.pr_options_set_zstd_level$handle();
-    private static final MethodHandle SET_BLOCK_CACHE_BYTES = PinrockNative.pr_options_set_block_cache_bytes$handle();
-    private static final MethodHandle SET_WRITE_BUFFER_BYTES = PinrockNative.pr_options_set_write_buffer_bytes$handle();
-    private static final MethodHandle SET_MAX_OPEN_FILES = PinrockNative.pr_options_set_max_open_files$handle();
-    private static final MethodHandle SET_MERGE_OPERATOR = PinrockNative.pr_options_set_merge_operator$handle();
-    private static final MethodHandle SET_COMPRESSION_PER_LEVEL = PinrockNative.pr_options_set_compression_per_level$handle();
-    private static final MethodHandle SET_ZSTD_DICTIONARY = PinrockNative.pr_options_set_zstd_dictionary$handle();
-    private static final MethodHandle SET_COMPRESSION_THREADS = PinrockNative.pr_options_set_compression_threads$handle();
-    private static final MethodHandle SET_STATISTICS = PinrockNative.pr_options_set_statistics$handle();
-    private static final MethodHandle SET_INFO_LOG = PinrockNative.pr_options_set_info_log$handle();
-    private static final MethodHandle SET_MEMORY_BUDGET = PinrockNative.pr_options_set_memory_budget$handle();
-    private static final MethodHandle BUDGET_CREATE = PinrockNative.pr_memory_budget_create$handle();
-    private static final MethodHandle BUDGET_DESTROY = PinrockNative.pr_memory_budget_destroy$handle();
-    private static final MethodHandle BUDGET_USAGE = PinrockNative.pr_memory_budget_usage$handle();
-    private static final MethodHandle OPEN = PinrockNative.pr_db_open$handle();
-    private static final MethodHandle CLOSE = PinrockNative.pr_db_close$handle();
-    private static final MethodHandle PUT = PinrockNative.pr_db_put$handle();
-    private static final MethodHandle DELETE = PinrockNative.pr_db_delete$handle();
-    private static final MethodHandle WRITE = PinrockNative.pr_db_write$handle();
     /*
+     * Each downcall handle is made on its first use, not when this class is
+     * initialised: the JDK generates a class for every distinct signature
+     * (milliseconds each at start-up), and a program that opens a database,
+     * puts and gets needs a dozen of the sixty. The generated
+     * PinrockNative.<function>$handle() accessors are lazy already (a holder
+     * class each) and fold to a constant in compiled code, as a static final
+     * field does; the four handles made here have holder classes of their own.
+     */
+
+    /**
      * The gets take the database handle, the snapshot and the per-thread
      * result and error buffers as plain addresses (rawAddresses); the key and
      * the value buffer, which may be the caller's memory, stay segments.
      */
-    private static final MethodHandle GET = Linker.nativeLinker().downcallHandle(
-            PinrockNative.pr_db_get$address(), rawAddresses(PinrockNative.pr_db_get$descriptor(), 0, 6, 7));
-    private static final MethodHandle GET_AT = Linker.nativeLinker().downcallHandle(
-            PinrockNative.pr_db_get_at$address(), rawAddresses(PinrockNative.pr_db_get_at$descriptor(), 0, 1, 8, 9));
-    private static final MethodHandle SNAPSHOT_CREATE = PinrockNative.pr_db_snapshot_create$handle();
-    private static final MethodHandle SNAPSHOT_RELEASE = PinrockNative.pr_db_snapshot_release$handle();
-    private static final MethodHandle FLUSH = PinrockNative.pr_db_flush$handle();
-    private static final MethodHandle MULTI_GET = PinrockNative.pr_db_multi_get$handle();
-    private static final MethodHandle MULTI_GET_PINNED = PinrockNative.pr_db_multi_get_pinned$handle();
-    private static final MethodHandle PROPERTY = PinrockNative.pr_db_property$handle();
-    private static final MethodHandle PROPERTY_INT = PinrockNative.pr_db_property_int$handle();
-    private static final MethodHandle COMPACT_RANGE = PinrockNative.pr_db_compact_range$handle();
-    private static final MethodHandle APPROXIMATE_SIZE = PinrockNative.pr_db_approximate_size$handle();
-    private static final MethodHandle CHECKPOINT = PinrockNative.pr_db_checkpoint$handle();
-    private static final MethodHandle INGEST = PinrockNative.pr_db_ingest$handle();
-    private static final MethodHandle STATISTICS = PinrockNative.pr_db_statistics$handle();
-    private static final MethodHandle STATISTICS_RESET = PinrockNative.pr_db_statistics_reset$handle();
-    private static final MethodHandle MEMORY_USAGE = PinrockNative.pr_db_memory_usage$handle();
-    private static final MethodHandle SET_FAMILY_OPTIONS = PinrockNative.pr_options_set_family_options$handle();
-    private static final MethodHandle LIST_FAMILIES = PinrockNative.pr_db_list_families$handle();
-    private static final MethodHandle REPAIR = PinrockNative.pr_db_repair$handle();
-    private static final MethodHandle FAMILY_NAMES = PinrockNative.pr_db_family_names$handle();
-    private static final MethodHandle FAMILY = PinrockNative.pr_db_family$handle();
-    private static final MethodHandle CREATE_FAMILY = PinrockNative.pr_db_create_family$handle();
-    private static final MethodHandle DROP_FAMILY = PinrockNative.pr_db_drop_family$handle();
-    private static final MethodHandle FAMILY_RELEASE = PinrockNative.pr_db_family_release$handle();
-    private static final MethodHandle SET_CLOSING = PinrockNative.pr_db_set_closing$handle();
-    private static final MethodHandle FAMILY_ID = PinrockNative.pr_db_family_id$handle();
-    private static final MethodHandle CURSOR_OPEN = PinrockNative.pr_cursor_open$handle();
-    private static final MethodHandle ENGINE_VERSION = PinrockNative.pr_engine_version$handle();
+    private static final class Get {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                PinrockNative.pr_db_get$address(), rawAddresses(PinrockNative.pr_db_get$descriptor(), 0, 6, 7));
+    }
+
+    /** pr_db_get_at, with plain addresses as {@link Get}'s. */
+    private static final class GetAt {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(PinrockNative.pr_db_get_at$address(),
+                rawAddresses(PinrockNative.pr_db_get_at$descriptor(), 0, 1, 8, 9));
+    }
+
     /**
      * Releasing a pin only drops a reference (no I/O, no callback), so it runs
      * as a critical downcall: no thread-state transition. jextract cannot
      * express the option; the descriptor and address are the generated ones.
      */
-    private static final MethodHandle PIN_RELEASE = Linker.nativeLinker().downcallHandle(
-            PinrockNative.pr_pin_release$address(), PinrockNative.pr_pin_release$descriptor(),
-            Linker.Option.critical(false));
+    private static final class PinRelease {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                PinrockNative.pr_pin_release$address(), PinrockNative.pr_pin_release$descriptor(),
+                Linker.Option.critical(false));
+    }
 
     /**
      * pr_db_get_at as a critical downcall, for gets answered from memory
@@ -119,9 +138,11 @@ public final class FfmDb implements NativeDb {
      * does no I/O and never calls back; one that would need I/O answers
      * PR_CODE_INCOMPLETE and is made again as a normal downcall.
      */
-    private static final MethodHandle GET_IN_MEMORY = Linker.nativeLinker().downcallHandle(
-            PinrockNative.pr_db_get_at$address(), rawAddresses(PinrockNative.pr_db_get_at$descriptor(), 0, 1, 8, 9),
-            Linker.Option.critical(false));
+    private static final class GetInMemory {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(PinrockNative.pr_db_get_at$address(),
+                rawAddresses(PinrockNative.pr_db_get_at$descriptor(), 0, 1, 8, 9), Linker.Option.critical(false));
+    }
+
     /**
      * At most this many bytes are copied inside a critical downcall, which
      * holds off the garbage collector while it runs; a larger value is pinned
@@ -156,7 +177,7 @@ public final class FfmDb implements NativeDb {
      */
     public static int engineVersion() {
         try {
-            return (int) ENGINE_VERSION.invokeExact();
+            return (int) pr_engine_version$handle().invokeExact();
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -176,7 +197,8 @@ public final class FfmDb implements NativeDb {
             MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             withNativeOptions(options, memoryBudget, nativeOptions -> check(
-                    (int) OPEN.invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
+                    (int) pr_db_open$handle().invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP),
+                    scratch));
             return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0), options.statistics() == StatsLevel.OFF);
         }
     }
@@ -196,59 +218,61 @@ public final class FfmDb implements NativeDb {
         Scratch scratch = Scratch.get();
         MemorySegment err = scratch.err;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment nativeOptions = (MemorySegment) OPTIONS_CREATE.invokeExact();
+            MemorySegment nativeOptions = (MemorySegment) pr_options_create$handle().invokeExact();
             if (nativeOptions.equals(MemorySegment.NULL)) {
                 throw new OutOfMemoryError("pr_options_create: native memory exhausted");
             }
             try {
-                SET_CREATE_IF_MISSING.invokeExact(nativeOptions, flag(options.createIfMissing()));
-                SET_ERROR_IF_EXISTS.invokeExact(nativeOptions, flag(options.errorIfExists()));
-                SET_PARANOID_CHECKS.invokeExact(nativeOptions, flag(options.paranoidChecks()));
-                check((int) SET_WAL_RECOVERY_MODE.invokeExact(nativeOptions,
+                pr_options_set_create_if_missing$handle().invokeExact(nativeOptions, flag(options.createIfMissing()));
+                pr_options_set_error_if_exists$handle().invokeExact(nativeOptions, flag(options.errorIfExists()));
+                pr_options_set_paranoid_checks$handle().invokeExact(nativeOptions, flag(options.paranoidChecks()));
+                check((int) pr_options_set_wal_recovery_mode$handle().invokeExact(nativeOptions,
                         options.walRecovery().nativeCode(), err, ERR_CAP), scratch);
-                check((int) SET_COMPRESSION.invokeExact(nativeOptions,
+                check((int) pr_options_set_compression$handle().invokeExact(nativeOptions,
                         options.compression().nativeCode(), err, ERR_CAP), scratch);
-                check((int) SET_BOTTOMMOST_COMPRESSION.invokeExact(nativeOptions,
+                check((int) pr_options_set_bottommost_compression$handle().invokeExact(nativeOptions,
                         options.bottommostCompression().nativeCode(), err, ERR_CAP), scratch);
-                check((int) SET_ZSTD_LEVEL.invokeExact(nativeOptions, options.zstdLevel(), err, ERR_CAP),
-                        scratch);
-                check((int) SET_BLOCK_CACHE_BYTES.invokeExact(nativeOptions, options.blockCacheBytes(),
+                check((int) pr_options_set_zstd_level$handle().invokeExact(nativeOptions,
+                        options.zstdLevel(), err, ERR_CAP), scratch);
+                check((int) pr_options_set_block_cache_bytes$handle().invokeExact(nativeOptions,
+                        options.blockCacheBytes(), err, ERR_CAP), scratch);
+                check((int) pr_options_set_write_buffer_bytes$handle().invokeExact(nativeOptions,
+                        options.writeBufferBytes(), err, ERR_CAP), scratch);
+                check((int) pr_options_set_max_open_files$handle().invokeExact(nativeOptions, options.maxOpenFiles(),
                         err, ERR_CAP), scratch);
-                check((int) SET_WRITE_BUFFER_BYTES.invokeExact(nativeOptions, options.writeBufferBytes(),
-                        err, ERR_CAP), scratch);
-                check((int) SET_MAX_OPEN_FILES.invokeExact(nativeOptions, options.maxOpenFiles(), err,
-                        ERR_CAP), scratch);
                 int[] levels = options.compressionPerLevel().stream().mapToInt(c -> c.nativeCode()).toArray();
-                check((int) SET_COMPRESSION_PER_LEVEL.invokeExact(nativeOptions,
+                check((int) pr_options_set_compression_per_level$handle().invokeExact(nativeOptions,
                         arena.allocateFrom(ValueLayout.JAVA_INT, levels), (long) levels.length, err, ERR_CAP), scratch);
-                check((int) SET_ZSTD_DICTIONARY.invokeExact(nativeOptions, options.zstdDictionaryBytes(),
-                        options.zstdTrainingBytes(), err, ERR_CAP), scratch);
-                check((int) SET_COMPRESSION_THREADS.invokeExact(nativeOptions, options.compressionThreads(), err,
-                        ERR_CAP), scratch);
-                check((int) SET_STATISTICS.invokeExact(nativeOptions, options.statistics().nativeLevel(), err,
-                        ERR_CAP), scratch);
-                check((int) SET_INFO_LOG.invokeExact(nativeOptions, options.infoLogLevel().nativeLevel(),
-                        flag(options.infoLogToSystemLogger()), err, ERR_CAP), scratch);
+                check((int) pr_options_set_zstd_dictionary$handle().invokeExact(nativeOptions,
+                        options.zstdDictionaryBytes(), options.zstdTrainingBytes(), err, ERR_CAP), scratch);
+                check((int) pr_options_set_compression_threads$handle().invokeExact(nativeOptions,
+                        options.compressionThreads(), err, ERR_CAP), scratch);
+                check((int) pr_options_set_statistics$handle().invokeExact(nativeOptions,
+                        options.statistics().nativeLevel(), err, ERR_CAP), scratch);
+                check((int) pr_options_set_info_log$handle().invokeExact(nativeOptions,
+                        options.infoLogLevel().nativeLevel(), flag(options.infoLogToSystemLogger()), err, ERR_CAP),
+                        scratch);
                 if (options.infoLogToSystemLogger()) {
                     InfoLogPump.ensureStarted();
                 }
                 if (memoryBudget != 0) {
-                    check((int) SET_MEMORY_BUDGET.invokeExact(nativeOptions, MemorySegment.ofAddress(memoryBudget),
-                            err, ERR_CAP), scratch);
+                    check((int) pr_options_set_memory_budget$handle().invokeExact(nativeOptions,
+                            MemorySegment.ofAddress(memoryBudget), err, ERR_CAP), scratch);
                 }
                 for (var family : options.columnFamilyOptions().entrySet()) {
                     MemorySegment name = NativeStrings.allocate(arena, family.getKey(), "column family name");
                     withNativeOptions(family.getValue(), memoryBudget, familyOptions -> check(
-                            (int) SET_FAMILY_OPTIONS.invokeExact(nativeOptions, name, familyOptions, err, ERR_CAP),
-                            scratch));
+                            (int) pr_options_set_family_options$handle().invokeExact(nativeOptions, name,
+                                    familyOptions, err, ERR_CAP), scratch));
                 }
                 if (options.mergeOperator() != null) {
-                    check((int) SET_MERGE_OPERATOR.invokeExact(nativeOptions,
-                            NativeStrings.allocate(arena, options.mergeOperator(), "mergeOperator"), err, ERR_CAP), scratch);
+                    check((int) pr_options_set_merge_operator$handle().invokeExact(nativeOptions,
+                            NativeStrings.allocate(arena, options.mergeOperator(), "mergeOperator"), err, ERR_CAP),
+                            scratch);
                 }
                 use.accept(nativeOptions);
             } finally {
-                OPTIONS_DESTROY.invokeExact(nativeOptions);
+                pr_options_destroy$handle().invokeExact(nativeOptions);
             }
         } catch (Throwable t) {
             throw unchecked(t);
@@ -264,7 +288,8 @@ public final class FfmDb implements NativeDb {
         Scratch scratch = Scratch.get();
         int status;
         try {
-            status = (int) BUDGET_CREATE.invokeExact(totalBytes, memtableBytes, scratch.word, scratch.err, ERR_CAP);
+            status = (int) pr_memory_budget_create$handle().invokeExact(totalBytes, memtableBytes, scratch.word,
+                    scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -275,7 +300,7 @@ public final class FfmDb implements NativeDb {
     /** Bytes in use in a memory budget's cache (pr_memory_budget_usage). */
     public static long memoryBudgetUsage(long budget) {
         try {
-            return (long) BUDGET_USAGE.invokeExact(MemorySegment.ofAddress(budget));
+            return (long) pr_memory_budget_usage$handle().invokeExact(MemorySegment.ofAddress(budget));
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -284,7 +309,7 @@ public final class FfmDb implements NativeDb {
     /** Drops a memory budget handle (pr_memory_budget_destroy). */
     public static void destroyMemoryBudget(long budget) {
         try {
-            BUDGET_DESTROY.invokeExact(MemorySegment.ofAddress(budget));
+            pr_memory_budget_destroy$handle().invokeExact(MemorySegment.ofAddress(budget));
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -305,7 +330,8 @@ public final class FfmDb implements NativeDb {
     private void put(Scratch scratch, MemorySegment key, long keyLength, MemorySegment value, long valueLength) {
         int status;
         try {
-            status = (int) PUT.invokeExact(handle, key, keyLength, value, valueLength, scratch.err, ERR_CAP);
+            status = (int) pr_db_put$handle().invokeExact(handle, key, keyLength, value, valueLength,
+                    scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -327,7 +353,7 @@ public final class FfmDb implements NativeDb {
     private void delete(Scratch scratch, MemorySegment key, long keyLength) {
         int status;
         try {
-            status = (int) DELETE.invokeExact(handle, key, keyLength, scratch.err, ERR_CAP);
+            status = (int) pr_db_delete$handle().invokeExact(handle, key, keyLength, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -339,7 +365,8 @@ public final class FfmDb implements NativeDb {
         Scratch scratch = Scratch.get();
         int status;
         try {
-            status = (int) WRITE.invokeExact(handle, batch, batch.byteSize(), flags, scratch.err, ERR_CAP);
+            status = (int) pr_db_write$handle().invokeExact(handle, batch, batch.byteSize(), flags,
+                    scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -358,10 +385,10 @@ public final class FfmDb implements NativeDb {
         int status;
         try {
             status = snapshot == 0 && readFlags == 0
-                    ? (int) GET.invokeExact(handleAddress, key, keyLength, buf, bufCap, flags, scratch.resultAddress,
-                            scratch.errAddress, ERR_CAP)
-                    : (int) GET_AT.invokeExact(handleAddress, snapshot, readFlags, key, keyLength, buf, bufCap, flags,
-                            scratch.resultAddress, scratch.errAddress, ERR_CAP);
+                    ? (int) Get.HANDLE.invokeExact(handleAddress, key, keyLength, buf, bufCap, flags,
+                            scratch.resultAddress, scratch.errAddress, ERR_CAP)
+                    : (int) GetAt.HANDLE.invokeExact(handleAddress, snapshot, readFlags, key, keyLength, buf, bufCap,
+                            flags, scratch.resultAddress, scratch.errAddress, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -483,7 +510,7 @@ public final class FfmDb implements NativeDb {
     }
 
     /**
-     * Tries a get from memory only as a critical downcall (GET_IN_MEMORY),
+     * Tries a get from memory only as a critical downcall ({@link GetInMemory}),
      * unless the database keeps statistics or this thread's recent
      * memory-only gets needed I/O. key and buf are native; the value lands
      * in the first bufCap bytes of buf when it fits.
@@ -498,7 +525,7 @@ public final class FfmDb implements NativeDb {
         }
         int status;
         try {
-            status = (int) GET_IN_MEMORY.invokeExact(handleAddress, 0L, PR_READ_MEMORY_ONLY(), key, keyLength, buf,
+            status = (int) GetInMemory.HANDLE.invokeExact(handleAddress, 0L, PR_READ_MEMORY_ONLY(), key, keyLength, buf,
                     bufCap, flags, scratch.resultAddress, scratch.errAddress, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -557,7 +584,7 @@ public final class FfmDb implements NativeDb {
         Scratch scratch = Scratch.get();
         int status;
         try {
-            status = (int) SNAPSHOT_CREATE.invokeExact(handle, scratch.word, scratch.err, ERR_CAP);
+            status = (int) pr_db_snapshot_create$handle().invokeExact(handle, scratch.word, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -568,7 +595,7 @@ public final class FfmDb implements NativeDb {
     @Override
     public void releaseSnapshot(long snapshot) {
         try {
-            SNAPSHOT_RELEASE.invokeExact(handle, MemorySegment.ofAddress(snapshot));
+            pr_db_snapshot_release$handle().invokeExact(handle, MemorySegment.ofAddress(snapshot));
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -617,8 +644,9 @@ public final class FfmDb implements NativeDb {
     public void multiGet(MultiGet keys, MemorySegment dst) {
         Scratch scratch = Scratch.get();
         try {
-            check((int) MULTI_GET.invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, dst, dst.byteSize(),
-                    keys.valueOffsets, keys.valueLengths, keys.statuses, scratch.err, ERR_CAP), scratch);
+            check((int) pr_db_multi_get$handle().invokeExact(handle, keys.count, keys.pointers, keys.keyLengths,
+                    dst, dst.byteSize(), keys.valueOffsets, keys.valueLengths, keys.statuses, scratch.err, ERR_CAP),
+                    scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -628,8 +656,8 @@ public final class FfmDb implements NativeDb {
     public void multiGetPinned(MultiGet keys, MemorySegment results) {
         Scratch scratch = Scratch.get();
         try {
-            check((int) MULTI_GET_PINNED.invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, results,
-                    keys.statuses, scratch.err, ERR_CAP), scratch);
+            check((int) pr_db_multi_get_pinned$handle().invokeExact(handle, keys.count, keys.pointers,
+                    keys.keyLengths, results, keys.statuses, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -640,7 +668,7 @@ public final class FfmDb implements NativeDb {
         Scratch scratch = Scratch.get();
         int status;
         try {
-            status = (int) FLUSH.invokeExact(handle, scratch.err, ERR_CAP);
+            status = (int) pr_db_flush$handle().invokeExact(handle, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -654,8 +682,8 @@ public final class FfmDb implements NativeDb {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment first = begin != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, begin) : MemorySegment.NULL;
             MemorySegment last = end != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, end) : MemorySegment.NULL;
-            check((int) COMPACT_RANGE.invokeExact(handle, first, first.byteSize(), last, last.byteSize(), bounds,
-                    scratch.err, ERR_CAP), scratch);
+            check((int) pr_db_compact_range$handle().invokeExact(handle, first, first.byteSize(), last,
+                    last.byteSize(), bounds, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -667,8 +695,8 @@ public final class FfmDb implements NativeDb {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment first = arena.allocateFrom(ValueLayout.JAVA_BYTE, begin);
             MemorySegment last = arena.allocateFrom(ValueLayout.JAVA_BYTE, end);
-            check((int) APPROXIMATE_SIZE.invokeExact(handle, first, first.byteSize(), last, last.byteSize(),
-                    scratch.word, scratch.err, ERR_CAP), scratch);
+            check((int) pr_db_approximate_size$handle().invokeExact(handle, first, first.byteSize(), last,
+                    last.byteSize(), scratch.word, scratch.err, ERR_CAP), scratch);
             return scratch.word.get(ValueLayout.JAVA_LONG, 0);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -679,8 +707,8 @@ public final class FfmDb implements NativeDb {
     public void checkpoint(Path directory) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
-            check((int) CHECKPOINT.invokeExact(handle, NativeStrings.allocate(arena, directory.toString(), "directory"),
-                    scratch.err, ERR_CAP), scratch);
+            check((int) pr_db_checkpoint$handle().invokeExact(handle,
+                    NativeStrings.allocate(arena, directory.toString(), "directory"), scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -694,8 +722,8 @@ public final class FfmDb implements NativeDb {
             for (int i = 0; i < files.length; i++) {
                 paths.setAtIndex(ValueLayout.ADDRESS, i, NativeStrings.allocate(arena, files[i], "file"));
             }
-            check((int) INGEST.invokeExact(handle, paths, (long) files.length, move ? PR_INGEST_MOVE() : 0,
-                    scratch.err, ERR_CAP), scratch);
+            check((int) pr_db_ingest$handle().invokeExact(handle, paths, (long) files.length,
+                    move ? PR_INGEST_MOVE() : 0, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -705,8 +733,8 @@ public final class FfmDb implements NativeDb {
     public long propertyLong(String name) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
-            int status = (int) PROPERTY_INT.invokeExact(handle, NativeStrings.allocate(arena, name, "name"),
-                    scratch.word, scratch.err, ERR_CAP);
+            int status = (int) pr_db_property_int$handle().invokeExact(handle,
+                    NativeStrings.allocate(arena, name, "name"), scratch.word, scratch.err, ERR_CAP);
             if (status == PR_NOT_FOUND()) {
                 return -1;
             }
@@ -724,8 +752,8 @@ public final class FfmDb implements NativeDb {
             MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
             MemorySegment buf = scratch.value;
             while (true) {
-                int status = (int) PROPERTY.invokeExact(handle, nativeName, buf, buf.byteSize(), scratch.word,
-                        scratch.err, ERR_CAP);
+                int status = (int) pr_db_property$handle().invokeExact(handle, nativeName, buf, buf.byteSize(),
+                        scratch.word, scratch.err, ERR_CAP);
                 if (status == PR_NOT_FOUND()) {
                     return null;
                 }
@@ -745,9 +773,9 @@ public final class FfmDb implements NativeDb {
     public void statistics(MemorySegment tickers, MemorySegment histograms) {
         Scratch scratch = Scratch.get();
         try {
-            check((int) STATISTICS.invokeExact(handle, tickers, tickers.byteSize() / ValueLayout.JAVA_LONG.byteSize(),
-                    histograms, histograms.byteSize() / pr_histogram.layout().byteSize(), scratch.err, ERR_CAP),
-                    scratch);
+            check((int) pr_db_statistics$handle().invokeExact(handle, tickers,
+                    tickers.byteSize() / ValueLayout.JAVA_LONG.byteSize(), histograms,
+                    histograms.byteSize() / pr_histogram.layout().byteSize(), scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -757,7 +785,7 @@ public final class FfmDb implements NativeDb {
     public void resetStatistics() {
         Scratch scratch = Scratch.get();
         try {
-            check((int) STATISTICS_RESET.invokeExact(handle, scratch.err, ERR_CAP), scratch);
+            check((int) pr_db_statistics_reset$handle().invokeExact(handle, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -767,7 +795,7 @@ public final class FfmDb implements NativeDb {
     public void memoryUsage(MemorySegment usage) {
         Scratch scratch = Scratch.get();
         try {
-            check((int) MEMORY_USAGE.invokeExact(handle, usage, scratch.err, ERR_CAP), scratch);
+            check((int) pr_db_memory_usage$handle().invokeExact(handle, usage, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -780,9 +808,9 @@ public final class FfmDb implements NativeDb {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment first = lower != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, lower) : MemorySegment.NULL;
             MemorySegment last = upper != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, upper) : MemorySegment.NULL;
-            check((int) CURSOR_OPEN.invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags, readaheadBytes,
-                    first, first.byteSize(), last, last.byteSize(), bounds, scratch.word, scratch.err, ERR_CAP),
-                    scratch);
+            check((int) pr_cursor_open$handle().invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags,
+                    readaheadBytes, first, first.byteSize(), last, last.byteSize(), bounds, scratch.word, scratch.err,
+                    ERR_CAP), scratch);
             return new FfmCursor(scratch.word.get(ValueLayout.ADDRESS, 0));
         } catch (Throwable t) {
             throw unchecked(t);
@@ -793,8 +821,8 @@ public final class FfmDb implements NativeDb {
     public static List<String> listFamilies(Path path) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            return names((buf, length, scratch) -> (int) LIST_FAMILIES.invokeExact(MemorySegment.NULL, nativePath,
-                    buf, buf.byteSize(), length, scratch.err, ERR_CAP));
+            return names((buf, length, scratch) -> (int) pr_db_list_families$handle().invokeExact(MemorySegment.NULL,
+                    nativePath, buf, buf.byteSize(), length, scratch.err, ERR_CAP));
         }
     }
 
@@ -809,7 +837,7 @@ public final class FfmDb implements NativeDb {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             withNativeOptions(options, 0, nativeOptions -> check(
-                    (int) REPAIR.invokeExact(nativeOptions, nativePath, scratch.err, ERR_CAP), scratch));
+                    (int) pr_db_repair$handle().invokeExact(nativeOptions, nativePath, scratch.err, ERR_CAP), scratch));
         }
     }
 
@@ -844,7 +872,7 @@ public final class FfmDb implements NativeDb {
     static long family(long db, String name) {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
-            int status = (int) FAMILY.invokeExact(MemorySegment.ofAddress(db),
+            int status = (int) pr_db_family$handle().invokeExact(MemorySegment.ofAddress(db),
                     NativeStrings.allocate(arena, name, "name"), scratch.word, scratch.err, ERR_CAP);
             if (status == PR_NOT_FOUND()) {
                 return 0;
@@ -861,8 +889,9 @@ public final class FfmDb implements NativeDb {
         Scratch scratch = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
-            OptionsUse create = nativeOptions -> check((int) CREATE_FAMILY.invokeExact(MemorySegment.ofAddress(db),
-                    nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP), scratch);
+            OptionsUse create = nativeOptions -> check((int) pr_db_create_family$handle().invokeExact(
+                    MemorySegment.ofAddress(db), nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP),
+                    scratch);
             if (options == null) {
                 create.accept(MemorySegment.NULL);
             } else {
@@ -877,7 +906,8 @@ public final class FfmDb implements NativeDb {
     static void dropFamily(long family) {
         Scratch scratch = Scratch.get();
         try {
-            check((int) DROP_FAMILY.invokeExact(MemorySegment.ofAddress(family), scratch.err, ERR_CAP), scratch);
+            check((int) pr_db_drop_family$handle().invokeExact(MemorySegment.ofAddress(family),
+                    scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -886,7 +916,8 @@ public final class FfmDb implements NativeDb {
     static void releaseFamily(long family) {
         Scratch scratch = Scratch.get();
         try {
-            check((int) FAMILY_RELEASE.invokeExact(MemorySegment.ofAddress(family), scratch.err, ERR_CAP), scratch);
+            check((int) pr_db_family_release$handle().invokeExact(MemorySegment.ofAddress(family),
+                    scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -894,20 +925,20 @@ public final class FfmDb implements NativeDb {
 
     static void setClosing(long db, boolean closing) {
         try {
-            SET_CLOSING.invokeExact(MemorySegment.ofAddress(db), closing ? 1 : 0);
+            pr_db_set_closing$handle().invokeExact(MemorySegment.ofAddress(db), closing ? 1 : 0);
         } catch (Throwable t) {
             throw unchecked(t);
         }
     }
 
     static List<String> familyNames(long db) {
-        return names((buf, length, scratch) -> (int) FAMILY_NAMES.invokeExact(MemorySegment.ofAddress(db), buf,
-                buf.byteSize(), length, scratch.err, ERR_CAP));
+        return names((buf, length, scratch) -> (int) pr_db_family_names$handle().invokeExact(
+                MemorySegment.ofAddress(db), buf, buf.byteSize(), length, scratch.err, ERR_CAP));
     }
 
     static int familyId(long family) {
         try {
-            return (int) FAMILY_ID.invokeExact(MemorySegment.ofAddress(family));
+            return (int) pr_db_family_id$handle().invokeExact(MemorySegment.ofAddress(family));
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -955,7 +986,7 @@ public final class FfmDb implements NativeDb {
         Scratch scratch = Scratch.get();
         int status;
         try {
-            status = (int) CLOSE.invokeExact(handle, scratch.err, ERR_CAP);
+            status = (int) pr_db_close$handle().invokeExact(handle, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -974,7 +1005,7 @@ public final class FfmDb implements NativeDb {
             return;
         }
         try {
-            PIN_RELEASE.invokeExact(pin);
+            PinRelease.HANDLE.invokeExact(pin);
         } catch (Throwable t) {
             throw unchecked(t);
         }
