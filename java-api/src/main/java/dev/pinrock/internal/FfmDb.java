@@ -240,9 +240,14 @@ public final class FfmDb implements NativeDb {
                         options.writeBufferBytes(), err, ERR_CAP), scratch);
                 check((int) pr_options_set_max_open_files$handle().invokeExact(nativeOptions, options.maxOpenFiles(),
                         err, ERR_CAP), scratch);
-                int[] levels = options.compressionPerLevel().stream().mapToInt(c -> c.nativeCode()).toArray();
-                check((int) pr_options_set_compression_per_level$handle().invokeExact(nativeOptions,
-                        arena.allocateFrom(ValueLayout.JAVA_INT, levels), (long) levels.length, err, ERR_CAP), scratch);
+                // A fresh pr_options_t has no per-level list; skipping the empty one spares an open
+                // a downcall signature and the stream (milliseconds at start-up).
+                if (!options.compressionPerLevel().isEmpty()) {
+                    int[] levels = options.compressionPerLevel().stream().mapToInt(c -> c.nativeCode()).toArray();
+                    check((int) pr_options_set_compression_per_level$handle().invokeExact(nativeOptions,
+                            arena.allocateFrom(ValueLayout.JAVA_INT, levels), (long) levels.length, err, ERR_CAP),
+                            scratch);
+                }
                 check((int) pr_options_set_zstd_dictionary$handle().invokeExact(nativeOptions,
                         options.zstdDictionaryBytes(), options.zstdTrainingBytes(), err, ERR_CAP), scratch);
                 check((int) pr_options_set_compression_threads$handle().invokeExact(nativeOptions,
