@@ -68,11 +68,13 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 import dev.pinrock.DbOptions;
 import dev.pinrock.RocksDbException;
@@ -100,7 +102,24 @@ public final class FfmDb implements NativeDb {
      * PinrockNative.<function>$handle() accessors are lazy already (a holder
      * class each) and fold to a constant in compiled code, as a static final
      * field does; the four handles made here have holder classes of their own.
+     * Their descriptors are written out below rather than taken from the
+     * generated pr_<function>$descriptor() accessors, which would make the
+     * generated handle as well (one more generated class at the first get);
+     * FfmDbDescriptorsTest checks them against the generated ones.
      */
+
+    /** pr_db_get's generated descriptor. */
+    static final FunctionDescriptor GET_DESCRIPTOR = FunctionDescriptor.of(PinrockNative.C_INT,
+            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_LONG, PinrockNative.C_POINTER,
+            PinrockNative.C_LONG, PinrockNative.C_INT, PinrockNative.C_POINTER, PinrockNative.C_POINTER,
+            PinrockNative.C_LONG);
+    /** pr_db_get_at's generated descriptor. */
+    static final FunctionDescriptor GET_AT_DESCRIPTOR = FunctionDescriptor.of(PinrockNative.C_INT,
+            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_INT, PinrockNative.C_POINTER,
+            PinrockNative.C_LONG, PinrockNative.C_POINTER, PinrockNative.C_LONG, PinrockNative.C_INT,
+            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_LONG);
+    /** pr_pin_release's generated descriptor. */
+    static final FunctionDescriptor PIN_RELEASE_DESCRIPTOR = FunctionDescriptor.ofVoid(PinrockNative.C_POINTER);
 
     /**
      * The gets take the database handle, the snapshot and the per-thread
@@ -109,13 +128,13 @@ public final class FfmDb implements NativeDb {
      */
     private static final class Get {
         static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
-                PinrockNative.pr_db_get$address(), rawAddresses(PinrockNative.pr_db_get$descriptor(), 0, 6, 7));
+                address("pr_db_get"), rawAddresses(GET_DESCRIPTOR, 0, 6, 7));
     }
 
     /** pr_db_get_at, with plain addresses as {@link Get}'s. */
     private static final class GetAt {
-        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(PinrockNative.pr_db_get_at$address(),
-                rawAddresses(PinrockNative.pr_db_get_at$descriptor(), 0, 1, 8, 9));
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                address("pr_db_get_at"), rawAddresses(GET_AT_DESCRIPTOR, 0, 1, 8, 9));
     }
 
     /**
@@ -125,8 +144,7 @@ public final class FfmDb implements NativeDb {
      */
     private static final class PinRelease {
         static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
-                PinrockNative.pr_pin_release$address(), PinrockNative.pr_pin_release$descriptor(),
-                Linker.Option.critical(false));
+                address("pr_pin_release"), PIN_RELEASE_DESCRIPTOR, Linker.Option.critical(false));
     }
 
     /**
@@ -139,8 +157,8 @@ public final class FfmDb implements NativeDb {
      * PR_CODE_INCOMPLETE and is made again as a normal downcall.
      */
     private static final class GetInMemory {
-        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(PinrockNative.pr_db_get_at$address(),
-                rawAddresses(PinrockNative.pr_db_get_at$descriptor(), 0, 1, 8, 9), Linker.Option.critical(false));
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                address("pr_db_get_at"), rawAddresses(GET_AT_DESCRIPTOR, 0, 1, 8, 9), Linker.Option.critical(false));
     }
 
     /**
@@ -1028,6 +1046,15 @@ public final class FfmDb implements NativeDb {
 
     private static int clampToInt(long length) {
         return (int) Math.min(length, Integer.MAX_VALUE);
+    }
+
+    /** The address of one of libpinrock.so's functions (loaded by this class's loader). */
+    private static MemorySegment address(String function) {
+        Optional<MemorySegment> found = SymbolLookup.loaderLookup().find(function);
+        if (found.isEmpty()) {
+            throw new UnsatisfiedLinkError("unresolved symbol: " + function);
+        }
+        return found.get();
     }
 
     /**
