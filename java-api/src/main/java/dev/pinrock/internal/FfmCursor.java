@@ -3,19 +3,15 @@ package dev.pinrock.internal;
 import static dev.pinrock.internal.FfmDb.check;
 import static dev.pinrock.internal.FfmDb.unchecked;
 import static dev.pinrock.bindings.PinrockNative.PR_NOT_FOUND;
+import static dev.pinrock.bindings.PinrockNative.pr_cursor_close$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_cursor_move$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_cursor_scan$handle;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-
-import dev.pinrock.bindings.PinrockNative;
 
 /** A cursor reached through FFM downcalls. */
 final class FfmCursor extends NativeCursor {
-    private static final MethodHandle MOVE = PinrockNative.pr_cursor_move$handle();
-    private static final MethodHandle SCAN = PinrockNative.pr_cursor_scan$handle();
-    private static final MethodHandle CLOSE = PinrockNative.pr_cursor_close$handle();
-
     private final MemorySegment handle;
     private final MemorySegment entriesOut = counts.asSlice(0, ValueLayout.JAVA_LONG.byteSize());
     private final MemorySegment bytesOut = counts.asSlice(ValueLayout.JAVA_LONG.byteSize());
@@ -29,7 +25,7 @@ final class FfmCursor extends NativeCursor {
         Scratch scratch = Scratch.get();
         int status;
         try {
-            status = (int) MOVE.invokeExact(handle, op, key, keyLength, entry, scratch.err, Scratch.ERR_CAP);
+            status = (int) pr_cursor_move$handle().invokeExact(handle, op, key, keyLength, entry, scratch.err, Scratch.ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -41,7 +37,7 @@ final class FfmCursor extends NativeCursor {
         Scratch scratch = Scratch.get();
         int status;
         try {
-            status = (int) SCAN.invokeExact(handle, flags, maxEntries, buf, buf.byteSize(), entriesOut, bytesOut,
+            status = (int) pr_cursor_scan$handle().invokeExact(handle, flags, maxEntries, buf, buf.byteSize(), entriesOut, bytesOut,
                     entry, scratch.err, Scratch.ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -59,7 +55,7 @@ final class FfmCursor extends NativeCursor {
     @Override
     public void close() {
         try {
-            CLOSE.invokeExact(handle);
+            pr_cursor_close$handle().invokeExact(handle);
         } catch (Throwable t) {
             throw unchecked(t);
         }

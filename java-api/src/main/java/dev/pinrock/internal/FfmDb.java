@@ -8,6 +8,36 @@ import static dev.pinrock.bindings.PinrockNative.PR_OK;
 import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_BEGIN;
 import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_END;
 import static dev.pinrock.bindings.PinrockNative.PR_READ_MEMORY_ONLY;
+import static dev.pinrock.bindings.PinrockNative.pr_cursor_open$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_approximate_size$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_checkpoint$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_close$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_compact_range$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_create_family$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_delete$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_drop_family$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_family$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_family_id$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_family_names$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_family_release$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_flush$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_ingest$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_list_families$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_memory_usage$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_multi_get$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_multi_get_pinned$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_open$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_property$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_property_int$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_put$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_repair$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_set_closing$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_snapshot_create$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_snapshot_release$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_statistics$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_statistics_reset$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_db_write$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_engine_version$handle;
 
 import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
@@ -15,11 +45,13 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 import dev.pinrock.DbOptions;
@@ -43,53 +75,58 @@ public final class FfmDb implements DataPath {
         NativeLibrary.load();
     }
 
-    private static final MethodHandle OPEN = PinrockNative.pr_db_open$handle();
-    private static final MethodHandle CLOSE = PinrockNative.pr_db_close$handle();
-    private static final MethodHandle PUT = PinrockNative.pr_db_put$handle();
-    private static final MethodHandle DELETE = PinrockNative.pr_db_delete$handle();
-    private static final MethodHandle WRITE = PinrockNative.pr_db_write$handle();
     /*
+     * Each downcall handle is made on its first use, not when this class is
+     * initialised: the JDK generates a class for every distinct signature
+     * (milliseconds each at start-up), and a program that opens a database,
+     * puts and gets needs a dozen of the sixty. The generated
+     * PinrockNative.<function>$handle() accessors are lazy already (a holder
+     * class each) and fold to a constant in compiled code, as a static final
+     * field does; the four handles made here have holder classes of their own.
+     * Their descriptors are written out below rather than taken from the
+     * generated pr_<function>$descriptor() accessors, which would make the
+     * generated handle as well (one more generated class at the first get);
+     * FfmDbDescriptorsTest checks them against the generated ones.
+     */
+
+    /** pr_db_get's generated descriptor. */
+    static final FunctionDescriptor GET_DESCRIPTOR = FunctionDescriptor.of(PinrockNative.C_INT,
+            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_LONG, PinrockNative.C_POINTER,
+            PinrockNative.C_LONG, PinrockNative.C_INT, PinrockNative.C_POINTER, PinrockNative.C_POINTER,
+            PinrockNative.C_LONG);
+    /** pr_db_get_at's generated descriptor. */
+    static final FunctionDescriptor GET_AT_DESCRIPTOR = FunctionDescriptor.of(PinrockNative.C_INT,
+            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_INT, PinrockNative.C_POINTER,
+            PinrockNative.C_LONG, PinrockNative.C_POINTER, PinrockNative.C_LONG, PinrockNative.C_INT,
+            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_LONG);
+    /** pr_pin_release's generated descriptor. */
+    static final FunctionDescriptor PIN_RELEASE_DESCRIPTOR = FunctionDescriptor.ofVoid(PinrockNative.C_POINTER);
+
+    /**
      * The gets take the database handle, the snapshot and the per-thread
      * result and error buffers as plain addresses (rawAddresses); the key and
      * the value buffer, which may be the caller's memory, stay segments.
      */
-    private static final MethodHandle GET = Linker.nativeLinker().downcallHandle(
-            PinrockNative.pr_db_get$address(), rawAddresses(PinrockNative.pr_db_get$descriptor(), 0, 6, 7));
-    private static final MethodHandle GET_AT = Linker.nativeLinker().downcallHandle(
-            PinrockNative.pr_db_get_at$address(), rawAddresses(PinrockNative.pr_db_get_at$descriptor(), 0, 1, 8, 9));
-    private static final MethodHandle SNAPSHOT_CREATE = PinrockNative.pr_db_snapshot_create$handle();
-    private static final MethodHandle SNAPSHOT_RELEASE = PinrockNative.pr_db_snapshot_release$handle();
-    private static final MethodHandle FLUSH = PinrockNative.pr_db_flush$handle();
-    private static final MethodHandle MULTI_GET = PinrockNative.pr_db_multi_get$handle();
-    private static final MethodHandle MULTI_GET_PINNED = PinrockNative.pr_db_multi_get_pinned$handle();
-    private static final MethodHandle PROPERTY = PinrockNative.pr_db_property$handle();
-    private static final MethodHandle PROPERTY_INT = PinrockNative.pr_db_property_int$handle();
-    private static final MethodHandle COMPACT_RANGE = PinrockNative.pr_db_compact_range$handle();
-    private static final MethodHandle APPROXIMATE_SIZE = PinrockNative.pr_db_approximate_size$handle();
-    private static final MethodHandle CHECKPOINT = PinrockNative.pr_db_checkpoint$handle();
-    private static final MethodHandle INGEST = PinrockNative.pr_db_ingest$handle();
-    private static final MethodHandle STATISTICS = PinrockNative.pr_db_statistics$handle();
-    private static final MethodHandle STATISTICS_RESET = PinrockNative.pr_db_statistics_reset$handle();
-    private static final MethodHandle MEMORY_USAGE = PinrockNative.pr_db_memory_usage$handle();
-    private static final MethodHandle LIST_FAMILIES = PinrockNative.pr_db_list_families$handle();
-    private static final MethodHandle REPAIR = PinrockNative.pr_db_repair$handle();
-    private static final MethodHandle FAMILY_NAMES = PinrockNative.pr_db_family_names$handle();
-    private static final MethodHandle FAMILY = PinrockNative.pr_db_family$handle();
-    private static final MethodHandle CREATE_FAMILY = PinrockNative.pr_db_create_family$handle();
-    private static final MethodHandle DROP_FAMILY = PinrockNative.pr_db_drop_family$handle();
-    private static final MethodHandle FAMILY_RELEASE = PinrockNative.pr_db_family_release$handle();
-    private static final MethodHandle SET_CLOSING = PinrockNative.pr_db_set_closing$handle();
-    private static final MethodHandle FAMILY_ID = PinrockNative.pr_db_family_id$handle();
-    private static final MethodHandle CURSOR_OPEN = PinrockNative.pr_cursor_open$handle();
-    private static final MethodHandle ENGINE_VERSION = PinrockNative.pr_engine_version$handle();
+    private static final class Get {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                address("pr_db_get"), rawAddresses(GET_DESCRIPTOR, 0, 6, 7));
+    }
+
+    /** pr_db_get_at, with plain addresses as {@link Get}'s. */
+    private static final class GetAt {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                address("pr_db_get_at"), rawAddresses(GET_AT_DESCRIPTOR, 0, 1, 8, 9));
+    }
+
     /**
      * Releasing a pin only drops a reference (no I/O, no callback), so it runs
      * as a critical downcall: no thread-state transition. jextract cannot
      * express the option; the descriptor and address are the generated ones.
      */
-    private static final MethodHandle PIN_RELEASE = Linker.nativeLinker().downcallHandle(
-            PinrockNative.pr_pin_release$address(), PinrockNative.pr_pin_release$descriptor(),
-            Linker.Option.critical(false));
+    private static final class PinRelease {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                address("pr_pin_release"), PIN_RELEASE_DESCRIPTOR, Linker.Option.critical(false));
+    }
 
     /**
      * pr_db_get_at as a critical downcall, for gets answered from memory
@@ -100,9 +137,11 @@ public final class FfmDb implements DataPath {
      * does no I/O and never calls back; one that would need I/O answers
      * PR_CODE_INCOMPLETE and is made again as a normal downcall.
      */
-    private static final MethodHandle GET_IN_MEMORY = Linker.nativeLinker().downcallHandle(
-            PinrockNative.pr_db_get_at$address(), rawAddresses(PinrockNative.pr_db_get_at$descriptor(), 0, 1, 8, 9),
-            Linker.Option.critical(false));
+    private static final class GetInMemory {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                address("pr_db_get_at"), rawAddresses(GET_AT_DESCRIPTOR, 0, 1, 8, 9), Linker.Option.critical(false));
+    }
+
     /**
      * At most this many bytes are copied inside a critical downcall, which
      * holds off the garbage collector while it runs; a larger value is pinned
@@ -137,7 +176,7 @@ public final class FfmDb implements DataPath {
      */
     public static int engineVersion() {
         try {
-            return (int) ENGINE_VERSION.invokeExact();
+            return (int) pr_engine_version$handle().invokeExact();
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -157,7 +196,7 @@ public final class FfmDb implements DataPath {
             MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             NativeOptions.with(options, memoryBudget, nativeOptions -> check(
-                    (int) OPEN.invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
+                    (int) pr_db_open$handle().invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
             return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0), options.statistics() == StatsLevel.OFF);
         }
     }
@@ -177,7 +216,7 @@ public final class FfmDb implements DataPath {
     private void put(Scratch scratch, MemorySegment key, long keyLength, MemorySegment value, long valueLength) {
         int status;
         try {
-            status = (int) PUT.invokeExact(handle, key, keyLength, value, valueLength, scratch.err, ERR_CAP);
+            status = (int) pr_db_put$handle().invokeExact(handle, key, keyLength, value, valueLength, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -199,7 +238,7 @@ public final class FfmDb implements DataPath {
     private void delete(Scratch scratch, MemorySegment key, long keyLength) {
         int status;
         try {
-            status = (int) DELETE.invokeExact(handle, key, keyLength, scratch.err, ERR_CAP);
+            status = (int) pr_db_delete$handle().invokeExact(handle, key, keyLength, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -211,7 +250,7 @@ public final class FfmDb implements DataPath {
         Scratch scratch = Scratch.get();
         int status;
         try {
-            status = (int) WRITE.invokeExact(handle, batch, batch.byteSize(), flags, scratch.err, ERR_CAP);
+            status = (int) pr_db_write$handle().invokeExact(handle, batch, batch.byteSize(), flags, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -230,9 +269,9 @@ public final class FfmDb implements DataPath {
         int status;
         try {
             status = snapshot == 0 && readFlags == 0
-                    ? (int) GET.invokeExact(handleAddress, key, keyLength, buf, bufCap, flags, scratch.resultAddress,
+                    ? (int) Get.HANDLE.invokeExact(handleAddress, key, keyLength, buf, bufCap, flags, scratch.resultAddress,
                             scratch.errAddress, ERR_CAP)
-                    : (int) GET_AT.invokeExact(handleAddress, snapshot, readFlags, key, keyLength, buf, bufCap, flags,
+                    : (int) GetAt.HANDLE.invokeExact(handleAddress, snapshot, readFlags, key, keyLength, buf, bufCap, flags,
                             scratch.resultAddress, scratch.errAddress, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -370,7 +409,7 @@ public final class FfmDb implements DataPath {
         }
         int status;
         try {
-            status = (int) GET_IN_MEMORY.invokeExact(handleAddress, 0L, PR_READ_MEMORY_ONLY(), key, keyLength, buf,
+            status = (int) GetInMemory.HANDLE.invokeExact(handleAddress, 0L, PR_READ_MEMORY_ONLY(), key, keyLength, buf,
                     bufCap, flags, scratch.resultAddress, scratch.errAddress, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -426,14 +465,14 @@ public final class FfmDb implements DataPath {
 
     /** Takes a snapshot; returns its native handle. */
     public long createSnapshot() {
-        return word((scratch, arena) -> (int) SNAPSHOT_CREATE.invokeExact(handle, scratch.word, scratch.err, ERR_CAP))
+        return word((scratch, arena) -> (int) pr_db_snapshot_create$handle().invokeExact(handle, scratch.word, scratch.err, ERR_CAP))
                 .getAsLong();
     }
 
     /** Releases a snapshot handle; no read may be using it. */
     public void releaseSnapshot(long snapshot) {
         try {
-            SNAPSHOT_RELEASE.invokeExact(handle, MemorySegment.ofAddress(snapshot));
+            pr_db_snapshot_release$handle().invokeExact(handle, MemorySegment.ofAddress(snapshot));
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -482,7 +521,7 @@ public final class FfmDb implements DataPath {
     public void multiGet(MultiGet keys, MemorySegment dst) {
         Scratch scratch = Scratch.get();
         try {
-            check((int) MULTI_GET.invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, dst, dst.byteSize(),
+            check((int) pr_db_multi_get$handle().invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, dst, dst.byteSize(),
                     keys.valueOffsets, keys.valueLengths, keys.statuses, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -493,7 +532,7 @@ public final class FfmDb implements DataPath {
     public void multiGetPinned(MultiGet keys, MemorySegment results) {
         Scratch scratch = Scratch.get();
         try {
-            check((int) MULTI_GET_PINNED.invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, results,
+            check((int) pr_db_multi_get_pinned$handle().invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, results,
                     keys.statuses, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -502,7 +541,7 @@ public final class FfmDb implements DataPath {
 
     /** Flushes this family's memtable into a table file. */
     public void flush() {
-        call((scratch, arena) -> (int) FLUSH.invokeExact(handle, scratch.err, ERR_CAP));
+        call((scratch, arena) -> (int) pr_db_flush$handle().invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /** Compacts [begin, end) of this family; a null bound is open. */
@@ -511,7 +550,7 @@ public final class FfmDb implements DataPath {
         call((scratch, arena) -> {
             MemorySegment first = begin != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, begin) : MemorySegment.NULL;
             MemorySegment last = end != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, end) : MemorySegment.NULL;
-            return (int) COMPACT_RANGE.invokeExact(handle, first, first.byteSize(), last, last.byteSize(), bounds,
+            return (int) pr_db_compact_range$handle().invokeExact(handle, first, first.byteSize(), last, last.byteSize(), bounds,
                     scratch.err, ERR_CAP);
         });
     }
@@ -521,14 +560,14 @@ public final class FfmDb implements DataPath {
         return word((scratch, arena) -> {
             MemorySegment first = arena.allocateFrom(ValueLayout.JAVA_BYTE, begin);
             MemorySegment last = arena.allocateFrom(ValueLayout.JAVA_BYTE, end);
-            return (int) APPROXIMATE_SIZE.invokeExact(handle, first, first.byteSize(), last, last.byteSize(),
+            return (int) pr_db_approximate_size$handle().invokeExact(handle, first, first.byteSize(), last, last.byteSize(),
                     scratch.word, scratch.err, ERR_CAP);
         }).getAsLong();
     }
 
     /** Writes an openable copy of the database into directory, which must not exist. */
     public void checkpoint(Path directory) {
-        call((scratch, arena) -> (int) CHECKPOINT.invokeExact(handle,
+        call((scratch, arena) -> (int) pr_db_checkpoint$handle().invokeExact(handle,
                 NativeStrings.allocate(arena, directory.toString(), "directory"), scratch.err, ERR_CAP));
     }
 
@@ -539,14 +578,14 @@ public final class FfmDb implements DataPath {
             for (int i = 0; i < files.length; i++) {
                 paths.setAtIndex(ValueLayout.ADDRESS, i, NativeStrings.allocate(arena, files[i], "file"));
             }
-            return (int) INGEST.invokeExact(handle, paths, (long) files.length, move ? PR_INGEST_MOVE() : 0,
+            return (int) pr_db_ingest$handle().invokeExact(handle, paths, (long) files.length, move ? PR_INGEST_MOVE() : 0,
                     scratch.err, ERR_CAP);
         });
     }
 
     /** Returns the integer property, or -1 when RocksDB knows no integer property of that name. */
     public long propertyLong(String name) {
-        return word((scratch, arena) -> (int) PROPERTY_INT.invokeExact(handle, NativeStrings.allocate(arena, name,
+        return word((scratch, arena) -> (int) pr_db_property_int$handle().invokeExact(handle, NativeStrings.allocate(arena, name,
                 "name"), scratch.word, scratch.err, ERR_CAP)).orElse(-1);
     }
 
@@ -557,7 +596,7 @@ public final class FfmDb implements DataPath {
             MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
             MemorySegment buf = scratch.value;
             while (true) {
-                int status = (int) PROPERTY.invokeExact(handle, nativeName, buf, buf.byteSize(), scratch.word,
+                int status = (int) pr_db_property$handle().invokeExact(handle, nativeName, buf, buf.byteSize(), scratch.word,
                         scratch.err, ERR_CAP);
                 if (status == PR_NOT_FOUND()) {
                     return null;
@@ -580,19 +619,19 @@ public final class FfmDb implements DataPath {
      * {@link NativeStatistics}.
      */
     public void statistics(MemorySegment tickers, MemorySegment histograms) {
-        call((scratch, arena) -> (int) STATISTICS.invokeExact(handle, tickers,
+        call((scratch, arena) -> (int) pr_db_statistics$handle().invokeExact(handle, tickers,
                 tickers.byteSize() / ValueLayout.JAVA_LONG.byteSize(), histograms,
                 histograms.byteSize() / pr_histogram.layout().byteSize(), scratch.err, ERR_CAP));
     }
 
     /** Resets every statistic to zero. */
     public void resetStatistics() {
-        call((scratch, arena) -> (int) STATISTICS_RESET.invokeExact(handle, scratch.err, ERR_CAP));
+        call((scratch, arena) -> (int) pr_db_statistics_reset$handle().invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /** Fills a native pr_memory_usage (pr_db_memory_usage). */
     public void memoryUsage(MemorySegment usage) {
-        call((scratch, arena) -> (int) MEMORY_USAGE.invokeExact(handle, usage, scratch.err, ERR_CAP));
+        call((scratch, arena) -> (int) pr_db_memory_usage$handle().invokeExact(handle, usage, scratch.err, ERR_CAP));
     }
 
     @Override
@@ -602,7 +641,7 @@ public final class FfmDb implements DataPath {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment first = lower != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, lower) : MemorySegment.NULL;
             MemorySegment last = upper != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, upper) : MemorySegment.NULL;
-            check((int) CURSOR_OPEN.invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags, readaheadBytes,
+            check((int) pr_cursor_open$handle().invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags, readaheadBytes,
                     first, first.byteSize(), last, last.byteSize(), bounds, scratch.word, scratch.err, ERR_CAP),
                     scratch);
             return new FfmCursor(scratch.word.get(ValueLayout.ADDRESS, 0));
@@ -615,7 +654,7 @@ public final class FfmDb implements DataPath {
     public static List<String> listFamilies(Path path) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            return names((buf, length, scratch) -> (int) LIST_FAMILIES.invokeExact(MemorySegment.NULL, nativePath,
+            return names((buf, length, scratch) -> (int) pr_db_list_families$handle().invokeExact(MemorySegment.NULL, nativePath,
                     buf, buf.byteSize(), length, scratch.err, ERR_CAP));
         }
     }
@@ -631,7 +670,7 @@ public final class FfmDb implements DataPath {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             NativeOptions.with(options, 0, nativeOptions -> check(
-                    (int) REPAIR.invokeExact(nativeOptions, nativePath, scratch.err, ERR_CAP), scratch));
+                    (int) pr_db_repair$handle().invokeExact(nativeOptions, nativePath, scratch.err, ERR_CAP), scratch));
         }
     }
 
@@ -668,7 +707,7 @@ public final class FfmDb implements DataPath {
      * @return its handle, or null when there is none of that name
      */
     public FfmDb family(String name) {
-        OptionalLong family = word((scratch, arena) -> (int) FAMILY.invokeExact(handle,
+        OptionalLong family = word((scratch, arena) -> (int) pr_db_family$handle().invokeExact(handle,
                 NativeStrings.allocate(arena, name, "name"), scratch.word, scratch.err, ERR_CAP));
         return family.isPresent() ? new FfmDb(MemorySegment.ofAddress(family.getAsLong()), memoryFirst) : null;
     }
@@ -684,11 +723,11 @@ public final class FfmDb implements DataPath {
         long family = word((scratch, arena) -> {
             MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
             if (options == null) {
-                return (int) CREATE_FAMILY.invokeExact(handle, MemorySegment.NULL, nativeName, scratch.word,
+                return (int) pr_db_create_family$handle().invokeExact(handle, MemorySegment.NULL, nativeName, scratch.word,
                         scratch.err, ERR_CAP);
             }
             int[] status = new int[1];
-            NativeOptions.with(options, memoryBudget, nativeOptions -> status[0] = (int) CREATE_FAMILY.invokeExact(
+            NativeOptions.with(options, memoryBudget, nativeOptions -> status[0] = (int) pr_db_create_family$handle().invokeExact(
                     handle, nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP));
             return status[0];
         }).getAsLong();
@@ -697,7 +736,7 @@ public final class FfmDb implements DataPath {
 
     /** Drops this handle's column family; the handle stays valid (writes fail) until {@link #releaseFamily()}. */
     public void dropFamily() {
-        call((scratch, arena) -> (int) DROP_FAMILY.invokeExact(handle, scratch.err, ERR_CAP));
+        call((scratch, arena) -> (int) pr_db_drop_family$handle().invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /**
@@ -706,7 +745,7 @@ public final class FfmDb implements DataPath {
      * handle must not be used afterwards: call with no call on it in flight.
      */
     public void releaseFamily() {
-        call((scratch, arena) -> (int) FAMILY_RELEASE.invokeExact(handle, scratch.err, ERR_CAP));
+        call((scratch, arena) -> (int) pr_db_family_release$handle().invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /**
@@ -716,7 +755,7 @@ public final class FfmDb implements DataPath {
      */
     public void setClosing(boolean closing) {
         try {
-            SET_CLOSING.invokeExact(handle, closing ? 1 : 0);
+            pr_db_set_closing$handle().invokeExact(handle, closing ? 1 : 0);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -724,14 +763,14 @@ public final class FfmDb implements DataPath {
 
     /** @return the names of this database's open column families */
     public List<String> familyNames() {
-        return names((buf, length, scratch) -> (int) FAMILY_NAMES.invokeExact(handle, buf, buf.byteSize(), length,
+        return names((buf, length, scratch) -> (int) pr_db_family_names$handle().invokeExact(handle, buf, buf.byteSize(), length,
                 scratch.err, ERR_CAP));
     }
 
     /** @return this handle's column family id, as write batch records name it */
     public int familyId() {
         try {
-            return (int) FAMILY_ID.invokeExact(handle);
+            return (int) pr_db_family_id$handle().invokeExact(handle);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -747,7 +786,7 @@ public final class FfmDb implements DataPath {
         Scratch scratch = Scratch.get();
         int status;
         try {
-            status = (int) CLOSE.invokeExact(handle, scratch.err, ERR_CAP);
+            status = (int) pr_db_close$handle().invokeExact(handle, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -766,7 +805,7 @@ public final class FfmDb implements DataPath {
             return;
         }
         try {
-            PIN_RELEASE.invokeExact(pin);
+            PinRelease.HANDLE.invokeExact(pin);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -819,6 +858,15 @@ public final class FfmDb implements DataPath {
 
     private static int clampToInt(long length) {
         return (int) Math.min(length, Integer.MAX_VALUE);
+    }
+
+    /** The address of one of libpinrock.so's functions (loaded by this class's loader). */
+    private static MemorySegment address(String function) {
+        Optional<MemorySegment> found = SymbolLookup.loaderLookup().find(function);
+        if (found.isEmpty()) {
+            throw new UnsatisfiedLinkError("unresolved symbol: " + function);
+        }
+        return found.get();
     }
 
     /**

@@ -2,27 +2,24 @@ package dev.pinrock.internal;
 
 import static dev.pinrock.internal.FfmDb.check;
 import static dev.pinrock.internal.FfmDb.unchecked;
+import static dev.pinrock.bindings.PinrockNative.pr_sst_writer_delete$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_sst_writer_destroy$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_sst_writer_finish$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_sst_writer_open$handle;
+import static dev.pinrock.bindings.PinrockNative.pr_sst_writer_put$handle;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 
 import dev.pinrock.DbOptions;
-import dev.pinrock.bindings.PinrockNative;
 
 /** The table-file writer of pinrock.h (pr_sst_writer_*) through FFM, for {@code dev.pinrock.SstFileWriter}. */
 public final class FfmSstWriter {
     static {
         NativeLibrary.load();
     }
-
-    private static final MethodHandle OPEN = PinrockNative.pr_sst_writer_open$handle();
-    private static final MethodHandle PUT = PinrockNative.pr_sst_writer_put$handle();
-    private static final MethodHandle DELETE = PinrockNative.pr_sst_writer_delete$handle();
-    private static final MethodHandle FINISH = PinrockNative.pr_sst_writer_finish$handle();
-    private static final MethodHandle DESTROY = PinrockNative.pr_sst_writer_destroy$handle();
 
     private final MemorySegment handle;
 
@@ -37,7 +34,7 @@ public final class FfmSstWriter {
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             NativeOptions.with(options, 0L, nativeOptions -> check(
-                    (int) OPEN.invokeExact(nativeOptions, nativePath, out, scratch.err, Scratch.ERR_CAP), scratch));
+                    (int) pr_sst_writer_open$handle().invokeExact(nativeOptions, nativePath, out, scratch.err, Scratch.ERR_CAP), scratch));
             return new FfmSstWriter(out.get(ValueLayout.ADDRESS, 0));
         }
     }
@@ -48,7 +45,7 @@ public final class FfmSstWriter {
         MemorySegment nativeKey = scratch.nativeKey(key);
         MemorySegment nativeValue = scratch.nativeInput(value);
         try {
-            check((int) PUT.invokeExact(handle, nativeKey, key.byteSize(), nativeValue, value.byteSize(), scratch.err,
+            check((int) pr_sst_writer_put$handle().invokeExact(handle, nativeKey, key.byteSize(), nativeValue, value.byteSize(), scratch.err,
                     Scratch.ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -60,7 +57,7 @@ public final class FfmSstWriter {
         Scratch scratch = Scratch.get();
         MemorySegment nativeKey = scratch.nativeKey(key);
         try {
-            check((int) DELETE.invokeExact(handle, nativeKey, key.byteSize(), scratch.err, Scratch.ERR_CAP), scratch);
+            check((int) pr_sst_writer_delete$handle().invokeExact(handle, nativeKey, key.byteSize(), scratch.err, Scratch.ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -70,7 +67,7 @@ public final class FfmSstWriter {
     public long finish() {
         Scratch scratch = Scratch.get();
         try {
-            check((int) FINISH.invokeExact(handle, scratch.word, scratch.err, Scratch.ERR_CAP), scratch);
+            check((int) pr_sst_writer_finish$handle().invokeExact(handle, scratch.word, scratch.err, Scratch.ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -80,7 +77,7 @@ public final class FfmSstWriter {
     /** Frees the writer; called once. */
     public void destroy() {
         try {
-            DESTROY.invokeExact(handle);
+            pr_sst_writer_destroy$handle().invokeExact(handle);
         } catch (Throwable t) {
             throw unchecked(t);
         }

@@ -1,15 +1,15 @@
 package dev.pinrock.internal;
 
+import static dev.pinrock.bindings.PinrockNative.pr_log_next$handle;
+
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 
 import dev.pinrock.InfoLogLevel;
-import dev.pinrock.bindings.PinrockNative;
 
 /**
  * Moves RocksDB's queued info-log messages (pr_log_next) to the
@@ -35,7 +35,6 @@ public final class InfoLogPump {
     /** The logger RocksDB's messages go to. */
     public static final String LOGGER_NAME = "dev.pinrock.rocksdb";
     private static final Logger LOG = System.getLogger(LOGGER_NAME);
-    private static final MethodHandle LOG_NEXT = PinrockNative.pr_log_next$handle();
     private static final long TEXT_CAP = 16 * 1024;
     private static final long WAIT_MS = 60_000;
     /** pr_log_level's value for the header (version, options) RocksDB writes at open, logged at INFO. */
@@ -86,7 +85,7 @@ public final class InfoLogPump {
         while (true) {
             int got;
             try {
-                got = (int) LOG_NEXT.invokeExact(WAIT_MS, level, text, TEXT_CAP, dropped);
+                got = (int) pr_log_next$handle().invokeExact(WAIT_MS, level, text, TEXT_CAP, dropped);
             } catch (Throwable t) {
                 deliver(Level.ERROR, "reading RocksDB's info log failed; no more of it is logged", t);
                 return;

@@ -3,32 +3,39 @@ package dev.pinrock.internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.net.URLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.zip.CRC32;
 
 /**
  * Loads libpinrock.so once per class loader: from the path in the system
  * property {@value #PATH_PROPERTY} when set; otherwise the library bundled in
  * this jar, extracted once per build of it into a cache directory
  * ({@value #CACHE_PROPERTY}, else {@code $XDG_CACHE_HOME/pinrock/lib}, else
- * {@code ~/.cache/pinrock/lib}) and checked against its SHA-256 at every
- * load. Extraction writes a temporary file beside the library and renames it
- * into place, so JVMs starting at once never see a half-written library.
- * Every failure names its fix.
+ * {@code ~/.cache/pinrock/lib}) and checked against the jar's copy at every
+ * load (size and CRC-32, see Holder.isIntact). Extraction writes a temporary file
+ * beside the library, checks its SHA-256 and renames it into place, so JVMs
+ * starting at once never see a half-written library. Every failure names
+ * its fix.
  */
 public final class NativeLibrary {
     /** System property naming a libpinrock.so to load instead of the bundled one. */
     public static final String PATH_PROPERTY = "pinrock.library.path";
     /** System property naming the directory the bundled library is extracted into. */
     public static final String CACHE_PROPERTY = "pinrock.native.cache";
-
-    private static final System.Logger LOG = System.getLogger("dev.pinrock");
 
     private NativeLibrary() {
     }
@@ -62,6 +69,14 @@ public final class NativeLibrary {
                 + " platform and start the JVM with -D" + PATH_PROPERTY + "=/path/to/libpinrock.so");
     }
 
+    /**
+     * The logger, looked up only when there is something to log: setting up
+     * System.Logger costs tens of milliseconds at start-up.
+     */
+    private static System.Logger log() {
+        return System.getLogger("dev.pinrock");
+    }
+
     /** The flag that grants native access to the module holding this class. */
     static String nativeAccessFlag() {
         Module module = NativeLibrary.class.getModule();
@@ -79,7 +94,7 @@ public final class NativeLibrary {
 
         private static void loadOnce() {
             if (!NativeLibrary.class.getModule().isNativeAccessEnabled()) {
-                LOG.log(Level.WARNING, "pinrock calls native code, but native access is not enabled"
+                log().log(Level.WARNING, "pinrock calls native code, but native access is not enabled"
                         + " for its module; the JVM warns or refuses. Fix: start java with "
                         + nativeAccessFlag() + " (or Enable-Native-Access in an executable jar's manifest)");
             }
@@ -113,7 +128,8 @@ public final class NativeLibrary {
             // Named by its content: each build of the library gets its own directory.
             Path directory = cacheDirectory().resolve(expected.substring(0, 16));
             Path library = directory.resolve("libpinrock.so");
-            if (!expected.equals(sha256(library))) {
+            requireOnlyOwnerWritable(directory);
+            if (!isIntact(resource, expected, library)) {
                 extract(resource, expected, directory, library);
             }
             try {
@@ -133,6 +149,96 @@ public final class NativeLibrary {
                 return new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip();
             } catch (IOException e) {
                 throw new IllegalStateException("cannot read " + resource + ".sha256 from the pinrock jar", e);
+            }
+        }
+
+        /**
+         * Whether the cached library is the jar's copy: a regular file that
+         * only this user (or root) can have written, of the size and CRC-32
+         * that the jar's directory records for the bundled library. Reading
+         * and checksumming 13 MB this way takes milliseconds, where SHA-256
+         * took 150 ms or more (the JDK's digest runs interpreted at
+         * start-up). A truncated, damaged or foreign file fails the size or
+         * the CRC-32 and is extracted again. CRC-32 guards against accidents,
+         * not against forgery; forgery is kept out by the owner and mode
+         * checks here and in {@link #requireOnlyOwnerWritable}: only the user
+         * or root can write the file or replace it in its directory, and they
+         * can replace the jar as well, which no check of the cache could
+         * catch (neither could the former SHA-256, which was computed before
+         * the library was loaded, so a file replaced in between went unseen).
+         * When the library is not read from a jar (an exploded class path),
+         * its SHA-256 is compared instead.
+         */
+        private static boolean isIntact(String resource, String expectedSha256, Path library) {
+            try {
+                Map<String, Object> attributes = Files.readAttributes(library, "unix:size,uid,mode",
+                        LinkOption.NOFOLLOW_LINKS);
+                if (!Files.isRegularFile(library, LinkOption.NOFOLLOW_LINKS) || !onlyOwnerWritable(attributes)) {
+                    return false;
+                }
+                JarEntry bundled = jarEntry(resource);
+                if (bundled == null) {
+                    return expectedSha256.equals(sha256(library));
+                }
+                return (Long) attributes.get("size") == bundled.getSize() && crc32(library) == bundled.getCrc();
+            } catch (IOException e) {
+                return false; // e.g. not extracted yet
+            }
+        }
+
+        /**
+         * Refuses a cache directory that someone other than this user (or
+         * root) owns or can write: they could put their own library in it.
+         * One that does not exist yet is created by {@link #extract} for
+         * the user alone.
+         */
+        private static void requireOnlyOwnerWritable(Path directory) {
+            boolean refused;
+            try {
+                refused = !onlyOwnerWritable(Files.readAttributes(directory, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS));
+            } catch (IOException e) {
+                return; // not created yet
+            }
+            if (refused) {
+                throw new IllegalStateException("pinrock will not load a library from " + directory
+                        + ": another user owns it or can write to it. Fix: remove that directory (pinrock"
+                        + " creates it again for you alone), or set -D" + CACHE_PROPERTY + "=/a/private/directory");
+            }
+        }
+
+        /** Whether unix attributes (uid, mode) say that only this process's user or root can write. */
+        private static boolean onlyOwnerWritable(Map<String, Object> attributes) throws IOException {
+            int owner = (Integer) attributes.get("uid");
+            int mode = (Integer) attributes.get("mode");
+            return (owner == processUid() || owner == 0) && (mode & 0022) == 0;
+        }
+
+        /** The effective user id of this process: /proc/self belongs to it. */
+        private static int processUid() throws IOException {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        }
+
+        /**
+         * The bundled library's entry in the jar it comes from, with the size
+         * and CRC-32 that the jar's directory records; null when it does not
+         * come from a jar or the jar records neither.
+         */
+        private static JarEntry jarEntry(String resource) {
+            URL url = NativeLibrary.class.getResource(resource);
+            if (url == null) {
+                return null;
+            }
+            try {
+                URLConnection connection = url.openConnection();
+                if (!(connection instanceof JarURLConnection jar)) {
+                    return null;
+                }
+                jar.setUseCaches(false); // a JarFile of its own, closed here
+                JarEntry entry = jar.getJarEntry();
+                jar.getJarFile().close();
+                return entry.getSize() >= 0 && entry.getCrc() >= 0 ? entry : null;
+            } catch (IOException e) {
+                return null;
             }
         }
 
@@ -159,7 +265,9 @@ public final class NativeLibrary {
                             + ". Fix: use a pinrock-java-api jar built with native/ (mvn install), or set -D"
                             + PATH_PROPERTY);
                 }
-                Files.createDirectories(directory);
+                // For the user alone, as requireOnlyOwnerWritable and isIntact expect.
+                Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwx------")));
                 temporary = Files.createTempFile(directory, "libpinrock-", ".tmp");
                 Files.copy(in, temporary, StandardCopyOption.REPLACE_EXISTING);
                 String written = sha256(temporary);
@@ -174,6 +282,20 @@ public final class NativeLibrary {
                         + "=/a/writable/directory, or -D" + PATH_PROPERTY + "=/path/to/libpinrock.so", e);
             } finally {
                 deleteQuietly(temporary);
+            }
+        }
+
+        /** The file's CRC-32, or -1 when it cannot be read. */
+        private static long crc32(Path file) {
+            try (InputStream in = Files.newInputStream(file)) {
+                CRC32 crc = new CRC32();
+                byte[] buffer = new byte[1 << 16];
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    crc.update(buffer, 0, n);
+                }
+                return crc.getValue();
+            } catch (IOException e) {
+                return -1;
             }
         }
 
@@ -200,7 +322,7 @@ public final class NativeLibrary {
             try {
                 Files.deleteIfExists(file);
             } catch (IOException e) {
-                LOG.log(Level.DEBUG, "could not delete " + file, e);
+                log().log(Level.DEBUG, "could not delete " + file, e);
             }
         }
     }

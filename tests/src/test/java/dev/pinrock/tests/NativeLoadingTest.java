@@ -10,12 +10,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -69,17 +72,62 @@ class NativeLoadingTest {
 
     @Test
     void aDamagedCachedLibraryIsReplacedBeforeItIsLoaded() throws Exception {
+        assertDamageIsRepaired(good -> Arrays.copyOf(good, good.length / 2));
+    }
+
+    @Test
+    void aCachedLibraryDamagedInPlaceIsReplacedBeforeItIsLoaded() throws Exception {
+        assertDamageIsRepaired(good -> {
+            byte[] damaged = good.clone();
+            damaged[damaged.length / 2] ^= 1; // the same size: only the checksum can tell
+            return damaged;
+        });
+    }
+
+    /** Loads once, damages the cached library, and checks that the next load puts the jar's copy back. */
+    private void assertDamageIsRepaired(UnaryOperator<byte[]> damage) throws Exception {
         Path cache = dir.resolve("cache");
         List<String> options = List.of("-Dpinrock.native.cache=" + cache);
         assertEquals(0, openPutGet(options, Map.of()).exitCode());
         Path library = cachedLibrary(cache);
         byte[] good = Files.readAllBytes(library);
-        Files.write(library, Arrays.copyOf(good, good.length / 2));
+        Files.write(library, damage.apply(good));
 
         var outcome = openPutGet(options, Map.of());
         assertEquals(0, outcome.exitCode(), outcome.stderr());
         assertEquals("loaded", outcome.stdout().strip());
         assertArrayEquals(good, Files.readAllBytes(cachedLibrary(cache)));
+    }
+
+    @Test
+    void aCachedLibraryOthersCanWriteIsReplacedByOneTheyCannot() throws Exception {
+        Path cache = dir.resolve("cache");
+        List<String> options = List.of("-Dpinrock.native.cache=" + cache);
+        assertEquals(0, openPutGet(options, Map.of()).exitCode());
+        Path library = cachedLibrary(cache);
+        Files.setPosixFilePermissions(library, PosixFilePermissions.fromString("rw-rw-rw-"));
+
+        var outcome = openPutGet(options, Map.of());
+        assertEquals(0, outcome.exitCode(), outcome.stderr());
+        assertEquals("loaded", outcome.stdout().strip());
+        var permissions = Files.getPosixFilePermissions(cachedLibrary(cache));
+        assertTrue(!permissions.contains(PosixFilePermission.GROUP_WRITE)
+                && !permissions.contains(PosixFilePermission.OTHERS_WRITE), permissions.toString());
+    }
+
+    @Test
+    void aCacheDirectoryOthersCanWriteIsRefusedWithTheFix() throws Exception {
+        Path cache = dir.resolve("cache");
+        List<String> options = List.of("-Dpinrock.native.cache=" + cache);
+        assertEquals(0, openPutGet(options, Map.of()).exitCode());
+        Path directory = cachedLibrary(cache).getParent();
+        assertEquals(PosixFilePermissions.fromString("rwx------"), Files.getPosixFilePermissions(directory));
+        Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+        var outcome = openPutGet(options, Map.of());
+        assertNotEquals(0, outcome.exitCode());
+        assertTrue(outcome.stderr().contains("pinrock will not load a library from " + directory
+                + ": another user owns it or can write to it. Fix: remove that directory"), outcome.stderr());
     }
 
     @Test
