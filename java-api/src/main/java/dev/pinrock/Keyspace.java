@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 
@@ -77,6 +79,30 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     /** Ends a call started by {@link #acquire()}. */
     void release() {
         guard.release();
+    }
+
+    /**
+     * Makes a rarely used call on the owner of the family's handle between
+     * {@link #acquire()} and {@link #release()}; the data path writes those
+     * out, to stay free of the lambda.
+     *
+     * @return what call returns
+     */
+    <T> T adminCall(Function<FfmDb, T> call) {
+        acquire();
+        try {
+            return call.apply(db);
+        } finally {
+            release();
+        }
+    }
+
+    /** {@link #adminCall(Function)} for a call that returns nothing. */
+    void adminRun(Consumer<FfmDb> call) {
+        adminCall(owner -> {
+            call.accept(owner);
+            return null;
+        });
     }
 
     /**
@@ -597,12 +623,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws IllegalStateException when the database is closed
      */
     public void flush() {
-        acquire();
-        try {
-            db.flush();
-        } finally {
-            release();
-        }
+        adminRun(FfmDb::flush);
     }
 
     /**
@@ -626,12 +647,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws IllegalStateException when the database is closed
      */
     public void compactRange(byte[] begin, byte[] end) {
-        acquire();
-        try {
-            db.compactRange(begin, end);
-        } finally {
-            release();
-        }
+        adminRun(owner -> owner.compactRange(begin, end));
     }
 
     /**
@@ -647,12 +663,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public long approximateSize(byte[] begin, byte[] end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        acquire();
-        try {
-            return db.approximateSize(begin, end);
-        } finally {
-            release();
-        }
+        return adminCall(owner -> owner.approximateSize(begin, end));
     }
 
     /**
@@ -677,12 +688,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         }
         String[] paths = files.stream().map(p -> Objects.requireNonNull(p, "a file in files").toAbsolutePath().toString())
                 .toArray(String[]::new);
-        acquire();
-        try {
-            db.ingest(paths, move);
-        } finally {
-            release();
-        }
+        adminRun(owner -> owner.ingest(paths, move));
     }
 
     /**
@@ -702,13 +708,8 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      */
     public OptionalLong propertyLong(String name) {
         Objects.requireNonNull(name, "name");
-        acquire();
-        try {
-            long value = db.propertyLong(name);
-            return value < 0 ? OptionalLong.empty() : OptionalLong.of(value);
-        } finally {
-            release();
-        }
+        long value = adminCall(owner -> owner.propertyLong(name));
+        return value < 0 ? OptionalLong.empty() : OptionalLong.of(value);
     }
 
     /**
@@ -725,11 +726,6 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      */
     public String property(String name) {
         Objects.requireNonNull(name, "name");
-        acquire();
-        try {
-            return db.property(name);
-        } finally {
-            release();
-        }
+        return adminCall(owner -> owner.property(name));
     }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -254,12 +255,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      */
     public void checkpoint(Path directory) {
         Objects.requireNonNull(directory, "directory");
-        guard.acquire();
-        try {
-            db.checkpoint(directory.toAbsolutePath());
-        } finally {
-            guard.release();
-        }
+        adminRun(owner -> owner.checkpoint(directory.toAbsolutePath()));
     }
 
     /**
@@ -271,12 +267,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws IllegalStateException when the database is closed
      */
     public Statistics statistics() {
-        guard.acquire();
-        try {
-            return NativeStatistics.read(db);
-        } finally {
-            guard.release();
-        }
+        return adminCall(NativeStatistics::read);
     }
 
     /**
@@ -286,12 +277,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws IllegalStateException when the database is closed
      */
     public void resetStatistics() {
-        guard.acquire();
-        try {
-            db.resetStatistics();
-        } finally {
-            guard.release();
-        }
+        adminRun(FfmDb::resetStatistics);
     }
 
     /**
@@ -302,12 +288,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws IllegalStateException when the database is closed
      */
     public MemoryUsage memoryUsage() {
-        guard.acquire();
-        try {
-            return NativeStatistics.memoryUsage(db);
-        } finally {
-            guard.release();
-        }
+        return adminCall(NativeStatistics::memoryUsage);
     }
 
     /**
@@ -364,12 +345,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws IllegalStateException when the database is closed
      */
     public List<String> columnFamilyNames() {
-        guard.acquire();
-        try {
-            return db.familyNames();
-        } finally {
-            guard.release();
-        }
+        return adminCall(FfmDb::familyNames);
     }
 
     /**
