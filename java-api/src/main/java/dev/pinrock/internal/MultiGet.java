@@ -49,7 +49,9 @@ public final class MultiGet {
         for (int i = 0; i < keys.size(); i++) {
             MemorySegment key = keys.get(i);
             // The copy checks the key's arena, except for an empty key: it copies nothing.
-            Segments.requireUsable(key);
+            if (key.byteSize() == 0) {
+                Segments.requireUsable(key);
+            }
             MemorySegment.copy(key, 0, copies, at, key.byteSize());
             pointers.setAtIndex(ValueLayout.ADDRESS, i, copies.asSlice(at, key.byteSize()));
             keyLengths.setAtIndex(ValueLayout.JAVA_LONG, i, key.byteSize());
