@@ -19,9 +19,15 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class ClosedDatabaseContract extends BindingContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run once per binding; see {@link BindingContract}. */
+@ParameterizedClass(name = "[{0}]")
+@EnumSource(Binding.class)
+class ClosedDatabaseContract extends BindingContract {
     @TempDir
     Path dir;
 
@@ -77,6 +83,10 @@ abstract class ClosedDatabaseContract extends BindingContract {
             Map.entry("columnFamily(String)", db -> db.columnFamily("x")),
             Map.entry("createColumnFamily(String)",
                     db -> db.dropColumnFamily(db.createColumnFamily("x" + FAMILIES.incrementAndGet()))));
+
+    ClosedDatabaseContract(Binding binding) {
+        super(binding);
+    }
 
     @Test
     void everyCallOnAClosedDatabaseThrowsAClearIllegalStateException() {

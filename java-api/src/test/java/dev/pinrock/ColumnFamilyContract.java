@@ -20,8 +20,14 @@ import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class ColumnFamilyContract extends OpenDatabaseContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run with FFM only; see {@link BindingContract}. */
+class ColumnFamilyContract extends OpenDatabaseContract {
+    ColumnFamilyContract() {
+        super(Binding.FFM);
+    }
+
     private static byte[] uint64(long value) {
         return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
     }

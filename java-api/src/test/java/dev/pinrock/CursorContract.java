@@ -28,9 +28,19 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class CursorContract extends OpenDatabaseContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run once per binding; see {@link BindingContract}. */
+@ParameterizedClass(name = "[{0}]")
+@EnumSource(Binding.class)
+class CursorContract extends OpenDatabaseContract {
+    CursorContract(Binding binding) {
+        super(binding);
+    }
+
     private void putAll(String... keys) {
         for (String key : keys) {
             db.put(bytes(key), bytes("v" + key));

@@ -12,13 +12,23 @@ import java.util.List;
 import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import dev.pinrock.internal.Binding;
 
 /**
- * Part of the contract every binding must pass; see {@link BindingContract}.
+ * Part of the contract, run once per binding; see {@link BindingContract}.
  * Input that RocksDB would crash on, or would parse or apply only after
  * logging it: each is refused (or answered as unknown) and changes nothing.
  */
-abstract class HostileInputContract extends OpenDatabaseContract {
+@ParameterizedClass(name = "[{0}]")
+@EnumSource(Binding.class)
+class HostileInputContract extends OpenDatabaseContract {
+    HostileInputContract(Binding binding) {
+        super(binding);
+    }
+
     private void reopen(DbOptions options) {
         db.close();
         db = open(dir.resolve("db"), options);

@@ -13,8 +13,14 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class IngestContract extends OpenDatabaseContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run with FFM only; see {@link BindingContract}. */
+class IngestContract extends OpenDatabaseContract {
+    IngestContract() {
+        super(Binding.FFM);
+    }
+
     private Path writeTable(String name, String... keysAndValues) {
         Path file = dir.resolve(name);
         try (SstFileWriter writer = SstFileWriter.open(file, DbOptions.create())) {

@@ -12,8 +12,14 @@ import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class MaintenanceContract extends OpenDatabaseContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run with FFM only; see {@link BindingContract}. */
+class MaintenanceContract extends OpenDatabaseContract {
+    MaintenanceContract() {
+        super(Binding.FFM);
+    }
+
     private void writeRounds(int rounds) {
         for (int round = 0; round < rounds; round++) {
             for (int i = 0; i < 100; i++) {

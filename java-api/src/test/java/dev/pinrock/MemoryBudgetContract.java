@@ -11,13 +11,19 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class MemoryBudgetContract extends BindingContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run with FFM only; see {@link BindingContract}. */
+class MemoryBudgetContract extends BindingContract {
     @TempDir
     Path dir;
 
     private static final long TOTAL = 8L << 20;
     private static final long MEMTABLES = 4L << 20;
+
+    MemoryBudgetContract() {
+        super(Binding.FFM);
+    }
 
     @Test
     void databasesSharingABudgetStayWithinItsCap() throws InterruptedException {

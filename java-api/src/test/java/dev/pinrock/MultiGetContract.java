@@ -16,11 +16,21 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class MultiGetContract extends OpenDatabaseContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run once per binding; see {@link BindingContract}. */
+@ParameterizedClass(name = "[{0}]")
+@EnumSource(Binding.class)
+class MultiGetContract extends OpenDatabaseContract {
+    MultiGetContract(Binding binding) {
+        super(binding);
+    }
+
     @Test
     void valuesComeBackInKeyOrderWithNullForAbsentKeys() {
         db.put(bytes("a"), bytes("1"));

@@ -15,12 +15,18 @@ import org.junit.jupiter.api.Test;
 
 import org.junit.jupiter.api.io.TempDir;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class OpenFailuresContract extends BindingContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run with FFM only; see {@link BindingContract}. */
+class OpenFailuresContract extends BindingContract {
     @TempDir
     Path dir;
 
     private static final DbOptions CREATE = DbOptions.create().createIfMissing(true);
+
+    OpenFailuresContract() {
+        super(Binding.FFM);
+    }
 
     @Test
     void missingDatabaseWithoutCreateIfMissingIsInvalidArgument() {

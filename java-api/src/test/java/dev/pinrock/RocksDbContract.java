@@ -24,11 +24,21 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class RocksDbContract extends OpenDatabaseContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run once per binding; see {@link BindingContract}. */
+@ParameterizedClass(name = "[{0}]")
+@EnumSource(Binding.class)
+class RocksDbContract extends OpenDatabaseContract {
+    RocksDbContract(Binding binding) {
+        super(binding);
+    }
+
     /** A value of the given size whose bytes depend on the seed, so mix-ups show. */
     static byte[] value(int size, int seed) {
         byte[] value = new byte[size];

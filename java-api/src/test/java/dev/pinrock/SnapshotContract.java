@@ -8,9 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class SnapshotContract extends OpenDatabaseContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run once per binding; see {@link BindingContract}. */
+@ParameterizedClass(name = "[{0}]")
+@EnumSource(Binding.class)
+class SnapshotContract extends OpenDatabaseContract {
+    SnapshotContract(Binding binding) {
+        super(binding);
+    }
+
     @Test
     void aSnapshotSeesTheDatabaseAsItWas() {
         db.put(bytes("k"), bytes("old"));

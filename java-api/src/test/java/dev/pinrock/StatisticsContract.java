@@ -9,8 +9,14 @@ import java.lang.foreign.MemorySegment;
 
 import org.junit.jupiter.api.Test;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class StatisticsContract extends OpenDatabaseContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run with FFM only; see {@link BindingContract}. */
+class StatisticsContract extends OpenDatabaseContract {
+    StatisticsContract() {
+        super(Binding.FFM);
+    }
+
     private RocksDb openWithStatistics(StatsLevel level) {
         db.close();
         return db = open(dir.resolve("stats"), DbOptions.create().createIfMissing(true).statistics(level));

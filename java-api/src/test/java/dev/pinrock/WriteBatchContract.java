@@ -14,9 +14,19 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** Part of the contract every binding must pass; see {@link BindingContract}. */
-abstract class WriteBatchContract extends OpenDatabaseContract {
+import dev.pinrock.internal.Binding;
+
+/** Part of the contract, run once per binding; see {@link BindingContract}. */
+@ParameterizedClass(name = "[{0}]")
+@EnumSource(Binding.class)
+class WriteBatchContract extends OpenDatabaseContract {
+    WriteBatchContract(Binding binding) {
+        super(binding);
+    }
+
     private static byte[] uint64(long value) {
         return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
     }
