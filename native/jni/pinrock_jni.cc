@@ -84,13 +84,23 @@ class JavaBytes {
   std::unique_ptr<uint8_t[]> heap_;
 };
 
+// A read flag of these entry points only (JniDb.MEMORY_FIRST_ATTEMPT): the
+// memory-only first try of a get (PR_READ_MEMORY_ONLY), which answers
+// PR_CODE_INCOMPLETE instead of throwing when the read would need I/O.
+constexpr jint kMemoryFirstAttempt = 1 << 30;
+// What the entry points answer for such an attempt (JniDb.NEEDS_IO_LENGTH).
+constexpr jint kNeedsIo = -2;
+
 // Reads key; on success *result says where the value went (buf or a pin).
-// Returns PR_OK, PR_NOT_FOUND, or -1 with an exception pending.
+// Returns PR_OK, PR_NOT_FOUND, PR_CODE_INCOMPLETE (a kMemoryFirstAttempt
+// that needs I/O), or -1 with an exception pending.
 // Reads with default read options through pr_db_get, others through
 // pr_db_get_at (snapshot 0 is the latest state).
 int32_t get(JNIEnv* env, jlong db, jlong snapshot, jint read_flags, const uint8_t* key,
             size_t key_len, uint8_t* buf, size_t cap, uint32_t flags, pr_get_result_t* result) {
   char err[kErrCap];
+  bool attempt = (read_flags & kMemoryFirstAttempt) != 0;
+  if (attempt) read_flags = (read_flags & ~kMemoryFirstAttempt) | PR_READ_MEMORY_ONLY;
   int32_t status =
       snapshot == 0 && read_flags == 0
           ? pr_db_get(db_of(db), key, key_len, buf, cap, flags, result, err, sizeof err)
@@ -98,6 +108,7 @@ int32_t get(JNIEnv* env, jlong db, jlong snapshot, jint read_flags, const uint8_
                          static_cast<uint32_t>(read_flags), key, key_len, buf, cap, flags, result,
                          err, sizeof err);
   if (status == PR_OK || status == PR_NOT_FOUND) return status;
+  if (attempt && status == PR_CODE_INCOMPLETE) return status;
   throw_status(env, status, err);
   return -1;
 }
@@ -157,15 +168,16 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_deleteAddress(JNIEnv*
 PR_JNI_EXPORT jbyteArray JNICALL Java_dev_pinrock_internal_JniDb_get(JNIEnv* env, jclass,
                                                                      jlong db, jlong snapshot,
                                                                      jint read_flags,
-                                                                     jbyteArray key) {
+                                                                     jbyteArray key,
+                                                                     jbyteArray needs_io) {
   JavaBytes k(env, key);
   if (!k.valid()) return nullptr;
   uint8_t buf[kValueCap];
   pr_get_result_t result;
-  if (get(env, db, snapshot, read_flags, k.data(), k.length(), buf, sizeof buf,
-          PR_GET_PIN_IF_LARGER, &result) != PR_OK) {
-    return nullptr;
-  }
+  int32_t status = get(env, db, snapshot, read_flags, k.data(), k.length(), buf, sizeof buf,
+                       PR_GET_PIN_IF_LARGER, &result);
+  if (status == PR_CODE_INCOMPLETE) return needs_io;
+  if (status != PR_OK) return nullptr;
   std::unique_ptr<pr_pin_t, void (*)(pr_pin_t*)> pin(result.pin, pr_pin_release);
   if (result.value_len > kMaxArrayBytes) {
     throw_too_large_for_array(env);
@@ -192,6 +204,7 @@ PR_JNI_EXPORT jint JNICALL Java_dev_pinrock_internal_JniDb_getInto(JNIEnv* env, 
   pr_get_result_t result;
   int32_t status = get(env, db, snapshot, read_flags, k.data(), k.length(), buf, cap, flags, &result);
   if (status == PR_NOT_FOUND) return -1;
+  if (status == PR_CODE_INCOMPLETE) return kNeedsIo;
   if (status != PR_OK) return 0;
   std::unique_ptr<pr_pin_t, void (*)(pr_pin_t*)> pin(result.pin, pr_pin_release);
   if (result.value_len <= capacity) {
@@ -202,24 +215,29 @@ PR_JNI_EXPORT jint JNICALL Java_dev_pinrock_internal_JniDb_getInto(JNIEnv* env, 
 }
 
 PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_getAddress(
-    JNIEnv* env, jclass, jlong db, jlong key, jlong key_len, jlong dst, jlong dst_cap) {
+    JNIEnv* env, jclass, jlong db, jint read_flags, jlong key, jlong key_len, jlong dst,
+    jlong dst_cap) {
   pr_get_result_t result;
   uint8_t* buf = const_cast<uint8_t*>(address_of(dst));
-  int32_t status = get(env, db, 0, 0, address_of(key), key_len, buf, dst_cap, 0, &result);
+  int32_t status =
+      get(env, db, 0, read_flags, address_of(key), key_len, buf, dst_cap, 0, &result);
   if (status == PR_NOT_FOUND) return -1;
+  if (status == PR_CODE_INCOMPLETE) return kNeedsIo;
   if (status != PR_OK) return 0;
   return static_cast<jlong>(result.value_len);
 }
 
 PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_getPinned(JNIEnv* env, jclass,
-                                                                       jlong db, jbyteArray key,
+                                                                       jlong db, jint read_flags,
+                                                                       jbyteArray key,
                                                                        jlongArray out) {
   JavaBytes k(env, key);
   if (!k.valid()) return 0;
   pr_get_result_t result;
-  int32_t status =
-      get(env, db, 0, 0, k.data(), k.length(), nullptr, 0, PR_GET_PIN_IF_LARGER, &result);
+  int32_t status = get(env, db, 0, read_flags, k.data(), k.length(), nullptr, 0,
+                       PR_GET_PIN_IF_LARGER, &result);
   if (status == PR_NOT_FOUND) return -1;
+  if (status == PR_CODE_INCOMPLETE) return kNeedsIo;
   if (status != PR_OK) return 0;
   jlong fields[2] = {static_cast<jlong>(reinterpret_cast<intptr_t>(result.data)),
                      static_cast<jlong>(result.value_len)};

@@ -47,6 +47,7 @@ public final class DbOptions {
     private final StatsLevel statistics;
     private final InfoLogLevel infoLogLevel;
     private final boolean infoLogToSystemLogger;
+    private final boolean memoryFirstReads;
     private final Map<String, DbOptions> columnFamilyOptions;
 
     /** The settings while a copy is being made; each wither changes one. */
@@ -70,6 +71,7 @@ public final class DbOptions {
         StatsLevel statistics = StatsLevel.OFF;
         InfoLogLevel infoLogLevel = InfoLogLevel.INFO;
         boolean infoLogToSystemLogger;
+        boolean memoryFirstReads = true;
         Map<String, DbOptions> columnFamilyOptions = Map.of();
     }
 
@@ -93,6 +95,7 @@ public final class DbOptions {
         this.statistics = v.statistics;
         this.infoLogLevel = v.infoLogLevel;
         this.infoLogToSystemLogger = v.infoLogToSystemLogger;
+        this.memoryFirstReads = v.memoryFirstReads;
         this.columnFamilyOptions = v.columnFamilyOptions;
     }
 
@@ -117,6 +120,7 @@ public final class DbOptions {
         v.statistics = statistics;
         v.infoLogLevel = infoLogLevel;
         v.infoLogToSystemLogger = infoLogToSystemLogger;
+        v.memoryFirstReads = memoryFirstReads;
         v.columnFamilyOptions = columnFamilyOptions;
         return v;
     }
@@ -455,6 +459,41 @@ public final class DbOptions {
     }
 
     /**
+     * Returns a copy whose gets try memory first, or not. A get that tries
+     * memory first reads from the memtables and the block cache only, through
+     * a cheaper call (one that cannot block), and reads normally when that
+     * would need I/O. It pays while nearly every get finds its data in memory
+     * and costs a wasted lookup on every get that does not, so each column
+     * family measures its own reads and tries memory first only while at most
+     * 1% of those tries need I/O (otherwise on one get in 64, to notice a
+     * change). Gets through a snapshot or with read options other than the
+     * defaults read normally, and so do all gets with
+     * {@link #statistics(StatsLevel) statistics} on (a try that needs I/O
+     * would count as a second read). On virtual threads, whatever these
+     * settings, every get tries memory first, and one that needs I/O runs on
+     * a platform thread of pinrock's while the virtual thread waits unmounted,
+     * so that no carrier thread is held during a read from disk (multiGet,
+     * cursor moves and writes still hold theirs while they run).
+     *
+     * @param value whether gets may try memory first (default true)
+     * @return a copy with the setting changed
+     */
+    public DbOptions memoryFirstReads(boolean value) {
+        Values v = values();
+        v.memoryFirstReads = value;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns whether gets may try memory first.
+     *
+     * @return whether gets may try memory first
+     */
+    public boolean memoryFirstReads() {
+        return memoryFirstReads;
+    }
+
+    /**
      * Returns a copy that opens an existing column family with its own
      * options; families without an entry use these options. Only the
      * per-family settings of {@code options} apply (compression, zstd,
@@ -627,6 +666,7 @@ public final class DbOptions {
                 + ", zstdDictionaryBytes=" + zstdDictionaryBytes + ", zstdTrainingBytes=" + zstdTrainingBytes
                 + ", compressionThreads=" + compressionThreads + ", statistics=" + statistics
                 + ", infoLogLevel=" + infoLogLevel + ", infoLogToSystemLogger=" + infoLogToSystemLogger
+                + ", memoryFirstReads=" + memoryFirstReads
                 + ", columnFamilyOptions=" + columnFamilyOptions + "]";
     }
 }

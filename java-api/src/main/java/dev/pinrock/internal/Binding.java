@@ -11,7 +11,7 @@ public enum Binding {
     FFM {
         @Override
         public DataPath dataPath(FfmDb owner) {
-            return owner;
+            return new FfmDataPath(owner);
         }
     },
     /** JNI entry points in the same library, calling the same C functions. */

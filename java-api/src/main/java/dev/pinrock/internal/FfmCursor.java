@@ -22,27 +22,30 @@ final class FfmCursor extends NativeCursor {
 
     @Override
     protected int move(int op, MemorySegment key, long keyLength) {
-        Scratch scratch = Scratch.get();
-        int status;
-        try {
-            status = (int) pr_cursor_move$handle().invokeExact(handle, op, key, keyLength, entry, scratch.err, Scratch.ERR_CAP);
-        } catch (Throwable t) {
-            throw unchecked(t);
+        try (Scratch scratch = Scratch.borrow()) {
+            int status;
+            try {
+                status = (int) pr_cursor_move$handle().invokeExact(handle, op, key, keyLength, entry, scratch.err,
+                        Scratch.ERR_CAP);
+            } catch (Throwable t) {
+                throw unchecked(t);
+            }
+            return checked(status, scratch);
         }
-        return checked(status, scratch);
     }
 
     @Override
     protected int scan(int flags, long maxEntries, MemorySegment buf) {
-        Scratch scratch = Scratch.get();
-        int status;
-        try {
-            status = (int) pr_cursor_scan$handle().invokeExact(handle, flags, maxEntries, buf, buf.byteSize(), entriesOut, bytesOut,
-                    entry, scratch.err, Scratch.ERR_CAP);
-        } catch (Throwable t) {
-            throw unchecked(t);
+        try (Scratch scratch = Scratch.borrow()) {
+            int status;
+            try {
+                status = (int) pr_cursor_scan$handle().invokeExact(handle, flags, maxEntries, buf, buf.byteSize(),
+                        entriesOut, bytesOut, entry, scratch.err, Scratch.ERR_CAP);
+            } catch (Throwable t) {
+                throw unchecked(t);
+            }
+            return checked(status, scratch);
         }
-        return checked(status, scratch);
     }
 
     private static int checked(int status, Scratch scratch) {

@@ -29,8 +29,7 @@ public final class FfmSstWriter {
 
     /** Opens a writer of a new table file compressed as options say. */
     public static FfmSstWriter open(Path path, DbOptions options) {
-        Scratch scratch = Scratch.get();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             NativeOptions.with(options, 0L, nativeOptions -> check(
@@ -41,12 +40,11 @@ public final class FfmSstWriter {
 
     /** Adds key -> value; keys strictly ascending. */
     public void put(MemorySegment key, MemorySegment value) {
-        Scratch scratch = Scratch.get();
-        MemorySegment nativeKey = scratch.nativeKey(key);
-        MemorySegment nativeValue = scratch.nativeInput(value);
-        try {
-            check((int) pr_sst_writer_put$handle().invokeExact(handle, nativeKey, key.byteSize(), nativeValue, value.byteSize(), scratch.err,
-                    Scratch.ERR_CAP), scratch);
+        try (Scratch scratch = Scratch.borrow()) {
+            MemorySegment nativeKey = scratch.nativeKey(key);
+            MemorySegment nativeValue = scratch.nativeInput(value);
+            check((int) pr_sst_writer_put$handle().invokeExact(handle, nativeKey, key.byteSize(), nativeValue,
+                    value.byteSize(), scratch.err, Scratch.ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -54,10 +52,10 @@ public final class FfmSstWriter {
 
     /** Adds a deletion of key; keys strictly ascending. */
     public void delete(MemorySegment key) {
-        Scratch scratch = Scratch.get();
-        MemorySegment nativeKey = scratch.nativeKey(key);
-        try {
-            check((int) pr_sst_writer_delete$handle().invokeExact(handle, nativeKey, key.byteSize(), scratch.err, Scratch.ERR_CAP), scratch);
+        try (Scratch scratch = Scratch.borrow()) {
+            MemorySegment nativeKey = scratch.nativeKey(key);
+            check((int) pr_sst_writer_delete$handle().invokeExact(handle, nativeKey, key.byteSize(), scratch.err,
+                    Scratch.ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -65,13 +63,13 @@ public final class FfmSstWriter {
 
     /** Completes the file; returns its size. */
     public long finish() {
-        Scratch scratch = Scratch.get();
-        try {
-            check((int) pr_sst_writer_finish$handle().invokeExact(handle, scratch.word, scratch.err, Scratch.ERR_CAP), scratch);
+        try (Scratch scratch = Scratch.borrow()) {
+            check((int) pr_sst_writer_finish$handle().invokeExact(handle, scratch.word, scratch.err, Scratch.ERR_CAP),
+                    scratch);
+            return scratch.word.get(ValueLayout.JAVA_LONG, 0);
         } catch (Throwable t) {
             throw unchecked(t);
         }
-        return scratch.word.get(ValueLayout.JAVA_LONG, 0);
     }
 
     /** Frees the writer; called once. */

@@ -19,9 +19,15 @@ import java.lang.ref.Reference;
  * it; heap ones are copied.
  */
 public final class JniDb implements DataPath {
-    /** What each thread's last pinned read found. */
-    private static final ThreadLocal<PinnedValue> PINNED =
-            ThreadLocal.withInitial(() -> new PinnedValue(JniDb::releasePin));
+    /** What the gets answer when a memory-only read needed I/O (get(byte[]): this very array). */
+    private static final byte[] NEEDS_IO = new byte[0];
+    private static final int NEEDS_IO_LENGTH = -2;
+    /**
+     * A read flag of the JNI entry points only (pinrock_jni.cc's
+     * kMemoryFirstAttempt): read from memory only, and answer NEEDS_IO or
+     * NEEDS_IO_LENGTH rather than throw when that needs I/O.
+     */
+    private static final int MEMORY_FIRST_ATTEMPT = 1 << 30;
 
     static {
         NativeLibrary.load();
@@ -29,10 +35,30 @@ public final class JniDb implements DataPath {
 
     /** The native pr_db_t* of the column family, owned by an {@link FfmDb}. */
     private final long handle;
+    private final MemoryFirst memoryFirst;
 
     /** @param owner the handle's owner, which outlives this data path */
     JniDb(FfmDb owner) {
-        this.handle = owner.address();
+        this.handle = owner.handle().address();
+        this.memoryFirst = owner.memoryFirst();
+    }
+
+    /*
+     * The gets try memory first as FfmDataPath's do (same policy, same two
+     * RocksDB reads on a miss), so that the two bindings are compared on one
+     * algorithm: an attempt (MEMORY_FIRST_ATTEMPT) answers NEEDS_IO (or
+     * NEEDS_IO_LENGTH) when it would need I/O, and the get is made again.
+     */
+
+    /** Whether this get tries memory first: with default read options, when the policy says so. */
+    private boolean memoryFirst(long snapshot, int readFlags) {
+        return snapshot == 0 && readFlags == 0 && memoryFirst.tryNow();
+    }
+
+    /** Records a memory-first attempt's outcome; returns whether it answered. */
+    private boolean answered(boolean inMemory) {
+        memoryFirst.answered(inMemory);
+        return inMemory;
     }
 
     @Override
@@ -55,21 +81,33 @@ public final class JniDb implements DataPath {
 
     @Override
     public byte[] get(byte[] key) {
-        return get(handle, 0L, 0, key);
+        return get(key, 0L, 0);
     }
 
     @Override
     public int get(byte[] key, byte[] dst) {
-        return getInto(handle, 0L, 0, key, dst);
+        return get(key, dst, 0L, 0);
     }
 
     @Override
     public byte[] get(byte[] key, long snapshot, int readFlags) {
-        return get(handle, snapshot, readFlags, key);
+        if (memoryFirst(snapshot, readFlags)) {
+            byte[] value = get(handle, 0L, MEMORY_FIRST_ATTEMPT, key, NEEDS_IO);
+            if (answered(value != NEEDS_IO)) {
+                return value;
+            }
+        }
+        return get(handle, snapshot, readFlags, key, NEEDS_IO);
     }
 
     @Override
     public int get(byte[] key, byte[] dst, long snapshot, int readFlags) {
+        if (memoryFirst(snapshot, readFlags)) {
+            int length = getInto(handle, 0L, MEMORY_FIRST_ATTEMPT, key, dst);
+            if (answered(length != NEEDS_IO_LENGTH)) {
+                return length;
+            }
+        }
         return getInto(handle, snapshot, readFlags, key, dst);
     }
 
@@ -78,12 +116,19 @@ public final class JniDb implements DataPath {
         if (key.isNative() && dst.isNative()) {
             Segments.requireUsable(key);
             Segments.requireUsable(dst);
-            long length = getAddress(handle, key.address(), key.byteSize(), dst.address(), dst.byteSize());
+            long length = NEEDS_IO_LENGTH;
+            if (memoryFirst(0L, 0)) {
+                length = getAddress(handle, MEMORY_FIRST_ATTEMPT, key.address(), key.byteSize(), dst.address(), dst.byteSize());
+                answered(length != NEEDS_IO_LENGTH);
+            }
+            if (length == NEEDS_IO_LENGTH) {
+                length = getAddress(handle, 0, key.address(), key.byteSize(), dst.address(), dst.byteSize());
+            }
             Reference.reachabilityFence(key);
             Reference.reachabilityFence(dst);
             return length;
         }
-        byte[] value = get(handle, 0L, 0, key.toArray(ValueLayout.JAVA_BYTE));
+        byte[] value = get(key.toArray(ValueLayout.JAVA_BYTE));
         if (value == null) {
             return NOT_FOUND;
         }
@@ -101,9 +146,16 @@ public final class JniDb implements DataPath {
     @Override
     public PinnedValue pin(byte[] key) {
         long[] dataAndLength = new long[2];
-        long pin = getPinned(handle, key, dataAndLength);
+        long pin = NEEDS_IO_LENGTH;
+        if (memoryFirst(0L, 0)) {
+            pin = getPinned(handle, MEMORY_FIRST_ATTEMPT, key, dataAndLength);
+            answered(pin != NEEDS_IO_LENGTH);
+        }
+        if (pin == NEEDS_IO_LENGTH) {
+            pin = getPinned(handle, 0, key, dataAndLength);
+        }
         // An empty value fits the empty buffer: it is not pinned (pin 0).
-        return pin == NOT_FOUND ? null : PINNED.get().set(dataAndLength[0], dataAndLength[1], pin);
+        return pin == NOT_FOUND ? null : new PinnedValue(dataAndLength[0], dataAndLength[1], pin, JniDb::releasePin);
     }
 
     @Override
@@ -172,14 +224,21 @@ public final class JniDb implements DataPath {
 
     private static native void deleteAddress(long db, long key, long keyLength);
 
-    private static native byte[] get(long db, long snapshot, int readFlags, byte[] key);
+    /** Returns the value, null when absent, or needsIo when a MEMORY_FIRST_ATTEMPT needed I/O. */
+    private static native byte[] get(long db, long snapshot, int readFlags, byte[] key, byte[] needsIo);
 
+    /** Returns the value's length, NOT_FOUND, or NEEDS_IO_LENGTH (a MEMORY_FIRST_ATTEMPT needed I/O). */
     private static native int getInto(long db, long snapshot, int readFlags, byte[] key, byte[] dst);
 
-    private static native long getAddress(long db, long key, long keyLength, long dst, long dstCapacity);
+    /** As getInto, into native memory. */
+    private static native long getAddress(long db, int readFlags, long key, long keyLength, long dst,
+            long dstCapacity);
 
-    /** Returns the pin (0 for an empty value), or NOT_FOUND; fills {data address, length}. */
-    private static native long getPinned(long db, byte[] key, long[] dataAndLength);
+    /**
+     * Returns the pin (0 for an empty value), NOT_FOUND, or NEEDS_IO_LENGTH
+     * (a MEMORY_FIRST_ATTEMPT needed I/O); fills {data address, length}.
+     */
+    private static native long getPinned(long db, int readFlags, byte[] key, long[] dataAndLength);
 
     private static native void releasePin(long pin);
 

@@ -59,11 +59,15 @@ public abstract class NativeCursor {
     }
 
     public boolean seek(MemorySegment key) {
-        return moved(move(PR_CURSOR_SEEK(), Scratch.get().nativeKey(key), key.byteSize()));
+        try (Scratch scratch = Scratch.borrow()) {
+            return moved(move(PR_CURSOR_SEEK(), scratch.nativeKey(key), key.byteSize()));
+        }
     }
 
     public boolean seekForPrev(MemorySegment key) {
-        return moved(move(PR_CURSOR_SEEK_FOR_PREV(), Scratch.get().nativeKey(key), key.byteSize()));
+        try (Scratch scratch = Scratch.borrow()) {
+            return moved(move(PR_CURSOR_SEEK_FOR_PREV(), scratch.nativeKey(key), key.byteSize()));
+        }
     }
 
     /** Moves to the next entry; the caller has checked {@link #onEntry()}. */

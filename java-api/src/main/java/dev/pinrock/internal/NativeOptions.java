@@ -61,9 +61,8 @@ public final class NativeOptions {
      * @param memoryBudget a memory budget's native handle, or 0
      */
     static void with(DbOptions options, long memoryBudget, OptionsUse use) {
-        Scratch scratch = Scratch.get();
-        MemorySegment err = scratch.err;
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
+            MemorySegment err = scratch.err;
             MemorySegment nativeOptions = (MemorySegment) pr_options_create$handle().invokeExact();
             if (nativeOptions.equals(MemorySegment.NULL)) {
                 throw new OutOfMemoryError("pr_options_create: native memory exhausted");

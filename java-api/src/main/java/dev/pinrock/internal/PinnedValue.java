@@ -8,27 +8,22 @@ import java.util.function.LongConsumer;
 /**
  * What a binding's pinned read found: the value's address and length in
  * RocksDB's memory, and the pin that keeps that memory alive (0 for an empty
- * value, which needs none). A binding keeps one per thread and refills it at
- * the thread's next pinned read. The caller owns the pin and hands it on
- * exactly once: to {@link #read(Consumer)}, which releases it, or to a
- * {@link #view(Arena)}'s arena.
+ * value, which needs none). Each pinned read makes one. The caller owns the
+ * pin and hands it on exactly once: to {@link #read(Consumer)}, which
+ * releases it, or to a {@link #view(Arena)}'s arena.
  */
 public final class PinnedValue {
     private final LongConsumer releasePin;
-    private long address;
-    private long length;
-    private long pin;
+    private final long address;
+    private final long length;
+    private final long pin;
 
     /** @param releasePin the binding's release of a non-zero pin */
-    PinnedValue(LongConsumer releasePin) {
-        this.releasePin = releasePin;
-    }
-
-    PinnedValue set(long address, long length, long pin) {
+    PinnedValue(long address, long length, long pin, LongConsumer releasePin) {
         this.address = address;
         this.length = length;
         this.pin = pin;
-        return this;
+        this.releasePin = releasePin;
     }
 
     /** Releases a pin this binding reported; 0 is accepted. */

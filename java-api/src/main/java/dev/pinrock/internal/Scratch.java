@@ -3,22 +3,34 @@ package dev.pinrock.internal;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import dev.pinrock.bindings.pr_get_result;
 
 /**
- * Per-thread native buffers for the FFM binding, so that the copying paths
+ * Native buffers for one FFM call at a time, so that the copying paths
  * (byte[] keys and values, heap buffers and heap segments) allocate nothing
- * per call. A thread uses its scratch for one native call at a time.
+ * per call. A call borrows a scratch ({@link #borrow()}) and gives it back
+ * when it ends ({@link #close()}, with try-with-resources): no thread keeps
+ * one. Given-back scratches wait in a pool of {@link #POOL_SLOTS} slots, so
+ * the native memory kept is at most POOL_SLOTS times {@link #MAX_KEPT_BYTES},
+ * however many threads (virtual ones included) read and write; a call that
+ * finds no scratch in the pool makes one, which the garbage collector frees
+ * when the pool has no room for it. Each thread looks first in the slot of
+ * its id, so a platform thread finds the scratch it gave back (its buffers
+ * still in its processor's cache) unless another thread took it meanwhile.
  */
-final class Scratch {
+final class Scratch implements AutoCloseable {
     static final long ERR_CAP = 1024;
     /** Values up to this size come back from a get in one downcall. */
     static final long VALUE_CAP = 16 * 1024;
-    /** Larger key or value copies use a one-off segment instead of growing the kept ones. */
-    private static final long KEEP_LIMIT = 1 << 20;
-
-    private static final ThreadLocal<Scratch> PER_THREAD = ThreadLocal.withInitial(Scratch::new);
+    /** Key and value copies grow their region up to this size; larger ones use a one-off segment. */
+    private static final long KEEP_LIMIT = 64 * 1024;
+    /** The most native memory one pooled scratch holds: its fixed buffers and two full regions. */
+    static final long MAX_KEPT_BYTES = ERR_CAP + VALUE_CAP + 2 * KEEP_LIMIT + 1024;
+    /** Four slots per processor (a power of two, at least 16): borrowers rarely meet in one. */
+    static final int POOL_SLOTS = Integer.highestOneBit(Math.max(16, Runtime.getRuntime().availableProcessors() * 4));
+    private static final AtomicReferenceArray<Scratch> POOL = new AtomicReferenceArray<>(POOL_SLOTS);
 
     final MemorySegment err = allocate(ERR_CAP);
     final MemorySegment result = Arena.ofAuto().allocate(pr_get_result.layout());
@@ -27,20 +39,43 @@ final class Scratch {
     /** err's and result's addresses, for the downcalls that take them as plain addresses. */
     final long errAddress = err.address();
     final long resultAddress = result.address();
-    /** What this thread's last pinned read found. */
-    final PinnedValue pinned = new PinnedValue(FfmDb::releasePin);
     private final Region keyRegion = new Region(256);
     private final Region inputRegion = new Region(4096);
 
-    /** The most memory-only gets skipped after a run of them needed I/O. */
-    private static final int MAX_MEMORY_FIRST_BACKOFF = 1024;
-    /** Gets to make normally before trying memory first again. */
-    private int memoryFirstSkips;
-    /** What memoryFirstSkips is set to at the next miss: doubles while memory-only gets miss. */
-    private int memoryFirstBackoff;
+    private Scratch() {
+    }
 
-    static Scratch get() {
-        return PER_THREAD.get();
+    /**
+     * Takes a scratch for one call: from the pool (the slot of this thread's
+     * id, then the next), or a new one. The caller gives it back with
+     * {@link #close()} and uses it on no other thread meanwhile, except one
+     * the call hands its work to and waits for.
+     */
+    static Scratch borrow() {
+        int home = (int) Thread.currentThread().threadId() & (POOL_SLOTS - 1);
+        Scratch pooled = take(home);
+        if (pooled == null) {
+            pooled = take((home + 1) & (POOL_SLOTS - 1));
+        }
+        return pooled != null ? pooled : new Scratch();
+    }
+
+    private static Scratch take(int slot) {
+        Scratch pooled = POOL.getAcquire(slot);
+        return pooled != null && POOL.compareAndSet(slot, pooled, null) ? pooled : null;
+    }
+
+    /**
+     * Gives this scratch back: into the slot of this thread's id when it is
+     * empty, else to the garbage collector. Two threads giving back into one
+     * empty slot at once may both store; the one overwritten is only dropped.
+     */
+    @Override
+    public void close() {
+        int home = (int) Thread.currentThread().threadId() & (POOL_SLOTS - 1);
+        if (POOL.getPlain(home) == null) {
+            POOL.setRelease(home, this);
+        }
     }
 
     /** Each region has its own automatic arena, so a replaced region is freed by the GC. */
@@ -51,6 +86,14 @@ final class Scratch {
     /** Returns a key segment itself when native, otherwise a native copy of it. */
     MemorySegment nativeKey(MemorySegment key) {
         return key.isNative() ? key : keyRegion.copyOf(key);
+    }
+
+    /**
+     * Returns a copy of the first length bytes of a native key (which may be
+     * this scratch's own copy) in this scratch's memory, which any thread may use.
+     */
+    MemorySegment keyCopy(MemorySegment key, long length) {
+        return keyRegion.copyOf(key.asSlice(0, length));
     }
 
     /** Returns a native copy of a key array (made without a heap segment, so nothing is allocated). */
@@ -78,6 +121,11 @@ final class Scratch {
         return result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset());
     }
 
+    /** Records that the last get's value was copied out of its pin, which was released. */
+    void pinnedIntoBuffer() {
+        result.set(ValueLayout.JAVA_LONG, pr_get_result.pin$offset(), 0L);
+    }
+
     /** @return where the value of the last get is: this value buffer, or its pinned memory */
     MemorySegment resultSource(long length) {
         return resultPin() == 0 ? value : MemorySegment.ofAddress(resultData()).reinterpret(length);
@@ -103,10 +151,10 @@ final class Scratch {
             return target;
         }
 
-        /** Copies a heap segment into the region (or a one-off segment) and returns the copy. */
-        MemorySegment copyOf(MemorySegment heap) {
-            MemorySegment target = fit(heap.byteSize());
-            MemorySegment.copy(heap, 0, target, 0, heap.byteSize());
+        /** Copies a segment into the region (or a one-off segment) and returns the copy. */
+        MemorySegment copyOf(MemorySegment source) {
+            MemorySegment target = fit(source.byteSize());
+            MemorySegment.copy(source, 0, target, 0, source.byteSize());
             return target;
         }
 
@@ -118,29 +166,6 @@ final class Scratch {
                 area = allocate(Math.max(needed, Math.min(KEEP_LIMIT, area.byteSize() * 2)));
             }
             return area;
-        }
-    }
-
-    /**
-     * Whether this thread's next get should try memory first. A thread whose
-     * memory-only gets keep needing I/O (a dataset larger than the block
-     * cache) backs off, so it does not pay for two lookups per get.
-     */
-    boolean tryMemoryFirst() {
-        if (memoryFirstSkips == 0) {
-            return true;
-        }
-        memoryFirstSkips--;
-        return false;
-    }
-
-    /** Records whether a memory-only get answered (false: it needed I/O). */
-    void memoryFirstAnswered(boolean answered) {
-        if (answered) {
-            memoryFirstBackoff = 0;
-        } else {
-            memoryFirstBackoff = Math.min(MAX_MEMORY_FIRST_BACKOFF, memoryFirstBackoff * 2 + 1);
-            memoryFirstSkips = memoryFirstBackoff;
         }
     }
 
