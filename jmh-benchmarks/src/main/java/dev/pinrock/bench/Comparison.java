@@ -37,7 +37,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * on the 1M keys in table files), 64 KiB gets written to a
  * file, get-absent, put and delete, and batch put (1000 entries per
  * operation), multiGet (100 keys per operation) and a full scan of 1M
- * entries. The report goes to DIR (default
+ * entries; at each of its get points pinrock also runs with memory-first
+ * reads off ({@code memoryFirst=false}). The report goes to DIR (default
  * jmh-benchmarks/target/comparison), the raw JMH JSON to DIR/jmh.
  */
 public final class Comparison {
@@ -79,8 +80,22 @@ public final class Comparison {
         }
     }
 
-    /** One grid point: a set of benchmark methods at one parameter setting. */
-    record Point(String name, String operation, Map<String, String> params, int threads) {
+    /**
+     * One grid point: a set of benchmark methods at one parameter setting.
+     * pinrock runs it with its default memory-first reads, and where
+     * withoutMemoryFirst is set, with them off too ({@code memoryFirst=false}).
+     */
+    record Point(String name, String operation, Map<String, String> params, int threads,
+            boolean withoutMemoryFirst) {
+        Point(String name, String operation, Map<String, String> params, int threads) {
+            this(name, operation, params, threads, false);
+        }
+
+        /** @return this point, measured for pinrock with memory-first reads off as well as on */
+        Point alsoWithoutMemoryFirst() {
+            return new Point(name, operation, params, threads, true);
+        }
+
         int keyBytes() {
             return Integer.parseInt(params.get("keyBytes"));
         }
@@ -91,6 +106,12 @@ public final class Comparison {
 
         int keyCount() {
             return Grid.keyCount(Integer.parseInt(params.get("keys")), valueBytes());
+        }
+
+        /** @return what the report files this point's figures under */
+        Report.Scenario scenario() {
+            return new Report.Scenario(operation, valueBytes(), keyBytes(), keyCount(), params.get("order"),
+                    params.get("location"), threads);
         }
 
         /** @return whether the operation reads an existing dataset rather than writing */
@@ -156,12 +177,19 @@ public final class Comparison {
             // native targets hold to native, so that a slow or fast moment of
             // the machine weighs on both sides of that ratio alike.
             Report.Row floorBefore = runFloor(floor, point, timing);
-            jmhResults.add(runJmh(point, "ffm", timing, out));
+            jmhResults.add(runJmh(point, "ffm", true, timing, out));
             Report.Row floorAfter = runFloor(floor, point, timing);
             floorRows.add(bracketed(floorBefore, floorAfter));
-            for (String binding : new String[] {"jni", "rocksjava"}) {
-                jmhResults.add(runJmh(point, binding, timing, out));
+            jmhResults.add(runJmh(point, "jni", true, timing, out));
+            if (point.withoutMemoryFirst()) {
+                // Memory-first reads off: JNI, then FFM, so that FFM, JNI, JNI,
+                // FFM puts each binding's two runs the same distance apart
+                // around the middle, and a steady drift of the machine's speed
+                // weighs on FFM / JNI with the setting on and off alike.
+                jmhResults.add(runJmh(point, "jni", false, timing, out));
+                jmhResults.add(runJmh(point, "ffm", false, timing, out));
             }
+            jmhResults.add(runJmh(point, "rocksjava", true, timing, out));
         }
         Report.Summary summary = Report.write(jmhResults, floorRows, report, command + (full ? " --full" : ""),
                 started);
@@ -200,7 +228,9 @@ public final class Comparison {
         points.add(new Point("batch put", "batch-put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(new Point("multiGet", "multi-get", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("full scan", "scan", params(16, 100, CORE_KEYS, "sequential", "sst"), 1));
-        return points;
+        // pinrock's gets also with memory-first reads off: FFM against JNI on
+        // either algorithm, and what memory first gains each binding.
+        return points.stream().map(p -> p.operation().equals("get") ? p.alsoWithoutMemoryFirst() : p).toList();
     }
 
     private static Map<String, String> params(int keyBytes, int valueBytes, int keys, String order, String location) {
@@ -218,13 +248,17 @@ public final class Comparison {
         return binding.equals("rocksjava") ? RocksJavaBenchmark.class : PinrockBenchmark.class;
     }
 
-    /** Runs one binding ("ffm", "jni", "rocksjava") at one point; returns the JMH JSON file written. */
-    private static Path runJmh(Point point, String binding, Timing timing, Path out)
+    /**
+     * Runs one binding ("ffm", "jni", "rocksjava") at one point, pinrock with
+     * memory-first reads on or off (RocksJava has no such setting); returns
+     * the JMH JSON file written.
+     */
+    private static Path runJmh(Point point, String binding, boolean memoryFirst, Timing timing, Path out)
             throws RunnerException, IOException {
         String slug = point.name().replaceAll("[^A-Za-z0-9]+", "-");
         String methods = point.methods(binding);
         String benchmarkClass = benchmarkClass(binding).getName();
-        Path json = out.resolve("jmh-" + slug + "-" + binding + ".json");
+        Path json = out.resolve("jmh-" + slug + "-" + binding + (memoryFirst ? "" : "-memory-first-off") + ".json");
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(Pattern.quote(benchmarkClass) + "\\.(" + methods + ")$")
                 .threads(point.threads())
@@ -241,6 +275,7 @@ public final class Comparison {
         point.params().forEach(options::param);
         if (!binding.equals("rocksjava")) {
             options.param("binding", binding);
+            options.param("memoryFirst", String.valueOf(memoryFirst));
         }
         int measured = new Runner(options.build()).run().size();
         int expected = methods.split("\\|").length;
@@ -273,8 +308,7 @@ public final class Comparison {
     static Report.Row bracketed(Report.Row before, Report.Row after) {
         double mean = (before.opsPerSecond() + after.opsPerSecond()) / 2;
         double halfSpread = Math.abs(before.opsPerSecond() - after.opsPerSecond()) / 2;
-        return new Report.Row(before.operation(), before.binding(), before.mode(), before.valueBytes(),
-                before.keyBytes(), before.keys(), before.order(), before.location(), before.threads(), mean,
+        return new Report.Row(before.scenario(), before.binding(), before.mode(), before.memoryFirst(), mean,
                 halfSpread, before.bytesPerOp());
     }
 
@@ -311,9 +345,8 @@ public final class Comparison {
                 throw new IllegalStateException("native floor failed (exit " + exit + "): " + command + "\n" + output);
             }
             System.out.println("native floor: " + output.strip());
-            return new Report.Row(point.operation(), "native", "pinned", point.valueBytes(), point.keyBytes(),
-                    point.keyCount(), point.params().get("order"), point.params().get("location"), point.threads(),
-                    Double.parseDouble(matcher.group(1)), Double.NaN, Double.NaN);
+            return new Report.Row(point.scenario(), "native", "pinned", "", Double.parseDouble(matcher.group(1)),
+                    Double.NaN, Double.NaN);
         } finally {
             if (scratch != null) {
                 Datasets.deleteRecursively(scratch);

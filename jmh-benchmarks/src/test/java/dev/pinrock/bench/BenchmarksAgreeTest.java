@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -110,14 +111,16 @@ class BenchmarksAgreeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"sst", "memtable"})
-    void pinrockBindingsReadTheExpectedValuesInEveryMode(String location) throws Exception {
+    @CsvSource({"sst, true", "memtable, true", "sst, false", "memtable, false"})
+    void pinrockBindingsReadTheExpectedValuesInEveryMode(String location, String memoryFirst) throws Exception {
         PinrockBenchmark bench = new PinrockBenchmark();
         for (String binding : new String[] {"ffm", "jni"}) {
             PinrockBenchmark.ReadDb db = grid(new PinrockBenchmark.ReadDb(), location);
             db.binding = binding;
+            db.memoryFirst = memoryFirst;
             db.open();
             try {
+                assertEquals(Boolean.parseBoolean(memoryFirst), db.options().memoryFirstReads(), binding);
                 long[] expected = expected(db);
                 assertArrayEquals(expected, run(db, bench::getNewArray), binding + " new-array");
                 assertArrayEquals(expected, run(db, bench::getIntoArray), binding + " into-array");
@@ -176,6 +179,7 @@ class BenchmarksAgreeTest {
         PinrockBenchmark bench = new PinrockBenchmark();
         PinrockBenchmark.WriteDb db = grid(new PinrockBenchmark.WriteDb(), "memtable");
         db.binding = binding;
+        db.memoryFirst = "true";
         db.open();
         try {
             Picker writes = picker(db);

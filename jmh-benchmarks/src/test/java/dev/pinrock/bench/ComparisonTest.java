@@ -75,15 +75,23 @@ class ComparisonTest {
 
     @Test
     void theFloorFigureIsTheMeanOfItsRunsBeforeAndAfterFfmWithHalfTheirSpreadAsError() {
-        Report.Row before = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
+        Report.Row before = ReportTest.row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
                 9.0, Double.NaN, Double.NaN);
-        Report.Row after = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
+        Report.Row after = ReportTest.row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
                 10.0, Double.NaN, Double.NaN);
         Report.Row floor = Comparison.bracketed(before, after);
         assertEquals(9.5, floor.opsPerSecond());
         assertEquals(0.5, floor.error());
         assertEquals(before.scenario(), floor.scenario());
         assertEquals(floor, Comparison.bracketed(after, before));
+    }
+
+    @Test
+    void theFullGridRunsPinrocksGetsWithMemoryFirstReadsOffTooAndTheQuickGridDoesNot() {
+        for (Comparison.Point point : Comparison.fullGrid()) {
+            assertEquals(point.operation().equals("get"), point.withoutMemoryFirst(), point.name());
+        }
+        assertTrue(Comparison.quickGrid().stream().noneMatch(Comparison.Point::withoutMemoryFirst));
     }
 
     @Test
