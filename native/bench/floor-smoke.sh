@@ -26,6 +26,7 @@ run() {
 
 run put put memtable sequential
 run put get sst random --threads 2
+run put get sst zipfian --threads 2 --block-cache-bytes 65536
 compgen -G "$tmp/put/*.sst" >/dev/null || { echo "FAIL: the sst reads found no SST file"; exit 1; }
 run put get-absent sst sequential
 run put get-to-file sst random

@@ -40,7 +40,8 @@ constexpr const char* kUsage =
     "                     --op get|get-absent|get-to-file|get-copy-to-file|put|delete|batch-put\n"
     "                          |multi-get|scan|scan-batches|scan-views\n"
     "                     --location sst|memtable\n"
-    "                     --key-bytes N --value-bytes N --keys N --order random|sequential\n"
+    "                     --key-bytes N --value-bytes N --keys N\n"
+    "                     --order random|sequential|zipfian\n"
     "                     [--threads N (1)] [--seconds S (3)] [--warmup-seconds S (S / 3)]\n"
     "                     [--block-cache-bytes B (1073741824)]\n"
     "                     [--write-buffer-bytes B (2147483648)]\n"
@@ -51,7 +52,8 @@ constexpr const char* kUsage =
     "(scan-batches copying batches of entries as pinrock's cursor does,\n"
     "scan-views reading batches of views of blocks kept pinned instead),\n"
     "get-to-file writes each value it gets at offset 0 of a temporary file\n"
-    "(get-copy-to-file copies it into a buffer first, as a copying binding does).\n";
+    "(get-copy-to-file copies it into a buffer first, as a copying binding does).\n"
+    "zipfian is YCSB's scrambled zipfian key choice (constant 0.99).\n";
 
 constexpr size_t kMinKeyBytes = 16;  // "key-" and 12 digits
 constexpr int kBatch = 256;          // point operations between clock checks
@@ -60,6 +62,8 @@ constexpr int kMultiGetKeys = 100;   // keys per multi-get, as Picker.MULTI_GET_
 
 // The batch buffer of a pinrock cursor (NativeCursor.INITIAL_BATCH_BYTES).
 constexpr size_t kScanBatchBytes = 64 * 1024;
+
+enum class Order { kRandom, kSequential, kZipfian };
 
 enum class Op {
   kGet, kGetAbsent, kGetToFile, kGetCopyToFile, kPut, kDelete, kBatchPut, kMultiGet, kScan,
@@ -88,7 +92,7 @@ struct Config {
   size_t key_bytes;
   size_t value_bytes;
   uint64_t keys;
-  bool random;
+  Order order;
   int threads;
   double seconds;         // measured
   double warmup_seconds;  // run before the measurement, as JMH's warm-up iterations
@@ -159,10 +163,11 @@ Config parse_args(int argc, char** argv) {
     usage_error("--location must be sst or memtable");
   }
   config.memtable = arg("location") == "memtable";
-  if (arg("order") != "random" && arg("order") != "sequential") {
-    usage_error("--order must be random or sequential");
-  }
-  config.random = arg("order") == "random";
+  static const std::map<std::string, Order> kOrders = {
+      {"random", Order::kRandom}, {"sequential", Order::kSequential}, {"zipfian", Order::kZipfian}};
+  auto order = kOrders.find(arg("order"));
+  if (order == kOrders.end()) usage_error("--order must be random, sequential or zipfian");
+  config.order = order->second;
   config.key_bytes = parse_number<size_t>("key-bytes", arg("key-bytes"));
   config.value_bytes = parse_number<size_t>("value-bytes", arg("value-bytes"));
   config.keys = parse_number<uint64_t>("keys", arg("keys"));
@@ -236,33 +241,80 @@ uint64_t checksum(const char* data, size_t length) {
   return sum;
 }
 
+// YCSB's scrambled zipfian key choice (ScrambledZipfianGenerator, constant
+// 0.99), as Zipfian.java makes it, which says why: an item of 10^10 drawn
+// by YCSB's ZipfianGenerator from a uniform double, its FNV-1a hash, the
+// hash's absolute value modulo the key count. The constants are the same
+// exact doubles as Zipfian.java's; the build turns off floating-point
+// contraction for this file (CMakeLists.txt), so that eta * u - eta + 1 is
+// rounded after each operation, as in Java, not fused into an FMA.
+namespace zipfian {
+
+constexpr double kItems = 10000000001.0;
+constexpr double kZetan = 0x1.a78123b738f4cp4;  // 26.46902820178302
+constexpr double kAlpha = 0x1.8fffffffffffap6;
+constexpr double kEta = 0x1.b295ee6b6193ap-3;
+constexpr double kSecondItem = 0x1.80e3eb6202786p0;
+
+// ZipfianGenerator.nextLong for a uniform u in [0, 1); never negative.
+uint64_t item(double u) {
+  double uz = u * kZetan;
+  if (uz < 1.0) return 0;
+  if (uz < kSecondItem) return 1;
+  return static_cast<uint64_t>(kItems * std::pow(kEta * u - kEta + 1, kAlpha));
+}
+
+// YCSB's Utils.fnvhash64 before its Math.abs: FNV-1a over 8 bytes, low first.
+uint64_t fnv_hash64(uint64_t value) {
+  uint64_t hash = 0xCBF29CE484222325ULL;
+  for (int i = 0; i < 8; i++) {
+    hash ^= value & 0xFF;
+    hash *= 1099511628211ULL;
+    value >>= 8;
+  }
+  return hash;
+}
+
+uint64_t index(uint64_t random, uint64_t keys) {
+  uint64_t hash = fnv_hash64(item(static_cast<double>(random >> 11) * 0x1p-53));
+  // Java's Math.abs of the hash as a signed number, then an unsigned remainder.
+  uint64_t magnitude = static_cast<int64_t>(hash) < 0 ? 0 - hash : hash;
+  return magnitude % keys;
+}
+
+}  // namespace zipfian
+
 // The key order of one thread, as Picker.nextIndex: random with a xorshift64*
-// seeded per thread, or sequential from the thread's share of the key space.
+// seeded per thread, zipfian from the same random numbers, or sequential from
+// the thread's share of the key space.
 class Picker {
  public:
-  Picker(int thread, int threads, uint64_t keys, bool random)
+  Picker(int thread, int threads, uint64_t keys, Order order)
       : state_(0x9E3779B97F4A7C15ULL * (static_cast<uint64_t>(thread) + 1)),
         next_(static_cast<uint64_t>(thread) * keys / static_cast<uint64_t>(threads)),
         keys_(keys),
-        random_(random) {}
+        order_(order) {}
 
   uint64_t next() {
-    if (random_) {
-      state_ ^= state_ >> 12;
-      state_ ^= state_ << 25;
-      state_ ^= state_ >> 27;
-      return state_ * 0x2545F4914F6CDD1DULL % keys_;
-    }
+    if (order_ == Order::kRandom) return next_random() % keys_;
+    if (order_ == Order::kZipfian) return zipfian::index(next_random(), keys_);
     uint64_t index = next_;
     next_ = next_ + 1 == keys_ ? 0 : next_ + 1;
     return index;
   }
 
  private:
+  uint64_t next_random() {
+    state_ ^= state_ >> 12;
+    state_ ^= state_ << 25;
+    state_ ^= state_ >> 27;
+    return state_ * 0x2545F4914F6CDD1DULL;
+  }
+
   uint64_t state_;
   uint64_t next_;
   uint64_t keys_;
-  bool random_;
+  Order order_;
 };
 
 struct ThreadResult {
@@ -459,7 +511,7 @@ template <Op kOp>
 void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
                 Clock::time_point measure_end, ThreadResult* result) {
   const Config& config = bench.config;
-  Picker picker(thread, config.threads, config.keys, config.random);
+  Picker picker(thread, config.threads, config.keys, config.order);
   std::string key = init_key(config.key_bytes);
   std::string value(config.value_bytes, '\0');
   ThreadResult local;  // not *result, which shares a cache line with its neighbours

@@ -31,7 +31,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * </pre>
  *
  * The quick grid (the default, the README's main job) measures gets at 100 B
- * and 4 KiB, gets from a hot memtable, absent-key gets and puts; {@code --full} measures the core
+ * and 4 KiB, gets from a hot memtable, absent-key gets, puts, and zipfian
+ * gets on 2 threads of 1 KiB values from data larger than the block cache;
+ * {@code --full} measures those zipfian gets too, the core
  * sweep over five value sizes, the one-axis variations around the 100-byte
  * point (a hot memtable of 10,000 keys among them, and two threads on it and
  * on the 1M keys in table files), 64 KiB gets written to a
@@ -56,6 +58,13 @@ public final class Comparison {
     static final int CORE_KEYS = 1_000_000;
     /** Keys of the hot-memtable point: few enough that the memtable stays in the CPU caches. */
     static final int HOT_KEYS = 10_000;
+    /**
+     * The point whose data does not fit the block cache: 200,000 values of
+     * 1 KiB (about 200 MB) under a 64 MiB cache, read by 2 threads in YCSB's
+     * zipfian order, the workload memory-first reads must pay on.
+     */
+    static final int LARGER_THAN_CACHE_KEYS = 200_000;
+    static final long SMALL_CACHE_BYTES = 64L << 20;
 
     /**
      * How long each binding runs at a point: JMH's warm-up and measurement
@@ -84,16 +93,33 @@ public final class Comparison {
      * One grid point: a set of benchmark methods at one parameter setting.
      * pinrock runs it with its default memory-first reads, and where
      * withoutMemoryFirst is set, with them off too ({@code memoryFirst=false}).
+     * A get point measures FFM in every access mode unless copyingGets
+     * limits it to the copying modes the other bindings run.
      */
     record Point(String name, String operation, Map<String, String> params, int threads,
-            boolean withoutMemoryFirst) {
+            boolean withoutMemoryFirst, boolean copyingGets) {
         Point(String name, String operation, Map<String, String> params, int threads) {
-            this(name, operation, params, threads, false);
+            this(name, operation, params, threads, false, false);
         }
 
         /** @return this point, measured for pinrock with memory-first reads off as well as on */
         Point alsoWithoutMemoryFirst() {
-            return new Point(name, operation, params, threads, true);
+            return new Point(name, operation, params, threads, true, copyingGets);
+        }
+
+        /** @return this point with FFM's gets in the copying modes only */
+        Point copyingGetsOnly() {
+            return new Point(name, operation, params, threads, withoutMemoryFirst, true);
+        }
+
+        /** @return this point with one parameter set otherwise */
+        Point with(String param, Object value) {
+            if (!params.containsKey(param)) {
+                throw new IllegalArgumentException("no parameter " + param);
+            }
+            Map<String, String> changed = new LinkedHashMap<>(params);
+            changed.put(param, String.valueOf(value));
+            return new Point(name, operation, changed, threads, withoutMemoryFirst, copyingGets);
         }
 
         int keyBytes() {
@@ -108,10 +134,14 @@ public final class Comparison {
             return Grid.keyCount(Integer.parseInt(params.get("keys")), valueBytes());
         }
 
+        long blockCacheBytes() {
+            return Long.parseLong(params.get("blockCacheBytes"));
+        }
+
         /** @return what the report files this point's figures under */
         Report.Scenario scenario() {
             return new Report.Scenario(operation, valueBytes(), keyBytes(), keyCount(), params.get("order"),
-                    params.get("location"), threads);
+                    params.get("location"), threads, blockCacheBytes());
         }
 
         /** @return whether the operation reads an existing dataset rather than writing */
@@ -126,7 +156,7 @@ public final class Comparison {
         String methods(String binding) {
             boolean rocksJava = binding.equals("rocksjava");
             return switch (operation) {
-                case "get" -> binding.equals("ffm") ? FFM_GETS : COPY_GETS;
+                case "get" -> binding.equals("ffm") && !copyingGets ? FFM_GETS : COPY_GETS;
                 case "get-to-file" -> binding.equals("ffm") ? FFM_GETS_TO_FILE : COPY_GETS_TO_FILE;
                 case "get-absent" -> "getAbsent";
                 case "put" -> "put";
@@ -206,7 +236,20 @@ public final class Comparison {
         points.add(new Point("hot memtable", "get", params(16, 100, HOT_KEYS, "random", "memtable"), 1));
         points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
+        points.add(largerThanCache());
         return points;
+    }
+
+    /**
+     * Gets where the data does not fit the block cache: 1 KiB values, about
+     * 200 MB of them under a 64 MiB cache (the rest in the OS page cache),
+     * keys in YCSB's zipfian order, 2 threads; copying modes, as the
+     * applications this models read.
+     */
+    static Point largerThanCache() {
+        return new Point("cache smaller than data, zipfian, 2 threads", "get",
+                params(16, 1024, LARGER_THAN_CACHE_KEYS, "zipfian", "sst"), 2)
+                .with("blockCacheBytes", SMALL_CACHE_BYTES).copyingGetsOnly();
     }
 
     static List<Point> fullGrid() {
@@ -221,6 +264,7 @@ public final class Comparison {
         points.add(new Point("hot memtable", "get", params(16, 100, HOT_KEYS, "random", "memtable"), 1));
         points.add(new Point("hot memtable, 2 threads", "get", params(16, 100, HOT_KEYS, "random", "memtable"), 2));
         points.add(new Point("2 threads", "get", params(16, 100, CORE_KEYS, "random", "sst"), 2));
+        points.add(largerThanCache());
         points.add(new Point("64 KiB to a file", "get-to-file", params(16, 65536, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
@@ -240,6 +284,7 @@ public final class Comparison {
         params.put("keys", String.valueOf(keys));
         params.put("order", order);
         params.put("location", location);
+        params.put("blockCacheBytes", String.valueOf(Datasets.BLOCK_CACHE_BYTES));
         return params;
     }
 
@@ -334,7 +379,7 @@ public final class Comparison {
                 "--threads", String.valueOf(point.threads()),
                 "--warmup-seconds", String.valueOf(timing.warmupSeconds()),
                 "--seconds", String.valueOf(timing.measurementSeconds()),
-                "--block-cache-bytes", String.valueOf(Datasets.BLOCK_CACHE_BYTES),
+                "--block-cache-bytes", String.valueOf(point.blockCacheBytes()),
                 "--write-buffer-bytes", String.valueOf(Datasets.WRITE_BUFFER_BYTES));
         try {
             Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();

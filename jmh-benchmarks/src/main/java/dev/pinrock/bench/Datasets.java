@@ -35,10 +35,18 @@ public final class Datasets {
     private Datasets() {
     }
 
-    /** The options every pinrock benchmark opens with (RocksJava and the floor mirror them). */
+    /** The options datasets are built with, and every grid point's by default. */
     public static DbOptions options() {
         return DbOptions.create().compression(Compression.NONE).blockCacheBytes(BLOCK_CACHE_BYTES)
                 .writeBufferBytes(WRITE_BUFFER_BYTES);
+    }
+
+    /**
+     * The options every pinrock benchmark opens with at a grid point: the
+     * defaults, with the point's block cache (RocksJava and the floor mirror them).
+     */
+    public static DbOptions options(Grid grid) {
+        return options().blockCacheBytes(grid.blockCacheBytes);
     }
 
     /** @return where datasets live: -Dpinrock.bench.data, else the pinrock cache directory */

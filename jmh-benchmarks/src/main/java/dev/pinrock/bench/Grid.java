@@ -23,13 +23,28 @@ public class Grid {
     @Param({"1000000"})
     public int keys;
 
-    /** "random" or "sequential" key order. */
+    /**
+     * "random" (uniform), "sequential", or "zipfian": skewed, YCSB's
+     * scrambled zipfian ({@link Zipfian}).
+     */
     @Param({"random"})
     public String order;
 
     /** "sst": flushed to table files, served from the block cache; "memtable": never flushed. */
     @Param({"sst"})
     public String location;
+
+    /**
+     * The block cache's capacity in bytes: by default {@link Datasets#BLOCK_CACHE_BYTES},
+     * which holds every dataset; a smaller one makes some reads miss it.
+     */
+    @Param({"1073741824"})
+    public long blockCacheBytes;
+
+    /** How {@link Picker} chooses keys. */
+    public enum Order {
+        RANDOM, SEQUENTIAL, ZIPFIAN
+    }
 
     /** Datasets hold at most this many bytes of values, so that 64 KiB values stay feasible. */
     public static final long MAX_DATASET_BYTES = 256L << 20;
@@ -44,12 +59,13 @@ public class Grid {
         return (int) Math.min(keys, Math.max(1, MAX_DATASET_BYTES / Math.max(1, valueBytes)));
     }
 
-    /** @return whether keys are read in random order */
-    public boolean randomOrder() {
+    /** @return the key order */
+    public Order keyOrder() {
         return switch (order) {
-            case "random" -> true;
-            case "sequential" -> false;
-            default -> throw new IllegalArgumentException("order must be random or sequential: " + order);
+            case "random" -> Order.RANDOM;
+            case "sequential" -> Order.SEQUENTIAL;
+            case "zipfian" -> Order.ZIPFIAN;
+            default -> throw new IllegalArgumentException("order must be random, sequential or zipfian: " + order);
         };
     }
 

@@ -54,9 +54,9 @@ public class PinrockBenchmark {
         RocksDb db;
         Path scratch;
 
-        /** @return the options this handle opens with: {@link Datasets#options()} and the memory-first setting */
+        /** @return the options this handle opens with: {@link Datasets#options(Grid)} and the memory-first setting */
         DbOptions options() {
-            return Datasets.options().memoryFirstReads(switch (memoryFirst) {
+            return Datasets.options(this).memoryFirstReads(switch (memoryFirst) {
                 case "true" -> true;
                 case "false" -> false;
                 default -> throw new IllegalArgumentException("memoryFirst must be true or false: " + memoryFirst);

@@ -41,7 +41,7 @@ import dev.pinrock.RocksDb;
  */
 public final class Report {
     static final String CSV_HEADER = "operation,binding,mode,value_bytes,key_bytes,keys,order,location,threads,"
-            + "ops_per_s,error,bytes_per_op,memory_first";
+            + "ops_per_s,error,bytes_per_op,memory_first,block_cache_bytes";
 
     /** {@link Row#memoryFirst()} of pinrock with memory-first reads on (its default) and off. */
     static final String MEMORY_FIRST_ON = "on";
@@ -61,14 +61,15 @@ public final class Report {
             return String.join(",", s.operation(), binding, mode, String.valueOf(s.valueBytes()),
                     String.valueOf(s.keyBytes()), String.valueOf(s.keys()), s.order(), s.location(),
                     String.valueOf(s.threads()), csvFigure(opsPerSecond), csvFigure(error), csvFigure(bytesPerOp),
-                    memoryFirst);
+                    memoryFirst, String.valueOf(s.blockCacheBytes()));
         }
 
         /** Reads a line of results.csv; lines without the later columns (older runs) get their defaults. */
         static Row parseCsv(String line) {
             String[] f = line.split(",", -1);
             Scenario scenario = new Scenario(f[0], Integer.parseInt(f[3]), Integer.parseInt(f[4]),
-                    Integer.parseInt(f[5]), f[6], f[7], Integer.parseInt(f[8]));
+                    Integer.parseInt(f[5]), f[6], f[7], Integer.parseInt(f[8]),
+                    f.length > 13 ? Long.parseLong(f[13]) : Datasets.BLOCK_CACHE_BYTES);
             return new Row(scenario, f[1], f[2], f.length > 12 ? f[12] : "", parse(f[9]), parse(f[10]),
                     parse(f[11]));
         }
@@ -81,15 +82,29 @@ public final class Report {
 
     /** Everything but binding and mode: the rows of one scenario are compared with each other. */
     record Scenario(String operation, int valueBytes, int keyBytes, int keys, String order, String location,
-            int threads) {
-        /** @return the same scenario on the given number of threads */
-        Scenario withThreads(int count) {
-            return new Scenario(operation, valueBytes, keyBytes, keys, order, location, count);
+            int threads, long blockCacheBytes) {
+        /** A scenario with the default options ({@link Datasets#options()}). */
+        Scenario(String operation, int valueBytes, int keyBytes, int keys, String order, String location,
+                int threads) {
+            this(operation, valueBytes, keyBytes, keys, order, location, threads, Datasets.BLOCK_CACHE_BYTES);
         }
 
+        /** @return the same scenario on the given number of threads */
+        Scenario withThreads(int count) {
+            return new Scenario(operation, valueBytes, keyBytes, keys, order, location, count, blockCacheBytes);
+        }
+
+        /** @return whether the scenario has the default options */
+        private boolean defaultOptions() {
+            return blockCacheBytes == Datasets.BLOCK_CACHE_BYTES;
+        }
+
+        /** Names the options only where they are not the default ones. */
         String label() {
-            return String.format(Locale.ROOT, "%s %s, %d B keys, %,d keys, %s, %s%s", operation, size(valueBytes),
-                    keyBytes, keys, order, location, threads > 1 ? ", " + threads + " threads" : "");
+            return String.format(Locale.ROOT, "%s %s, %d B keys, %,d keys, %s, %s%s%s", operation, size(valueBytes),
+                    keyBytes, keys, order, location,
+                    defaultOptions() ? "" : ", " + size(blockCacheBytes) + " block cache",
+                    threads > 1 ? ", " + threads + " threads" : "");
         }
 
         /** @return the entries one operation handles: its puts, its keys, every key for a scan, else one */
@@ -104,7 +119,7 @@ public final class Report {
 
         boolean isCoreSweep() {
             return operation.equals("get") && keyBytes == Keys.MIN_KEY_BYTES && order.equals("random")
-                    && location.equals("sst") && threads == 1
+                    && location.equals("sst") && threads == 1 && defaultOptions()
                     && keys == Grid.keyCount(Comparison.CORE_KEYS, valueBytes);
         }
     }
@@ -232,7 +247,9 @@ public final class Report {
                 int valueBytes = params.get("valueBytes").getAsInt();
                 Scenario scenario = new Scenario(operationAndMode[0], valueBytes, params.get("keyBytes").getAsInt(),
                         Grid.keyCount(params.get("keys").getAsInt(), valueBytes), params.get("order").getAsString(),
-                        params.get("location").getAsString(), result.get("threads").getAsInt());
+                        params.get("location").getAsString(), result.get("threads").getAsInt(),
+                        params.has("blockCacheBytes") ? params.get("blockCacheBytes").getAsLong()
+                                : Datasets.BLOCK_CACHE_BYTES);
                 String memoryFirst = !params.has("memoryFirst") ? ""
                         : params.get("memoryFirst").getAsBoolean() ? MEMORY_FIRST_ON : MEMORY_FIRST_OFF;
                 rows.add(new Row(scenario, binding, operationAndMode[1], memoryFirst,
@@ -515,7 +532,8 @@ public final class Report {
         md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
                 .append("; RocksJava org.rocksdb:rocksdbjni:").append(rocksJavaVersion()).append(" |\n");
         md.append("| options | no compression, ").append(size(Datasets.BLOCK_CACHE_BYTES))
-                .append(" block cache (every dataset fits), ").append(size(Datasets.WRITE_BUFFER_BYTES))
+                .append(" block cache (every dataset fits; a scenario that names a smaller one has that one), ")
+                .append(size(Datasets.WRITE_BUFFER_BYTES))
                 .append(" memtable (none fills during a trial), paranoid checks, all files open; identical for ")
                 .append("every binding and the native floor |\n\n");
         md.append("Throughput in one run on one machine; compare ratios, not absolute numbers (these 2-core ")

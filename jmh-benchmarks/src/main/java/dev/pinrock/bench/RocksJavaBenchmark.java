@@ -40,7 +40,7 @@ public class RocksJavaBenchmark {
         RocksDB.loadLibrary();
     }
 
-    /** A RocksJava handle with the options {@link Datasets#options()} gives pinrock. */
+    /** A RocksJava handle with the options {@link Datasets#options(Grid)} gives pinrock. */
     public abstract static class Handle extends Grid {
         RocksDB db;
         ReadOptions readOptions;
@@ -50,7 +50,7 @@ public class RocksJavaBenchmark {
         Path scratch;
 
         void open(Path path, boolean create) throws RocksDBException {
-            cache = new LRUCache(Datasets.BLOCK_CACHE_BYTES);
+            cache = new LRUCache(blockCacheBytes);
             options = new Options().setCreateIfMissing(create).setParanoidChecks(true)
                     .setCompressionType(CompressionType.NO_COMPRESSION)
                     .setBottommostCompressionType(CompressionType.NO_COMPRESSION)

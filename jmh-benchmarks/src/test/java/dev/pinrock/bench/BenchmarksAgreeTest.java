@@ -3,6 +3,7 @@ package dev.pinrock.bench;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -10,9 +11,11 @@ import java.nio.file.Path;
 import java.util.function.Function;
 import java.util.function.IntUnaryOperator;
 import java.util.function.ToLongBiFunction;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -42,11 +45,16 @@ class BenchmarksAgreeTest {
     }
 
     private static <G extends Grid> G grid(G grid, String location) {
+        return grid(grid, location, "random", Datasets.BLOCK_CACHE_BYTES);
+    }
+
+    private static <G extends Grid> G grid(G grid, String location, String order, long blockCacheBytes) {
         grid.keyBytes = 16;
         grid.valueBytes = VALUE_BYTES;
         grid.keys = KEYS;
-        grid.order = "random";
+        grid.order = order;
         grid.location = location;
+        grid.blockCacheBytes = blockCacheBytes;
         return grid;
     }
 
@@ -110,17 +118,27 @@ class BenchmarksAgreeTest {
         return sums;
     }
 
+    /**
+     * The read points: each location with memory-first reads on and off, and
+     * zipfian keys from a block cache smaller than the data (64 KiB under
+     * 200 KB of values: memory-first reads miss, and read again).
+     */
     @ParameterizedTest
-    @CsvSource({"sst, true", "memtable, true", "sst, false", "memtable, false"})
-    void pinrockBindingsReadTheExpectedValuesInEveryMode(String location, String memoryFirst) throws Exception {
+    @CsvSource({"sst, true, random, 1073741824", "memtable, true, random, 1073741824",
+        "sst, false, random, 1073741824", "memtable, false, random, 1073741824",
+        "sst, true, zipfian, 65536", "sst, false, zipfian, 65536"})
+    void pinrockBindingsReadTheExpectedValuesInEveryMode(String location, String memoryFirst, String order,
+            long blockCacheBytes) throws Exception {
         PinrockBenchmark bench = new PinrockBenchmark();
         for (String binding : new String[] {"ffm", "jni"}) {
-            PinrockBenchmark.ReadDb db = grid(new PinrockBenchmark.ReadDb(), location);
+            PinrockBenchmark.ReadDb db = grid(new PinrockBenchmark.ReadDb(), location, order, blockCacheBytes);
             db.binding = binding;
             db.memoryFirst = memoryFirst;
             db.open();
             try {
                 assertEquals(Boolean.parseBoolean(memoryFirst), db.options().memoryFirstReads(), binding);
+                assertEquals(blockCacheBytes, db.db.propertyLong("rocksdb.block-cache-capacity").orElseThrow(),
+                        binding);
                 long[] expected = expected(db);
                 assertArrayEquals(expected, run(db, bench::getNewArray), binding + " new-array");
                 assertArrayEquals(expected, run(db, bench::getIntoArray), binding + " into-array");
@@ -147,12 +165,14 @@ class BenchmarksAgreeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"sst", "memtable"})
-    void rocksJavaReadsTheExpectedValuesInEveryMode(String location) throws Exception {
+    @CsvSource({"sst, random, 1073741824", "memtable, random, 1073741824", "sst, zipfian, 65536"})
+    void rocksJavaReadsTheExpectedValuesInEveryMode(String location, String order, long blockCacheBytes)
+            throws Exception {
         RocksJavaBenchmark bench = new RocksJavaBenchmark();
-        RocksJavaBenchmark.ReadDb db = grid(new RocksJavaBenchmark.ReadDb(), location);
+        RocksJavaBenchmark.ReadDb db = grid(new RocksJavaBenchmark.ReadDb(), location, order, blockCacheBytes);
         db.open();
         try {
+            assertEquals(blockCacheBytes, db.db.getLongProperty("rocksdb.block-cache-capacity"));
             long[] expected = expected(db);
             assertArrayEquals(expected, run(db, unchecked(bench::getNewArray)), "new-array");
             assertArrayEquals(expected, run(db, unchecked(bench::getIntoArray)), "into-array");
@@ -218,7 +238,7 @@ class BenchmarksAgreeTest {
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void rocksJavaWritesLand() throws Exception {
         RocksJavaBenchmark bench = new RocksJavaBenchmark();
         RocksJavaBenchmark.WriteDb db = grid(new RocksJavaBenchmark.WriteDb(), "memtable");
@@ -304,6 +324,69 @@ class BenchmarksAgreeTest {
             expectedKeys.tearDown();
             sink.close();
         }
+    }
+
+    @Test
+    void zipfianKeysAreTheSameForEveryBindingSkewedAndSpreadOverTheKeySpace() {
+        Grid grid = grid(new Grid(), "sst", "zipfian", Datasets.BLOCK_CACHE_BYTES);
+        grid.keys = 200_000;
+        int draws = 100_000;
+        Picker first = new Picker();
+        first.prepare(grid, 0, 2);
+        Picker second = new Picker();
+        second.prepare(grid, 0, 2);
+        Picker otherThread = new Picker();
+        otherThread.prepare(grid, 1, 2);
+        int[] counts = new int[grid.keyCount()];
+        int sameAsOtherThread = 0;
+        int[] start = new int[5];
+        for (int i = 0; i < draws; i++) {
+            int index = first.nextIndex();
+            assertEquals(index, second.nextIndex(), "draw " + i);
+            sameAsOtherThread += index == otherThread.nextIndex() ? 1 : 0;
+            counts[index]++;
+            if (i < start.length) {
+                start[i] = index;
+            }
+        }
+        // The floor (native/bench/floor.cc) was checked to draw the same keys; these pin the sequence.
+        assertArrayEquals(new int[] {166620, 92517, 193674, 3620, 130947}, start);
+        assertTrue(sameAsOtherThread < draws / 10, "threads draw their own sequences: " + sameAsOtherThread);
+        int hottest = 0;
+        for (int index = 0; index < counts.length; index++) {
+            hottest = counts[index] > counts[hottest] ? index : hottest;
+        }
+        double uniform = (double) draws / counts.length;
+        // YCSB's hottest item is 1 / zeta(10^10, 0.99) of the draws, 3.8 %: some 7,500 times a uniform key's share.
+        assertTrue(counts[hottest] > 0.03 * draws, counts[hottest] + " draws of the hottest key");
+        assertTrue(counts[hottest] > 1000 * uniform);
+        // Scrambled: the hot keys are not the first keys, and not next to each other.
+        int hotInFirstTenth = 0;
+        for (int index = 0; index < counts.length / 10; index++) {
+            hotInFirstTenth += counts[index] > 100 * uniform ? 1 : 0;
+        }
+        int hot = (int) IntStream.of(counts).filter(c -> c > 100 * uniform).count();
+        assertTrue(hot >= 10 && hotInFirstTenth < hot / 2, hotInFirstTenth + " of " + hot + " hot keys in the first tenth");
+        first.tearDown();
+        second.tearDown();
+        otherThread.tearDown();
+    }
+
+    @Test
+    void theZipfianConstantsAreYcsbsFormulas() {
+        double theta = Zipfian.THETA;
+        double zeta2 = 1 / StrictMath.pow(1, theta) + 1 / StrictMath.pow(2, theta);
+        assertEquals(26.46902820178302, Zipfian.ZETAN);
+        assertEquals(1.0 / (1.0 - theta), Zipfian.ALPHA);
+        assertEquals((1 - StrictMath.pow(2.0 / 10_000_000_001L, 1 - theta)) / (1 - zeta2 / Zipfian.ZETAN),
+                Zipfian.ETA);
+        assertEquals(1.0 + StrictMath.pow(0.5, theta), Zipfian.SECOND_ITEM);
+        // YCSB's first two items, and its FNV-1a hash (Utils.fnvhash64 before Math.abs).
+        assertEquals(0, Zipfian.item(0.0));
+        assertEquals(1, Zipfian.item(1.2 / Zipfian.ZETAN));
+        assertEquals(0xA8C7F832281A39C5L, Zipfian.fnvHash64(0));
+        // Item 0, the hottest, is key (2^64 - that) mod 200,000.
+        assertEquals(177211, Zipfian.index(0, 200_000));
     }
 
     /** A benchmark method that declares RocksDBException. */

@@ -3,9 +3,11 @@ package dev.pinrock.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -92,6 +94,36 @@ class ComparisonTest {
             assertEquals(point.operation().equals("get"), point.withoutMemoryFirst(), point.name());
         }
         assertTrue(Comparison.quickGrid().stream().noneMatch(Comparison.Point::withoutMemoryFirst));
+    }
+
+    @Test
+    void everyPointSetsEveryGridParameterAndTheDefaultsAreTheDatasetOptions() throws Exception {
+        Set<String> gridParams = Stream.of(Grid.class.getFields())
+                .filter(f -> f.isAnnotationPresent(org.openjdk.jmh.annotations.Param.class)).map(Field::getName)
+                .collect(Collectors.toSet());
+        for (Comparison.Point point : Stream.concat(Comparison.quickGrid().stream(),
+                Comparison.fullGrid().stream()).toList()) {
+            assertEquals(gridParams, point.params().keySet(), point.name());
+        }
+        assertEquals(String.valueOf(Datasets.BLOCK_CACHE_BYTES),
+                Grid.class.getField("blockCacheBytes").getAnnotation(org.openjdk.jmh.annotations.Param.class).value()[0]);
+    }
+
+    @Test
+    void theCacheSmallerThanTheDataIsReadInZipfianOrderByTwoThreadsInBothGrids() {
+        Comparison.Point point = Comparison.largerThanCache();
+        assertEquals(Map.of("keyBytes", "16", "valueBytes", "1024", "keys", "200000", "order", "zipfian",
+                "location", "sst", "blockCacheBytes", String.valueOf(64L << 20)), point.params());
+        assertEquals(200_000, point.keyCount());
+        assertTrue((long) point.keyCount() * point.valueBytes() > 3 * point.blockCacheBytes());
+        assertEquals(2, point.threads());
+        for (String binding : List.of("ffm", "jni", "rocksjava")) {
+            assertEquals("getNewArray|getIntoArray|getDirectBuffer", point.methods(binding), binding);
+        }
+        assertTrue(Comparison.quickGrid().contains(point));
+        assertTrue(Comparison.fullGrid().contains(point.alsoWithoutMemoryFirst()));
+        assertEquals("get 1 KiB, 16 B keys, 200,000 keys, zipfian, sst, 64 MiB block cache, 2 threads",
+                point.scenario().label());
     }
 
     @Test

@@ -84,11 +84,12 @@ class ReportTest {
         List<String> csv = Files.readAllLines(dir.resolve("out/results.csv"));
         assertEquals(Report.CSV_HEADER, csv.get(0));
         assertEquals("operation,binding,mode,value_bytes,key_bytes,keys,order,location,threads,ops_per_s,error,"
-                + "bytes_per_op,memory_first", csv.get(0));
+                + "bytes_per_op,memory_first,block_cache_bytes", csv.get(0));
         assertEquals(1 + 6, csv.size());
-        assertTrue(csv.contains("get,pinrock-ffm,pinned,100,16,1000000,random,sst,1,1500.0,10.0,48.0,on"),
+        assertTrue(csv.contains("get,pinrock-ffm,pinned,100,16,1000000,random,sst,1,1500.0,10.0,48.0,on,1073741824"),
                 csv.toString());
-        assertTrue(csv.contains("get,native,pinned,100,16,1000000,random,sst,1,2000.0,,,"), csv.toString());
+        assertTrue(csv.contains("get,native,pinned,100,16,1000000,random,sst,1,2000.0,,,,1073741824"),
+                csv.toString());
 
         String markdown = Files.readString(dir.resolve("out/RESULTS.md"));
         assertTrue(markdown.contains("`scripts/bench.sh`"), markdown);
@@ -144,7 +145,7 @@ class ReportTest {
         assertTrue(markdown.contains(scenario + "pinrock-ffm | pinned | off | 5,000 |"), markdown);
         assertTrue(markdown.contains(scenario + "pinrock-ffm | pinned | on | 1,500 |"), markdown);
         List<String> csv = Files.readAllLines(dir.resolve("out/results.csv"));
-        assertTrue(csv.contains("get,pinrock-jni,into-array,100,16,1000000,random,sst,1,800.0,10.0,0.0,off"),
+        assertTrue(csv.contains("get,pinrock-jni,into-array,100,16,1000000,random,sst,1,800.0,10.0,0.0,off,1073741824"),
                 csv.toString());
     }
 
@@ -162,10 +163,31 @@ class ReportTest {
     }
 
     @Test
+    void aScenarioWithItsOwnBlockCacheIsLabelledAndRecordedWithIt() throws Exception {
+        Path results = jmhFile("zipfian.json", """
+                {"benchmark": "dev.pinrock.bench.PinrockBenchmark.getIntoArray", "mode": "thrpt", "threads": 2,
+                 "params": {"binding": "jni", "memoryFirst": "false", "keyBytes": "16", "valueBytes": "1024",
+                            "keys": "200000", "order": "zipfian", "location": "sst", "blockCacheBytes": "67108864"},
+                 "primaryMetric": {"score": 300000, "scoreError": 1000, "scoreUnit": "ops/s"}}
+                """);
+
+        Report.Row row = Report.readJmh(results).get(0);
+
+        assertEquals("get 1 KiB, 16 B keys, 200,000 keys, zipfian, sst, 64 MiB block cache, 2 threads",
+                row.scenario().label());
+        assertEquals("get,pinrock-jni,into-array,1024,16,200000,zipfian,sst,2,300000.0,1000.0,,off,67108864",
+                row.csv());
+        assertEquals(row, Report.Row.parseCsv(row.csv()));
+        assertEquals(Datasets.BLOCK_CACHE_BYTES, Report.readJmh(jmhFile("default.json",
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", 1, 0))).get(0).scenario()
+                .blockCacheBytes());
+    }
+
+    @Test
     void theCsvKeepsFourSignificantDigitsOfFiguresBelowAHundred() {
         Report.Row scan = row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
                 9.452, 0.0524, Double.NaN);
-        assertEquals("scan,native,pinned,100,16,1000000,sequential,sst,1,9.452,0.0524,,", scan.csv());
+        assertEquals("scan,native,pinned,100,16,1000000,sequential,sst,1,9.452,0.0524,,,1073741824", scan.csv());
         assertEquals(scan.csv(), Report.Row.parseCsv(scan.csv()).csv());
         // A line of a run recorded before the later columns existed reads with their defaults.
         assertEquals(scan.csv(), Report.Row.parseCsv("scan,native,pinned,100,16,1000000,sequential,sst,1,9.452,0.0524,")
