@@ -39,12 +39,13 @@ constexpr const char* kUsage =
     "usage: pinrock_floor --db PATH\n"
     "                     --op get|get-absent|get-to-file|get-copy-to-file|put|delete|batch-put\n"
     "                          |multi-get|scan|scan-batches|scan-views\n"
-    "                     --location sst|memtable\n"
+    "                     --location sst|memtable|flushing\n"
     "                     --key-bytes N --value-bytes N --keys N\n"
     "                     --order random|sequential|zipfian\n"
     "                     [--threads N (1)] [--seconds S (3)] [--warmup-seconds S (S / 3)]\n"
     "                     [--block-cache-bytes B (1073741824)]\n"
     "                     [--write-buffer-bytes B (2147483648)]\n"
+    "                     [--compression none|zstd (none)] [--values pattern|fields (pattern)]\n"
     "get, get-absent, multi-get and the scans read an existing database (sst) or\n"
     "one they fill first (memtable); writes and memtable reads create --db, which\n"
     "must not exist. batch-put writes 1000 entries per operation, multi-get reads\n"
@@ -53,9 +54,17 @@ constexpr const char* kUsage =
     "scan-views reading batches of views of blocks kept pinned instead),\n"
     "get-to-file writes each value it gets at offset 0 of a temporary file\n"
     "(get-copy-to-file copies it into a buffer first, as a copying binding does).\n"
-    "zipfian is YCSB's scrambled zipfian key choice (constant 0.99).\n";
+    "zipfian is YCSB's scrambled zipfian key choice (constant 0.99). flushing is\n"
+    "for writes: it names a --write-buffer-bytes small enough to flush and\n"
+    "compact during the run. Values are a repeating pattern, or with fields\n"
+    "(--value-bytes 1024) records of ten 100-byte fields of YCSB-like text.\n";
 
 constexpr size_t kMinKeyBytes = 16;  // "key-" and 12 digits
+// A record (--values fields), as Keys.RECORD_BYTES: a header, then the fields.
+constexpr size_t kFields = 10;
+constexpr size_t kFieldBytes = 100;
+constexpr size_t kRecordHeaderBytes = 24;
+constexpr size_t kRecordBytes = kRecordHeaderBytes + kFields * kFieldBytes;
 constexpr int kBatch = 256;          // point operations between clock checks
 constexpr int kBatchPuts = 1000;     // puts per batch-put, as PinrockBenchmark.BATCH_PUTS
 constexpr int kMultiGetKeys = 100;   // keys per multi-get, as Picker.MULTI_GET_KEYS
@@ -98,6 +107,8 @@ struct Config {
   double warmup_seconds;  // run before the measurement, as JMH's warm-up iterations
   uint64_t block_cache_bytes;
   uint64_t write_buffer_bytes;
+  bool zstd;    // else no compression
+  bool fields;  // records, else the pattern values
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -129,6 +140,7 @@ Config parse_args(int argc, char** argv) {
       {"seconds", "3"},              {"warmup-seconds", ""},
       {"block-cache-bytes", "1073741824"},
       {"write-buffer-bytes", "2147483648"},
+      {"compression", "none"},       {"values", "pattern"},
   };
   for (int i = 1; i < argc; i += 2) {
     std::string flag = argv[i];
@@ -159,10 +171,21 @@ Config parse_args(int argc, char** argv) {
         "multi-get, scan, scan-batches or scan-views");
   }
   config.op = op->second;
-  if (arg("location") != "sst" && arg("location") != "memtable") {
-    usage_error("--location must be sst or memtable");
+  if (arg("location") != "sst" && arg("location") != "memtable" && arg("location") != "flushing") {
+    usage_error("--location must be sst, memtable or flushing");
+  }
+  if (is_read(config.op) && arg("location") == "flushing") {
+    usage_error("--location flushing is for writes; " + config.op_name + " reads sst or memtable");
   }
   config.memtable = arg("location") == "memtable";
+  if (arg("compression") != "none" && arg("compression") != "zstd") {
+    usage_error("--compression must be none or zstd");
+  }
+  config.zstd = arg("compression") == "zstd";
+  if (arg("values") != "pattern" && arg("values") != "fields") {
+    usage_error("--values must be pattern or fields");
+  }
+  config.fields = arg("values") == "fields";
   static const std::map<std::string, Order> kOrders = {
       {"random", Order::kRandom}, {"sequential", Order::kSequential}, {"zipfian", Order::kZipfian}};
   auto order = kOrders.find(arg("order"));
@@ -180,6 +203,10 @@ Config parse_args(int argc, char** argv) {
   config.write_buffer_bytes =
       parse_number<uint64_t>("write-buffer-bytes", arg("write-buffer-bytes"));
   if (config.key_bytes < kMinKeyBytes) usage_error("--key-bytes must be at least 16");
+  if (config.fields && (config.value_bytes != kRecordBytes || is_read(config.op))) {
+    usage_error("--values fields writes records: --value-bytes " + std::to_string(kRecordBytes) +
+                ", and an operation that writes");
+  }
   // The Java side indexes keys and values with an int.
   if (config.keys < 1 || config.keys > INT32_MAX) usage_error("--keys must be in [1, 2^31)");
   if (config.threads < 1) usage_error("--threads must be at least 1");
@@ -214,6 +241,54 @@ void fill_value(std::string* value, uint64_t index) {
   uint32_t base = static_cast<uint32_t>(index) * 31u;
   for (size_t j = 0; j < value->size(); j++) {
     (*value)[j] = static_cast<char>(static_cast<uint8_t>(base + static_cast<uint32_t>(j % 10)));
+  }
+}
+
+uint64_t splitmix64(uint64_t state) {
+  uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// Record number index, as Keys.fillRecord writes it (which says why): a
+// header of twelve little-endian 16-bit words (10 fields, ten lengths of
+// 100, version 1), then ten fields of characters made as YCSB's
+// RandomByteIterator makes them, six from each 32-bit number of a
+// splitmix64 stream seeded with the index (low half of each output first).
+void fill_record(std::string* value, uint64_t index) {
+  static constexpr int kShifts[6] = {0, 5, 10, 15, 20, 25};
+  static constexpr uint32_t kMasks[6] = {31, 63, 95, 31, 63, 95};
+  char* out = value->data();
+  for (size_t word = 0; word < kRecordHeaderBytes / 2; word++) {
+    size_t header = word == 0 ? kFields : word <= kFields ? kFieldBytes : 1;
+    out[2 * word] = static_cast<char>(header & 0xFF);
+    out[2 * word + 1] = static_cast<char>(header >> 8);
+  }
+  uint64_t state = index;
+  uint64_t random = 0;
+  unsigned numbers = 0;
+  for (size_t field = 0; field < kFields; field++) {
+    char* start = out + kRecordHeaderBytes + field * kFieldBytes;
+    for (size_t at = 0; at < kFieldBytes; at += 6) {
+      if ((numbers & 1) == 0) {
+        state += 0x9E3779B97F4A7C15ULL;
+        random = splitmix64(state);
+      }
+      uint32_t number = static_cast<uint32_t>(random >> (32 * (numbers++ & 1)));
+      for (size_t k = 0; k < 6 && at + k < kFieldBytes; k++) {
+        start[at + k] = static_cast<char>(' ' + ((number >> kShifts[k]) & kMasks[k]));
+      }
+    }
+  }
+}
+
+// The value a put of key number index writes: a record, or the pattern.
+void fill_entry(const Config& config, std::string* value, uint64_t index) {
+  if (config.fields) {
+    fill_record(value, index);
+  } else {
+    fill_value(value, index);
   }
 }
 
@@ -483,7 +558,7 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
     for (int i = 0; i < kBatchPuts; i++) {
       uint64_t index = picker->next();
       fill_key(key, index);
-      fill_value(value, index);
+      fill_entry(bench.config, value, index);
       s = batch.Put(*key, *value);
       if (!s.ok()) break;
     }
@@ -494,7 +569,7 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
     uint64_t index = picker->next();
     fill_key(key, index);
     if constexpr (kOp == Op::kPut) {
-      fill_value(value, index);
+      fill_entry(bench.config, value, index);
       s = db->Put(bench.write_options, *key, *value);
     } else {
       s = db->Delete(bench.write_options, *key);
@@ -600,8 +675,13 @@ int main(int argc, char** argv) {
   rocksdb::Options options;
   options.create_if_missing = create;
   options.paranoid_checks = true;
-  options.compression = rocksdb::kNoCompression;
-  options.bottommost_compression = rocksdb::kNoCompression;
+  // pinrock's: one algorithm on every level, zstd at its level 3 in both
+  // levels' options (Datasets.options, DbOptions).
+  options.compression = config.zstd ? rocksdb::kZSTD : rocksdb::kNoCompression;
+  options.bottommost_compression = options.compression;
+  options.compression_opts.level = 3;
+  options.bottommost_compression_opts = options.compression_opts;
+  options.bottommost_compression_opts.enabled = true;
   options.max_open_files = -1;
   options.write_buffer_size = config.write_buffer_bytes;
   rocksdb::BlockBasedTableOptions table;

@@ -37,7 +37,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * sweep over five value sizes, the one-axis variations around the 100-byte
  * point (a hot memtable of 10,000 keys among them, and two threads on it and
  * on the 1M keys in table files), 64 KiB gets written to a
- * file, get-absent, put and delete, and batch put (1000 entries per
+ * file, get-absent, put and delete, the load of 1 KiB records into memtables
+ * that flush and compact, and batch put (1000 entries per
  * operation), multiGet (100 keys per operation) and a full scan of 1M
  * entries; at each of its get points pinrock also runs with memory-first
  * reads off ({@code memoryFirst=false}). The report goes to DIR (default
@@ -65,6 +66,12 @@ public final class Comparison {
      */
     static final int LARGER_THAN_CACHE_KEYS = 200_000;
     static final long SMALL_CACHE_BYTES = 64L << 20;
+    /**
+     * The range the load point draws its random keys from: wide enough that
+     * nearly every put inserts a new key, as a load does (a trial's one to
+     * three million puts repeat about 0.1 % of their keys).
+     */
+    static final int LOAD_KEYS = 1_000_000_000;
 
     /**
      * How long each binding runs at a point: JMH's warm-up and measurement
@@ -131,7 +138,7 @@ public final class Comparison {
         }
 
         int keyCount() {
-            return Grid.keyCount(Integer.parseInt(params.get("keys")), valueBytes());
+            return Grid.keyCount(Integer.parseInt(params.get("keys")), valueBytes(), params.get("location"));
         }
 
         long blockCacheBytes() {
@@ -141,7 +148,8 @@ public final class Comparison {
         /** @return what the report files this point's figures under */
         Report.Scenario scenario() {
             return new Report.Scenario(operation, valueBytes(), keyBytes(), keyCount(), params.get("order"),
-                    params.get("location"), threads, blockCacheBytes());
+                    params.get("location"), threads, blockCacheBytes(), params.get("compression"),
+                    params.get("values"));
         }
 
         /** @return whether the operation reads an existing dataset rather than writing */
@@ -268,6 +276,7 @@ public final class Comparison {
         points.add(new Point("64 KiB to a file", "get-to-file", params(16, 65536, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
+        points.add(load());
         points.add(new Point("delete", "delete", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(new Point("batch put", "batch-put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(new Point("multiGet", "multi-get", params(16, 100, CORE_KEYS, "random", "sst"), 1));
@@ -275,6 +284,18 @@ public final class Comparison {
         // pinrock's gets also with memory-first reads off: FFM against JNI on
         // either algorithm, and what memory first gains each binding.
         return points.stream().map(p -> p.operation().equals("get") ? p.alsoWithoutMemoryFirst() : p).toList();
+    }
+
+    /**
+     * Loading a fresh database of 1 KiB records: puts of records of ten
+     * 100-byte fields ({@link Keys#fillRecord}) under random 16-byte keys,
+     * with zstd, a 64 MiB block cache and RocksDB's default 64 MiB memtables,
+     * so that flushes and compactions run during the trial (the other write
+     * points never fill their memtable); one thread.
+     */
+    static Point load() {
+        return new Point("load 1 KiB records", "put", params(16, Keys.RECORD_BYTES, LOAD_KEYS, "random", "flushing"),
+                1).with("blockCacheBytes", SMALL_CACHE_BYTES).with("compression", "zstd").with("values", "fields");
     }
 
     private static Map<String, String> params(int keyBytes, int valueBytes, int keys, String order, String location) {
@@ -285,6 +306,8 @@ public final class Comparison {
         params.put("order", order);
         params.put("location", location);
         params.put("blockCacheBytes", String.valueOf(Datasets.BLOCK_CACHE_BYTES));
+        params.put("compression", "none");
+        params.put("values", "pattern");
         return params;
     }
 
@@ -363,7 +386,8 @@ public final class Comparison {
     private static Report.Row runFloor(Path floor, Point point, Timing timing)
             throws IOException, InterruptedException {
         boolean reads = point.reads();
-        boolean memtable = point.params().get("location").equals("memtable");
+        String location = point.params().get("location");
+        boolean memtable = location.equals("memtable");
         Path scratch = null;
         Path db;
         if (reads && !memtable) {
@@ -373,14 +397,15 @@ public final class Comparison {
             db = scratch.resolve("db");
         }
         List<String> command = List.of(floor.toString(), "--db", db.toString(), "--op", point.operation(),
-                "--location", point.params().get("location"),
+                "--location", location,
                 "--key-bytes", String.valueOf(point.keyBytes()), "--value-bytes", String.valueOf(point.valueBytes()),
                 "--keys", String.valueOf(point.keyCount()), "--order", point.params().get("order"),
                 "--threads", String.valueOf(point.threads()),
                 "--warmup-seconds", String.valueOf(timing.warmupSeconds()),
                 "--seconds", String.valueOf(timing.measurementSeconds()),
                 "--block-cache-bytes", String.valueOf(point.blockCacheBytes()),
-                "--write-buffer-bytes", String.valueOf(Datasets.WRITE_BUFFER_BYTES));
+                "--write-buffer-bytes", String.valueOf(Grid.writeBufferBytes(location)),
+                "--compression", point.params().get("compression"), "--values", point.params().get("values"));
         try {
             Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -34,6 +34,7 @@ public class Picker {
     /** The order, as two flags: the uniform case's one test is all it had before there were three orders. */
     private boolean random;
     private boolean zipfian;
+    private boolean fieldValues;
 
     /** The current key as an array, a direct buffer and a native segment. */
     public byte[] key;
@@ -74,6 +75,10 @@ public class Picker {
         keyCount = grid.keyCount();
         random = grid.keyOrder() == Grid.Order.RANDOM;
         zipfian = grid.keyOrder() == Grid.Order.ZIPFIAN;
+        fieldValues = grid.fieldValues();
+        if (fieldValues && grid.valueBytes != Keys.RECORD_BYTES) {
+            throw new IllegalArgumentException("records are " + Keys.RECORD_BYTES + " bytes: " + grid.valueBytes);
+        }
         state = 0x9E3779B97F4A7C15L * (threadIndex + 1);
         next = (long) threadIndex * keyCount / threadCount;
         key = new byte[grid.keyBytes];
@@ -152,8 +157,13 @@ public class Picker {
         }
     }
 
-    /** Picks the next key and fills {@link #value} with its value, for put. */
+    /** Picks the next key and fills {@link #value} with its value, for put: a pattern value or a record. */
     public void nextEntry() {
-        Keys.fillValue(value, nextKey());
+        int index = nextKey();
+        if (fieldValues) {
+            Keys.fillRecord(value, index);
+        } else {
+            Keys.fillValue(value, index);
+        }
     }
 }

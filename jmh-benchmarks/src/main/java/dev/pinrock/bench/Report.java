@@ -41,11 +41,14 @@ import dev.pinrock.RocksDb;
  */
 public final class Report {
     static final String CSV_HEADER = "operation,binding,mode,value_bytes,key_bytes,keys,order,location,threads,"
-            + "ops_per_s,error,bytes_per_op,memory_first,block_cache_bytes";
+            + "ops_per_s,error,bytes_per_op,memory_first,block_cache_bytes,compression,values";
 
     /** {@link Row#memoryFirst()} of pinrock with memory-first reads on (its default) and off. */
     static final String MEMORY_FIRST_ON = "on";
     static final String MEMORY_FIRST_OFF = "off";
+    /** The grid's default compression and values, which a scenario's label leaves unsaid. */
+    static final String DEFAULT_COMPRESSION = "none";
+    static final String DEFAULT_VALUES = "pattern";
 
     /**
      * One measured benchmark: a line of results.csv. memoryFirst is pinrock's
@@ -61,7 +64,7 @@ public final class Report {
             return String.join(",", s.operation(), binding, mode, String.valueOf(s.valueBytes()),
                     String.valueOf(s.keyBytes()), String.valueOf(s.keys()), s.order(), s.location(),
                     String.valueOf(s.threads()), csvFigure(opsPerSecond), csvFigure(error), csvFigure(bytesPerOp),
-                    memoryFirst, String.valueOf(s.blockCacheBytes()));
+                    memoryFirst, String.valueOf(s.blockCacheBytes()), s.compression(), s.values());
         }
 
         /** Reads a line of results.csv; lines without the later columns (older runs) get their defaults. */
@@ -69,7 +72,8 @@ public final class Report {
             String[] f = line.split(",", -1);
             Scenario scenario = new Scenario(f[0], Integer.parseInt(f[3]), Integer.parseInt(f[4]),
                     Integer.parseInt(f[5]), f[6], f[7], Integer.parseInt(f[8]),
-                    f.length > 13 ? Long.parseLong(f[13]) : Datasets.BLOCK_CACHE_BYTES);
+                    f.length > 13 ? Long.parseLong(f[13]) : Datasets.BLOCK_CACHE_BYTES,
+                    f.length > 14 ? f[14] : DEFAULT_COMPRESSION, f.length > 15 ? f[15] : DEFAULT_VALUES);
             return new Row(scenario, f[1], f[2], f.length > 12 ? f[12] : "", parse(f[9]), parse(f[10]),
                     parse(f[11]));
         }
@@ -82,28 +86,34 @@ public final class Report {
 
     /** Everything but binding and mode: the rows of one scenario are compared with each other. */
     record Scenario(String operation, int valueBytes, int keyBytes, int keys, String order, String location,
-            int threads, long blockCacheBytes) {
-        /** A scenario with the default options ({@link Datasets#options()}). */
+            int threads, long blockCacheBytes, String compression, String values) {
+        /** A scenario with the default options ({@link Datasets#options()}) and values. */
         Scenario(String operation, int valueBytes, int keyBytes, int keys, String order, String location,
                 int threads) {
-            this(operation, valueBytes, keyBytes, keys, order, location, threads, Datasets.BLOCK_CACHE_BYTES);
+            this(operation, valueBytes, keyBytes, keys, order, location, threads, Datasets.BLOCK_CACHE_BYTES,
+                    DEFAULT_COMPRESSION, DEFAULT_VALUES);
         }
 
         /** @return the same scenario on the given number of threads */
         Scenario withThreads(int count) {
-            return new Scenario(operation, valueBytes, keyBytes, keys, order, location, count, blockCacheBytes);
+            return new Scenario(operation, valueBytes, keyBytes, keys, order, location, count, blockCacheBytes,
+                    compression, values);
         }
 
-        /** @return whether the scenario has the default options */
+        /** @return whether the scenario has the default options and values */
         private boolean defaultOptions() {
-            return blockCacheBytes == Datasets.BLOCK_CACHE_BYTES;
+            return blockCacheBytes == Datasets.BLOCK_CACHE_BYTES && compression.equals(DEFAULT_COMPRESSION)
+                    && values.equals(DEFAULT_VALUES);
         }
 
-        /** Names the options only where they are not the default ones. */
+        /** Names the options and values only where they are not the default ones. */
         String label() {
-            return String.format(Locale.ROOT, "%s %s, %d B keys, %,d keys, %s, %s%s%s", operation, size(valueBytes),
-                    keyBytes, keys, order, location,
-                    defaultOptions() ? "" : ", " + size(blockCacheBytes) + " block cache",
+            return String.format(Locale.ROOT, "%s %s, %d B keys, %,d keys, %s, %s%s%s%s%s", operation,
+                    size(valueBytes), keyBytes, keys, order, location,
+                    blockCacheBytes == Datasets.BLOCK_CACHE_BYTES ? "" : ", " + size(blockCacheBytes) + " block cache",
+                    compression.equals(DEFAULT_COMPRESSION) ? "" : ", " + compression,
+                    values.equals(DEFAULT_VALUES) ? "" : values.equals("fields")
+                            ? ", " + Keys.FIELDS + " x " + Keys.FIELD_BYTES + " B fields" : ", " + values + " values",
                     threads > 1 ? ", " + threads + " threads" : "");
         }
 
@@ -120,7 +130,7 @@ public final class Report {
         boolean isCoreSweep() {
             return operation.equals("get") && keyBytes == Keys.MIN_KEY_BYTES && order.equals("random")
                     && location.equals("sst") && threads == 1 && defaultOptions()
-                    && keys == Grid.keyCount(Comparison.CORE_KEYS, valueBytes);
+                    && keys == Grid.keyCount(Comparison.CORE_KEYS, valueBytes, location);
         }
     }
 
@@ -245,11 +255,14 @@ public final class Report {
                 String[] operationAndMode = operationAndMode(method);
                 JsonObject primary = result.getAsJsonObject("primaryMetric");
                 int valueBytes = params.get("valueBytes").getAsInt();
+                String location = params.get("location").getAsString();
                 Scenario scenario = new Scenario(operationAndMode[0], valueBytes, params.get("keyBytes").getAsInt(),
-                        Grid.keyCount(params.get("keys").getAsInt(), valueBytes), params.get("order").getAsString(),
-                        params.get("location").getAsString(), result.get("threads").getAsInt(),
+                        Grid.keyCount(params.get("keys").getAsInt(), valueBytes, location),
+                        params.get("order").getAsString(), location, result.get("threads").getAsInt(),
                         params.has("blockCacheBytes") ? params.get("blockCacheBytes").getAsLong()
-                                : Datasets.BLOCK_CACHE_BYTES);
+                                : Datasets.BLOCK_CACHE_BYTES,
+                        params.has("compression") ? params.get("compression").getAsString() : DEFAULT_COMPRESSION,
+                        params.has("values") ? params.get("values").getAsString() : DEFAULT_VALUES);
                 String memoryFirst = !params.has("memoryFirst") ? ""
                         : params.get("memoryFirst").getAsBoolean() ? MEMORY_FIRST_ON : MEMORY_FIRST_OFF;
                 rows.add(new Row(scenario, binding, operationAndMode[1], memoryFirst,
@@ -479,7 +492,7 @@ public final class Report {
     private static Optional<Ratios> scenario(List<Ratios> ratios, String operation, int valueBytes, int keys,
             String order, String location, int threads) {
         return ratiosOf(ratios, new Scenario(operation, valueBytes, Keys.MIN_KEY_BYTES,
-                Grid.keyCount(keys, valueBytes), order, location, threads));
+                Grid.keyCount(keys, valueBytes, location), order, location, threads));
     }
 
     private static Optional<Ratios> ratiosOf(List<Ratios> ratios, Scenario scenario) {
@@ -532,10 +545,12 @@ public final class Report {
         md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
                 .append("; RocksJava org.rocksdb:rocksdbjni:").append(rocksJavaVersion()).append(" |\n");
         md.append("| options | no compression, ").append(size(Datasets.BLOCK_CACHE_BYTES))
-                .append(" block cache (every dataset fits; a scenario that names a smaller one has that one), ")
-                .append(size(Datasets.WRITE_BUFFER_BYTES))
-                .append(" memtable (none fills during a trial), paranoid checks, all files open; identical for ")
-                .append("every binding and the native floor |\n\n");
+                .append(" block cache (every dataset fits), ").append(size(Datasets.WRITE_BUFFER_BYTES))
+                .append(" memtable (none fills during a trial), paranoid checks, all files open, except where a ")
+                .append("scenario names its own block cache or compression, or is `flushing` (")
+                .append(size(Datasets.FLUSHING_WRITE_BUFFER_BYTES))
+                .append(" memtables, flushed and compacted during the trial); identical for every binding and ")
+                .append("the native floor |\n\n");
         md.append("Throughput in one run on one machine; compare ratios, not absolute numbers (these 2-core ")
                 .append("machines are noisy). Every read consumes the value (a checksum over every byte). ")
                 .append("Datasets hold at most 256 MiB of values, so the key count shrinks for large values. ")

@@ -105,25 +105,51 @@ class ComparisonTest {
                 Comparison.fullGrid().stream()).toList()) {
             assertEquals(gridParams, point.params().keySet(), point.name());
         }
-        assertEquals(String.valueOf(Datasets.BLOCK_CACHE_BYTES),
-                Grid.class.getField("blockCacheBytes").getAnnotation(org.openjdk.jmh.annotations.Param.class).value()[0]);
+        assertEquals(String.valueOf(Datasets.BLOCK_CACHE_BYTES), gridDefault("blockCacheBytes"));
+        assertEquals(Report.DEFAULT_COMPRESSION, gridDefault("compression"));
+        assertEquals(Report.DEFAULT_VALUES, gridDefault("values"));
+    }
+
+    private static String gridDefault(String param) throws NoSuchFieldException {
+        return Grid.class.getField(param).getAnnotation(org.openjdk.jmh.annotations.Param.class).value()[0];
+    }
+
+    /** Checks a point: its parameters and threads, what every binding runs there, and its label in the report. */
+    private static void assertPoint(Comparison.Point point, Map<String, String> params, int threads, String methods,
+            String label) {
+        assertEquals(params, point.params());
+        assertEquals(threads, point.threads());
+        for (String binding : List.of("ffm", "jni", "rocksjava")) {
+            assertEquals(methods, point.methods(binding), binding);
+        }
+        assertEquals(label, point.scenario().label());
     }
 
     @Test
     void theCacheSmallerThanTheDataIsReadInZipfianOrderByTwoThreadsInBothGrids() {
         Comparison.Point point = Comparison.largerThanCache();
-        assertEquals(Map.of("keyBytes", "16", "valueBytes", "1024", "keys", "200000", "order", "zipfian",
-                "location", "sst", "blockCacheBytes", String.valueOf(64L << 20)), point.params());
+        assertPoint(point, Map.of("keyBytes", "16", "valueBytes", "1024", "keys", "200000", "order", "zipfian",
+                "location", "sst", "blockCacheBytes", String.valueOf(64L << 20), "compression", "none",
+                "values", "pattern"), 2, "getNewArray|getIntoArray|getDirectBuffer",
+                "get 1 KiB, 16 B keys, 200,000 keys, zipfian, sst, 64 MiB block cache, 2 threads");
         assertEquals(200_000, point.keyCount());
         assertTrue((long) point.keyCount() * point.valueBytes() > 3 * point.blockCacheBytes());
-        assertEquals(2, point.threads());
-        for (String binding : List.of("ffm", "jni", "rocksjava")) {
-            assertEquals("getNewArray|getIntoArray|getDirectBuffer", point.methods(binding), binding);
-        }
         assertTrue(Comparison.quickGrid().contains(point));
         assertTrue(Comparison.fullGrid().contains(point.alsoWithoutMemoryFirst()));
-        assertEquals("get 1 KiB, 16 B keys, 200,000 keys, zipfian, sst, 64 MiB block cache, 2 threads",
-                point.scenario().label());
+    }
+
+    @Test
+    void theLoadOfRecordsIsInTheFullGridOnly() {
+        Comparison.Point point = Comparison.load();
+        assertPoint(point, Map.of("keyBytes", "16", "valueBytes", "1024", "keys", "1000000000", "order", "random",
+                "location", "flushing", "blockCacheBytes", String.valueOf(64L << 20), "compression", "zstd",
+                "values", "fields"), 1, "put", "put 1 KiB, 16 B keys, 1,000,000,000 keys, random, flushing, "
+                        + "64 MiB block cache, zstd, 10 x 100 B fields");
+        assertTrue(!point.reads());
+        assertEquals(Comparison.LOAD_KEYS, point.keyCount());
+        assertTrue(Comparison.fullGrid().contains(point));
+        assertTrue(!Comparison.quickGrid().contains(point));
+        assertEquals(64L << 20, Grid.writeBufferBytes("flushing"));
     }
 
     @Test

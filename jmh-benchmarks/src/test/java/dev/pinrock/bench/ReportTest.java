@@ -84,11 +84,11 @@ class ReportTest {
         List<String> csv = Files.readAllLines(dir.resolve("out/results.csv"));
         assertEquals(Report.CSV_HEADER, csv.get(0));
         assertEquals("operation,binding,mode,value_bytes,key_bytes,keys,order,location,threads,ops_per_s,error,"
-                + "bytes_per_op,memory_first,block_cache_bytes", csv.get(0));
+                + "bytes_per_op,memory_first,block_cache_bytes,compression,values", csv.get(0));
         assertEquals(1 + 6, csv.size());
-        assertTrue(csv.contains("get,pinrock-ffm,pinned,100,16,1000000,random,sst,1,1500.0,10.0,48.0,on,1073741824"),
-                csv.toString());
-        assertTrue(csv.contains("get,native,pinned,100,16,1000000,random,sst,1,2000.0,,,,1073741824"),
+        assertTrue(csv.contains("get,pinrock-ffm,pinned,100,16,1000000,random,sst,1,1500.0,10.0,48.0,on,1073741824,"
+                + "none,pattern"), csv.toString());
+        assertTrue(csv.contains("get,native,pinned,100,16,1000000,random,sst,1,2000.0,,,,1073741824,none,pattern"),
                 csv.toString());
 
         String markdown = Files.readString(dir.resolve("out/RESULTS.md"));
@@ -139,14 +139,14 @@ class ReportTest {
         String markdown = Files.readString(dir.resolve("out/RESULTS.md"));
         String scenario = "| get 100 B, 16 B keys, 1,000,000 keys, random, sst | ";
         assertTrue(markdown.contains("## Memory-first reads"), markdown);
-        assertTrue(markdown.contains(
-                "| scenario | FFM/JNI, memory-first on | FFM/JNI, memory-first off | FFM on/off | JNI on/off |"), markdown);
+        assertTrue(markdown.contains("| scenario | FFM/JNI, memory-first on | FFM/JNI, memory-first off | "
+                + "FFM on/off | JNI on/off |"), markdown);
         assertTrue(markdown.contains(scenario + "1.20 | 1.20 | 1.25 | 1.25 |"), markdown);
         assertTrue(markdown.contains(scenario + "pinrock-ffm | pinned | off | 5,000 |"), markdown);
         assertTrue(markdown.contains(scenario + "pinrock-ffm | pinned | on | 1,500 |"), markdown);
         List<String> csv = Files.readAllLines(dir.resolve("out/results.csv"));
-        assertTrue(csv.contains("get,pinrock-jni,into-array,100,16,1000000,random,sst,1,800.0,10.0,0.0,off,1073741824"),
-                csv.toString());
+        assertTrue(csv.contains("get,pinrock-jni,into-array,100,16,1000000,random,sst,1,800.0,10.0,0.0,off,1073741824,"
+                + "none,pattern"), csv.toString());
     }
 
     @Test
@@ -175,8 +175,8 @@ class ReportTest {
 
         assertEquals("get 1 KiB, 16 B keys, 200,000 keys, zipfian, sst, 64 MiB block cache, 2 threads",
                 row.scenario().label());
-        assertEquals("get,pinrock-jni,into-array,1024,16,200000,zipfian,sst,2,300000.0,1000.0,,off,67108864",
-                row.csv());
+        assertEquals("get,pinrock-jni,into-array,1024,16,200000,zipfian,sst,2,300000.0,1000.0,,off,67108864,none,"
+                + "pattern", row.csv());
         assertEquals(row, Report.Row.parseCsv(row.csv()));
         assertEquals(Datasets.BLOCK_CACHE_BYTES, Report.readJmh(jmhFile("default.json",
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", 1, 0))).get(0).scenario()
@@ -184,10 +184,31 @@ class ReportTest {
     }
 
     @Test
+    void theLoadOfRecordsIsLabelledWithItsOptionsAndItsKeyRange() throws Exception {
+        Path results = jmhFile("load.json", """
+                {"benchmark": "dev.pinrock.bench.RocksJavaBenchmark.put", "mode": "thrpt", "threads": 1,
+                 "params": {"keyBytes": "16", "valueBytes": "1024", "keys": "1000000000", "order": "random",
+                            "location": "flushing", "blockCacheBytes": "67108864", "compression": "zstd",
+                            "values": "fields"},
+                 "primaryMetric": {"score": 90000, "scoreError": 900, "scoreUnit": "ops/s"}}
+                """);
+
+        Report.Row row = Report.readJmh(results).get(0);
+
+        assertEquals("put 1 KiB, 16 B keys, 1,000,000,000 keys, random, flushing, 64 MiB block cache, zstd, "
+                + "10 x 100 B fields", row.scenario().label());
+        assertEquals("put,rocksjava,array,1024,16,1000000000,random,flushing,1,90000.0,900.0,,,67108864,zstd,fields",
+                row.csv());
+        assertEquals(row, Report.Row.parseCsv(row.csv()));
+        assertTrue(!row.scenario().isCoreSweep());
+    }
+
+    @Test
     void theCsvKeepsFourSignificantDigitsOfFiguresBelowAHundred() {
         Report.Row scan = row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
                 9.452, 0.0524, Double.NaN);
-        assertEquals("scan,native,pinned,100,16,1000000,sequential,sst,1,9.452,0.0524,,,1073741824", scan.csv());
+        assertEquals("scan,native,pinned,100,16,1000000,sequential,sst,1,9.452,0.0524,,,1073741824,none,pattern",
+                scan.csv());
         assertEquals(scan.csv(), Report.Row.parseCsv(scan.csv()).csv());
         // A line of a run recorded before the later columns existed reads with their defaults.
         assertEquals(scan.csv(), Report.Row.parseCsv("scan,native,pinned,100,16,1000000,sequential,sst,1,9.452,0.0524,")
@@ -327,9 +348,12 @@ class ReportTest {
 
     @Test
     void keyCountIsCappedForLargeValues() {
-        assertEquals(1_000_000, Grid.keyCount(1_000_000, 100));
-        assertEquals(4096, Grid.keyCount(1_000_000, 65536));
-        assertEquals(100_000, Grid.keyCount(100_000, 1024));
+        assertEquals(1_000_000, Grid.keyCount(1_000_000, 100, "sst"));
+        assertEquals(4096, Grid.keyCount(1_000_000, 65536, "sst"));
+        assertEquals(4096, Grid.keyCount(1_000_000, 65536, "memtable"));
+        assertEquals(100_000, Grid.keyCount(100_000, 1024, "sst"));
+        // Writes into flushing memtables load no dataset: keys are the range they are drawn from.
+        assertEquals(1_000_000_000, Grid.keyCount(1_000_000_000, 1024, "flushing"));
     }
 
     @Test
