@@ -26,6 +26,7 @@ run() {
 
 run put put memtable sequential
 run put get sst random --threads 2
+run put get sst zipfian --threads 2 --block-cache-bytes 65536
 compgen -G "$tmp/put/*.sst" >/dev/null || { echo "FAIL: the sst reads found no SST file"; exit 1; }
 run put get-absent sst sequential
 run put get-to-file sst random
@@ -37,4 +38,7 @@ run put scan-views sst sequential
 run get get memtable random
 run delete delete memtable random --threads 2
 run batch batch-put memtable random
+run load put flushing random --value-bytes 1024 --values fields --compression zstd \
+  --write-buffer-bytes 65536 --block-cache-bytes 65536
+compgen -G "$tmp/load/*.sst" >/dev/null || { echo "FAIL: the flushing puts flushed no SST file"; exit 1; }
 echo "OK: every operation printed a RESULT line"

@@ -39,11 +39,13 @@ constexpr const char* kUsage =
     "usage: pinrock_floor --db PATH\n"
     "                     --op get|get-absent|get-to-file|get-copy-to-file|put|delete|batch-put\n"
     "                          |multi-get|scan|scan-batches|scan-views\n"
-    "                     --location sst|memtable\n"
-    "                     --key-bytes N --value-bytes N --keys N --order random|sequential\n"
+    "                     --location sst|memtable|flushing\n"
+    "                     --key-bytes N --value-bytes N --keys N\n"
+    "                     --order random|sequential|zipfian\n"
     "                     [--threads N (1)] [--seconds S (3)] [--warmup-seconds S (S / 3)]\n"
     "                     [--block-cache-bytes B (1073741824)]\n"
     "                     [--write-buffer-bytes B (2147483648)]\n"
+    "                     [--compression none|zstd (none)] [--values pattern|fields (pattern)]\n"
     "get, get-absent, multi-get and the scans read an existing database (sst) or\n"
     "one they fill first (memtable); writes and memtable reads create --db, which\n"
     "must not exist. batch-put writes 1000 entries per operation, multi-get reads\n"
@@ -51,15 +53,26 @@ constexpr const char* kUsage =
     "(scan-batches copying batches of entries as pinrock's cursor does,\n"
     "scan-views reading batches of views of blocks kept pinned instead),\n"
     "get-to-file writes each value it gets at offset 0 of a temporary file\n"
-    "(get-copy-to-file copies it into a buffer first, as a copying binding does).\n";
+    "(get-copy-to-file copies it into a buffer first, as a copying binding does).\n"
+    "zipfian is YCSB's scrambled zipfian key choice (constant 0.99). flushing is\n"
+    "for writes: it names a --write-buffer-bytes small enough to flush and\n"
+    "compact during the run. Values are a repeating pattern, or with fields\n"
+    "(--value-bytes 1024) records of ten 100-byte fields of YCSB-like text.\n";
 
 constexpr size_t kMinKeyBytes = 16;  // "key-" and 12 digits
+// A record (--values fields), as Keys.RECORD_BYTES: a header, then the fields.
+constexpr size_t kFields = 10;
+constexpr size_t kFieldBytes = 100;
+constexpr size_t kRecordHeaderBytes = 24;
+constexpr size_t kRecordBytes = kRecordHeaderBytes + kFields * kFieldBytes;
 constexpr int kBatch = 256;          // point operations between clock checks
 constexpr int kBatchPuts = 1000;     // puts per batch-put, as PinrockBenchmark.BATCH_PUTS
 constexpr int kMultiGetKeys = 100;   // keys per multi-get, as Picker.MULTI_GET_KEYS
 
 // The batch buffer of a pinrock cursor (NativeCursor.INITIAL_BATCH_BYTES).
 constexpr size_t kScanBatchBytes = 64 * 1024;
+
+enum class Order { kRandom, kSequential, kZipfian };
 
 enum class Op {
   kGet, kGetAbsent, kGetToFile, kGetCopyToFile, kPut, kDelete, kBatchPut, kMultiGet, kScan,
@@ -88,12 +101,14 @@ struct Config {
   size_t key_bytes;
   size_t value_bytes;
   uint64_t keys;
-  bool random;
+  Order order;
   int threads;
   double seconds;         // measured
   double warmup_seconds;  // run before the measurement, as JMH's warm-up iterations
   uint64_t block_cache_bytes;
   uint64_t write_buffer_bytes;
+  bool zstd;    // else no compression
+  bool fields;  // records, else the pattern values
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
@@ -125,6 +140,7 @@ Config parse_args(int argc, char** argv) {
       {"seconds", "3"},              {"warmup-seconds", ""},
       {"block-cache-bytes", "1073741824"},
       {"write-buffer-bytes", "2147483648"},
+      {"compression", "none"},       {"values", "pattern"},
   };
   for (int i = 1; i < argc; i += 2) {
     std::string flag = argv[i];
@@ -155,14 +171,26 @@ Config parse_args(int argc, char** argv) {
         "multi-get, scan, scan-batches or scan-views");
   }
   config.op = op->second;
-  if (arg("location") != "sst" && arg("location") != "memtable") {
-    usage_error("--location must be sst or memtable");
+  if (arg("location") != "sst" && arg("location") != "memtable" && arg("location") != "flushing") {
+    usage_error("--location must be sst, memtable or flushing");
+  }
+  if (is_read(config.op) && arg("location") == "flushing") {
+    usage_error("--location flushing is for writes; " + config.op_name + " reads sst or memtable");
   }
   config.memtable = arg("location") == "memtable";
-  if (arg("order") != "random" && arg("order") != "sequential") {
-    usage_error("--order must be random or sequential");
+  if (arg("compression") != "none" && arg("compression") != "zstd") {
+    usage_error("--compression must be none or zstd");
   }
-  config.random = arg("order") == "random";
+  config.zstd = arg("compression") == "zstd";
+  if (arg("values") != "pattern" && arg("values") != "fields") {
+    usage_error("--values must be pattern or fields");
+  }
+  config.fields = arg("values") == "fields";
+  static const std::map<std::string, Order> kOrders = {
+      {"random", Order::kRandom}, {"sequential", Order::kSequential}, {"zipfian", Order::kZipfian}};
+  auto order = kOrders.find(arg("order"));
+  if (order == kOrders.end()) usage_error("--order must be random, sequential or zipfian");
+  config.order = order->second;
   config.key_bytes = parse_number<size_t>("key-bytes", arg("key-bytes"));
   config.value_bytes = parse_number<size_t>("value-bytes", arg("value-bytes"));
   config.keys = parse_number<uint64_t>("keys", arg("keys"));
@@ -175,6 +203,10 @@ Config parse_args(int argc, char** argv) {
   config.write_buffer_bytes =
       parse_number<uint64_t>("write-buffer-bytes", arg("write-buffer-bytes"));
   if (config.key_bytes < kMinKeyBytes) usage_error("--key-bytes must be at least 16");
+  if (config.fields && (config.value_bytes != kRecordBytes || is_read(config.op))) {
+    usage_error("--values fields writes records: --value-bytes " + std::to_string(kRecordBytes) +
+                ", and an operation that writes");
+  }
   // The Java side indexes keys and values with an int.
   if (config.keys < 1 || config.keys > INT32_MAX) usage_error("--keys must be in [1, 2^31)");
   if (config.threads < 1) usage_error("--threads must be at least 1");
@@ -212,6 +244,54 @@ void fill_value(std::string* value, uint64_t index) {
   }
 }
 
+uint64_t splitmix64(uint64_t state) {
+  uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// Record number index, as Keys.fillRecord writes it (which says why): a
+// header of twelve little-endian 16-bit words (10 fields, ten lengths of
+// 100, version 1), then ten fields of characters made as YCSB's
+// RandomByteIterator makes them, six from each 32-bit number of a
+// splitmix64 stream seeded with the index (low half of each output first).
+void fill_record(std::string* value, uint64_t index) {
+  static constexpr int kShifts[6] = {0, 5, 10, 15, 20, 25};
+  static constexpr uint32_t kMasks[6] = {31, 63, 95, 31, 63, 95};
+  char* out = value->data();
+  for (size_t word = 0; word < kRecordHeaderBytes / 2; word++) {
+    size_t header = word == 0 ? kFields : word <= kFields ? kFieldBytes : 1;
+    out[2 * word] = static_cast<char>(header & 0xFF);
+    out[2 * word + 1] = static_cast<char>(header >> 8);
+  }
+  uint64_t state = index;
+  uint64_t random = 0;
+  unsigned numbers = 0;
+  for (size_t field = 0; field < kFields; field++) {
+    char* start = out + kRecordHeaderBytes + field * kFieldBytes;
+    for (size_t at = 0; at < kFieldBytes; at += 6) {
+      if ((numbers & 1) == 0) {
+        state += 0x9E3779B97F4A7C15ULL;
+        random = splitmix64(state);
+      }
+      uint32_t number = static_cast<uint32_t>(random >> (32 * (numbers++ & 1)));
+      for (size_t k = 0; k < 6 && at + k < kFieldBytes; k++) {
+        start[at + k] = static_cast<char>(' ' + ((number >> kShifts[k]) & kMasks[k]));
+      }
+    }
+  }
+}
+
+// The value a put of key number index writes: a record, or the pattern.
+void fill_entry(const Config& config, std::string* value, uint64_t index) {
+  if (config.fields) {
+    fill_record(value, index);
+  } else {
+    fill_value(value, index);
+  }
+}
+
 // Reads every byte of a value as Keys.checksum does: the xor of its 8-byte
 // words (little-endian on the platforms pinrock supports), folded with the
 // tail bytes, read as the top bytes of the value's last 8 bytes.
@@ -236,33 +316,80 @@ uint64_t checksum(const char* data, size_t length) {
   return sum;
 }
 
+// YCSB's scrambled zipfian key choice (ScrambledZipfianGenerator, constant
+// 0.99), as Zipfian.java makes it, which says why: an item of 10^10 drawn
+// by YCSB's ZipfianGenerator from a uniform double, its FNV-1a hash, the
+// hash's absolute value modulo the key count. The constants are the same
+// exact doubles as Zipfian.java's; the build turns off floating-point
+// contraction for this file (CMakeLists.txt), so that eta * u - eta + 1 is
+// rounded after each operation, as in Java, not fused into an FMA.
+namespace zipfian {
+
+constexpr double kItems = 10000000001.0;
+constexpr double kZetan = 0x1.a78123b738f4cp4;  // 26.46902820178302
+constexpr double kAlpha = 0x1.8fffffffffffap6;
+constexpr double kEta = 0x1.b295ee6b6193ap-3;
+constexpr double kSecondItem = 0x1.80e3eb6202786p0;
+
+// ZipfianGenerator.nextLong for a uniform u in [0, 1); never negative.
+uint64_t item(double u) {
+  double uz = u * kZetan;
+  if (uz < 1.0) return 0;
+  if (uz < kSecondItem) return 1;
+  return static_cast<uint64_t>(kItems * std::pow(kEta * u - kEta + 1, kAlpha));
+}
+
+// YCSB's Utils.fnvhash64 before its Math.abs: FNV-1a over 8 bytes, low first.
+uint64_t fnv_hash64(uint64_t value) {
+  uint64_t hash = 0xCBF29CE484222325ULL;
+  for (int i = 0; i < 8; i++) {
+    hash ^= value & 0xFF;
+    hash *= 1099511628211ULL;
+    value >>= 8;
+  }
+  return hash;
+}
+
+uint64_t index(uint64_t random, uint64_t keys) {
+  uint64_t hash = fnv_hash64(item(static_cast<double>(random >> 11) * 0x1p-53));
+  // Java's Math.abs of the hash as a signed number, then an unsigned remainder.
+  uint64_t magnitude = static_cast<int64_t>(hash) < 0 ? 0 - hash : hash;
+  return magnitude % keys;
+}
+
+}  // namespace zipfian
+
 // The key order of one thread, as Picker.nextIndex: random with a xorshift64*
-// seeded per thread, or sequential from the thread's share of the key space.
+// seeded per thread, zipfian from the same random numbers, or sequential from
+// the thread's share of the key space.
 class Picker {
  public:
-  Picker(int thread, int threads, uint64_t keys, bool random)
+  Picker(int thread, int threads, uint64_t keys, Order order)
       : state_(0x9E3779B97F4A7C15ULL * (static_cast<uint64_t>(thread) + 1)),
         next_(static_cast<uint64_t>(thread) * keys / static_cast<uint64_t>(threads)),
         keys_(keys),
-        random_(random) {}
+        order_(order) {}
 
   uint64_t next() {
-    if (random_) {
-      state_ ^= state_ >> 12;
-      state_ ^= state_ << 25;
-      state_ ^= state_ >> 27;
-      return state_ * 0x2545F4914F6CDD1DULL % keys_;
-    }
+    if (order_ == Order::kRandom) return next_random() % keys_;
+    if (order_ == Order::kZipfian) return zipfian::index(next_random(), keys_);
     uint64_t index = next_;
     next_ = next_ + 1 == keys_ ? 0 : next_ + 1;
     return index;
   }
 
  private:
+  uint64_t next_random() {
+    state_ ^= state_ >> 12;
+    state_ ^= state_ << 25;
+    state_ ^= state_ >> 27;
+    return state_ * 0x2545F4914F6CDD1DULL;
+  }
+
   uint64_t state_;
   uint64_t next_;
   uint64_t keys_;
-  bool random_;
+  Order order_;
 };
 
 struct ThreadResult {
@@ -431,7 +558,7 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
     for (int i = 0; i < kBatchPuts; i++) {
       uint64_t index = picker->next();
       fill_key(key, index);
-      fill_value(value, index);
+      fill_entry(bench.config, value, index);
       s = batch.Put(*key, *value);
       if (!s.ok()) break;
     }
@@ -442,7 +569,7 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
     uint64_t index = picker->next();
     fill_key(key, index);
     if constexpr (kOp == Op::kPut) {
-      fill_value(value, index);
+      fill_entry(bench.config, value, index);
       s = db->Put(bench.write_options, *key, *value);
     } else {
       s = db->Delete(bench.write_options, *key);
@@ -459,7 +586,7 @@ template <Op kOp>
 void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
                 Clock::time_point measure_end, ThreadResult* result) {
   const Config& config = bench.config;
-  Picker picker(thread, config.threads, config.keys, config.random);
+  Picker picker(thread, config.threads, config.keys, config.order);
   std::string key = init_key(config.key_bytes);
   std::string value(config.value_bytes, '\0');
   ThreadResult local;  // not *result, which shares a cache line with its neighbours
@@ -548,8 +675,13 @@ int main(int argc, char** argv) {
   rocksdb::Options options;
   options.create_if_missing = create;
   options.paranoid_checks = true;
-  options.compression = rocksdb::kNoCompression;
-  options.bottommost_compression = rocksdb::kNoCompression;
+  // pinrock's: one algorithm on every level, zstd at its level 3 in both
+  // levels' options (Datasets.options, DbOptions).
+  options.compression = config.zstd ? rocksdb::kZSTD : rocksdb::kNoCompression;
+  options.bottommost_compression = options.compression;
+  options.compression_opts.level = 3;
+  options.bottommost_compression_opts = options.compression_opts;
+  options.bottommost_compression_opts.enabled = true;
   options.max_open_files = -1;
   options.write_buffer_size = config.write_buffer_bytes;
   rocksdb::BlockBasedTableOptions table;

@@ -31,13 +31,17 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * </pre>
  *
  * The quick grid (the default, the README's main job) measures gets at 100 B
- * and 4 KiB, gets from a hot memtable, absent-key gets and puts; {@code --full} measures the core
+ * and 4 KiB, gets from a hot memtable, absent-key gets, puts, and zipfian
+ * gets on 2 threads of 1 KiB values from data larger than the block cache;
+ * {@code --full} measures those zipfian gets too, the core
  * sweep over five value sizes, the one-axis variations around the 100-byte
  * point (a hot memtable of 10,000 keys among them, and two threads on it and
  * on the 1M keys in table files), 64 KiB gets written to a
- * file, get-absent, put and delete, and batch put (1000 entries per
+ * file, get-absent, put and delete, the load of 1 KiB records into memtables
+ * that flush and compact, and batch put (1000 entries per
  * operation), multiGet (100 keys per operation) and a full scan of 1M
- * entries. The report goes to DIR (default
+ * entries; at each of its get points pinrock also runs with memory-first
+ * reads off ({@code memoryFirst=false}). The report goes to DIR (default
  * jmh-benchmarks/target/comparison), the raw JMH JSON to DIR/jmh.
  */
 public final class Comparison {
@@ -55,6 +59,19 @@ public final class Comparison {
     static final int CORE_KEYS = 1_000_000;
     /** Keys of the hot-memtable point: few enough that the memtable stays in the CPU caches. */
     static final int HOT_KEYS = 10_000;
+    /**
+     * The point whose data does not fit the block cache: 200,000 values of
+     * 1 KiB (about 200 MB) under a 64 MiB cache, read by 2 threads in YCSB's
+     * zipfian order, the workload memory-first reads must pay on.
+     */
+    static final int LARGER_THAN_CACHE_KEYS = 200_000;
+    static final long SMALL_CACHE_BYTES = 64L << 20;
+    /**
+     * The range the load point draws its random keys from: wide enough that
+     * nearly every put inserts a new key, as a load does (a trial's one to
+     * three million puts repeat about 0.1 % of their keys).
+     */
+    static final int LOAD_KEYS = 1_000_000_000;
 
     /**
      * How long each binding runs at a point: JMH's warm-up and measurement
@@ -79,8 +96,39 @@ public final class Comparison {
         }
     }
 
-    /** One grid point: a set of benchmark methods at one parameter setting. */
-    record Point(String name, String operation, Map<String, String> params, int threads) {
+    /**
+     * One grid point: a set of benchmark methods at one parameter setting.
+     * pinrock runs it with its default memory-first reads, and where
+     * withoutMemoryFirst is set, with them off too ({@code memoryFirst=false}).
+     * A get point measures FFM in every access mode unless copyingGets
+     * limits it to the copying modes the other bindings run.
+     */
+    record Point(String name, String operation, Map<String, String> params, int threads,
+            boolean withoutMemoryFirst, boolean copyingGets) {
+        Point(String name, String operation, Map<String, String> params, int threads) {
+            this(name, operation, params, threads, false, false);
+        }
+
+        /** @return this point, measured for pinrock with memory-first reads off as well as on */
+        Point alsoWithoutMemoryFirst() {
+            return new Point(name, operation, params, threads, true, copyingGets);
+        }
+
+        /** @return this point with FFM's gets in the copying modes only */
+        Point copyingGetsOnly() {
+            return new Point(name, operation, params, threads, withoutMemoryFirst, true);
+        }
+
+        /** @return this point with one parameter set otherwise */
+        Point with(String param, Object value) {
+            if (!params.containsKey(param)) {
+                throw new IllegalArgumentException("no parameter " + param);
+            }
+            Map<String, String> changed = new LinkedHashMap<>(params);
+            changed.put(param, String.valueOf(value));
+            return new Point(name, operation, changed, threads, withoutMemoryFirst, copyingGets);
+        }
+
         int keyBytes() {
             return Integer.parseInt(params.get("keyBytes"));
         }
@@ -90,7 +138,18 @@ public final class Comparison {
         }
 
         int keyCount() {
-            return Grid.keyCount(Integer.parseInt(params.get("keys")), valueBytes());
+            return Grid.keyCount(Integer.parseInt(params.get("keys")), valueBytes(), params.get("location"));
+        }
+
+        long blockCacheBytes() {
+            return Long.parseLong(params.get("blockCacheBytes"));
+        }
+
+        /** @return what the report files this point's figures under */
+        Report.Scenario scenario() {
+            return new Report.Scenario(operation, valueBytes(), keyBytes(), keyCount(), params.get("order"),
+                    params.get("location"), threads, blockCacheBytes(), params.get("compression"),
+                    params.get("values"));
         }
 
         /** @return whether the operation reads an existing dataset rather than writing */
@@ -105,7 +164,7 @@ public final class Comparison {
         String methods(String binding) {
             boolean rocksJava = binding.equals("rocksjava");
             return switch (operation) {
-                case "get" -> binding.equals("ffm") ? FFM_GETS : COPY_GETS;
+                case "get" -> binding.equals("ffm") && !copyingGets ? FFM_GETS : COPY_GETS;
                 case "get-to-file" -> binding.equals("ffm") ? FFM_GETS_TO_FILE : COPY_GETS_TO_FILE;
                 case "get-absent" -> "getAbsent";
                 case "put" -> "put";
@@ -156,12 +215,19 @@ public final class Comparison {
             // native targets hold to native, so that a slow or fast moment of
             // the machine weighs on both sides of that ratio alike.
             Report.Row floorBefore = runFloor(floor, point, timing);
-            jmhResults.add(runJmh(point, "ffm", timing, out));
+            jmhResults.add(runJmh(point, "ffm", true, timing, out));
             Report.Row floorAfter = runFloor(floor, point, timing);
             floorRows.add(bracketed(floorBefore, floorAfter));
-            for (String binding : new String[] {"jni", "rocksjava"}) {
-                jmhResults.add(runJmh(point, binding, timing, out));
+            jmhResults.add(runJmh(point, "jni", true, timing, out));
+            if (point.withoutMemoryFirst()) {
+                // Memory-first reads off: JNI, then FFM, so that FFM, JNI, JNI,
+                // FFM puts each binding's two runs the same distance apart
+                // around the middle, and a steady drift of the machine's speed
+                // weighs on FFM / JNI with the setting on and off alike.
+                jmhResults.add(runJmh(point, "jni", false, timing, out));
+                jmhResults.add(runJmh(point, "ffm", false, timing, out));
             }
+            jmhResults.add(runJmh(point, "rocksjava", true, timing, out));
         }
         Report.Summary summary = Report.write(jmhResults, floorRows, report, command + (full ? " --full" : ""),
                 started);
@@ -178,7 +244,20 @@ public final class Comparison {
         points.add(new Point("hot memtable", "get", params(16, 100, HOT_KEYS, "random", "memtable"), 1));
         points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
+        points.add(largerThanCache());
         return points;
+    }
+
+    /**
+     * Gets where the data does not fit the block cache: 1 KiB values, about
+     * 200 MB of them under a 64 MiB cache (the rest in the OS page cache),
+     * keys in YCSB's zipfian order, 2 threads; copying modes, as the
+     * applications this models read.
+     */
+    static Point largerThanCache() {
+        return new Point("cache smaller than data, zipfian, 2 threads", "get",
+                params(16, 1024, LARGER_THAN_CACHE_KEYS, "zipfian", "sst"), 2)
+                .with("blockCacheBytes", SMALL_CACHE_BYTES).copyingGetsOnly();
     }
 
     static List<Point> fullGrid() {
@@ -193,14 +272,30 @@ public final class Comparison {
         points.add(new Point("hot memtable", "get", params(16, 100, HOT_KEYS, "random", "memtable"), 1));
         points.add(new Point("hot memtable, 2 threads", "get", params(16, 100, HOT_KEYS, "random", "memtable"), 2));
         points.add(new Point("2 threads", "get", params(16, 100, CORE_KEYS, "random", "sst"), 2));
+        points.add(largerThanCache());
         points.add(new Point("64 KiB to a file", "get-to-file", params(16, 65536, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
+        points.add(load());
         points.add(new Point("delete", "delete", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(new Point("batch put", "batch-put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(new Point("multiGet", "multi-get", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("full scan", "scan", params(16, 100, CORE_KEYS, "sequential", "sst"), 1));
-        return points;
+        // pinrock's gets also with memory-first reads off: FFM against JNI on
+        // either algorithm, and what memory first gains each binding.
+        return points.stream().map(p -> p.operation().equals("get") ? p.alsoWithoutMemoryFirst() : p).toList();
+    }
+
+    /**
+     * Loading a fresh database of 1 KiB records: puts of records of ten
+     * 100-byte fields ({@link Keys#fillRecord}) under random 16-byte keys,
+     * with zstd, a 64 MiB block cache and RocksDB's default 64 MiB memtables,
+     * so that flushes and compactions run during the trial (the other write
+     * points never fill their memtable); one thread.
+     */
+    static Point load() {
+        return new Point("load 1 KiB records", "put", params(16, Keys.RECORD_BYTES, LOAD_KEYS, "random", "flushing"),
+                1).with("blockCacheBytes", SMALL_CACHE_BYTES).with("compression", "zstd").with("values", "fields");
     }
 
     private static Map<String, String> params(int keyBytes, int valueBytes, int keys, String order, String location) {
@@ -210,6 +305,9 @@ public final class Comparison {
         params.put("keys", String.valueOf(keys));
         params.put("order", order);
         params.put("location", location);
+        params.put("blockCacheBytes", String.valueOf(Datasets.BLOCK_CACHE_BYTES));
+        params.put("compression", "none");
+        params.put("values", "pattern");
         return params;
     }
 
@@ -218,13 +316,17 @@ public final class Comparison {
         return binding.equals("rocksjava") ? RocksJavaBenchmark.class : PinrockBenchmark.class;
     }
 
-    /** Runs one binding ("ffm", "jni", "rocksjava") at one point; returns the JMH JSON file written. */
-    private static Path runJmh(Point point, String binding, Timing timing, Path out)
+    /**
+     * Runs one binding ("ffm", "jni", "rocksjava") at one point, pinrock with
+     * memory-first reads on or off (RocksJava has no such setting); returns
+     * the JMH JSON file written.
+     */
+    private static Path runJmh(Point point, String binding, boolean memoryFirst, Timing timing, Path out)
             throws RunnerException, IOException {
         String slug = point.name().replaceAll("[^A-Za-z0-9]+", "-");
         String methods = point.methods(binding);
         String benchmarkClass = benchmarkClass(binding).getName();
-        Path json = out.resolve("jmh-" + slug + "-" + binding + ".json");
+        Path json = out.resolve("jmh-" + slug + "-" + binding + (memoryFirst ? "" : "-memory-first-off") + ".json");
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(Pattern.quote(benchmarkClass) + "\\.(" + methods + ")$")
                 .threads(point.threads())
@@ -241,6 +343,7 @@ public final class Comparison {
         point.params().forEach(options::param);
         if (!binding.equals("rocksjava")) {
             options.param("binding", binding);
+            options.param("memoryFirst", String.valueOf(memoryFirst));
         }
         int measured = new Runner(options.build()).run().size();
         int expected = methods.split("\\|").length;
@@ -273,8 +376,7 @@ public final class Comparison {
     static Report.Row bracketed(Report.Row before, Report.Row after) {
         double mean = (before.opsPerSecond() + after.opsPerSecond()) / 2;
         double halfSpread = Math.abs(before.opsPerSecond() - after.opsPerSecond()) / 2;
-        return new Report.Row(before.operation(), before.binding(), before.mode(), before.valueBytes(),
-                before.keyBytes(), before.keys(), before.order(), before.location(), before.threads(), mean,
+        return new Report.Row(before.scenario(), before.binding(), before.mode(), before.memoryFirst(), mean,
                 halfSpread, before.bytesPerOp());
     }
 
@@ -284,7 +386,8 @@ public final class Comparison {
     private static Report.Row runFloor(Path floor, Point point, Timing timing)
             throws IOException, InterruptedException {
         boolean reads = point.reads();
-        boolean memtable = point.params().get("location").equals("memtable");
+        String location = point.params().get("location");
+        boolean memtable = location.equals("memtable");
         Path scratch = null;
         Path db;
         if (reads && !memtable) {
@@ -294,14 +397,15 @@ public final class Comparison {
             db = scratch.resolve("db");
         }
         List<String> command = List.of(floor.toString(), "--db", db.toString(), "--op", point.operation(),
-                "--location", point.params().get("location"),
+                "--location", location,
                 "--key-bytes", String.valueOf(point.keyBytes()), "--value-bytes", String.valueOf(point.valueBytes()),
                 "--keys", String.valueOf(point.keyCount()), "--order", point.params().get("order"),
                 "--threads", String.valueOf(point.threads()),
                 "--warmup-seconds", String.valueOf(timing.warmupSeconds()),
                 "--seconds", String.valueOf(timing.measurementSeconds()),
-                "--block-cache-bytes", String.valueOf(Datasets.BLOCK_CACHE_BYTES),
-                "--write-buffer-bytes", String.valueOf(Datasets.WRITE_BUFFER_BYTES));
+                "--block-cache-bytes", String.valueOf(point.blockCacheBytes()),
+                "--write-buffer-bytes", String.valueOf(Grid.writeBufferBytes(location)),
+                "--compression", point.params().get("compression"), "--values", point.params().get("values"));
         try {
             Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -311,9 +415,8 @@ public final class Comparison {
                 throw new IllegalStateException("native floor failed (exit " + exit + "): " + command + "\n" + output);
             }
             System.out.println("native floor: " + output.strip());
-            return new Report.Row(point.operation(), "native", "pinned", point.valueBytes(), point.keyBytes(),
-                    point.keyCount(), point.params().get("order"), point.params().get("location"), point.threads(),
-                    Double.parseDouble(matcher.group(1)), Double.NaN, Double.NaN);
+            return new Report.Row(point.scenario(), "native", "pinned", "", Double.parseDouble(matcher.group(1)),
+                    Double.NaN, Double.NaN);
         } finally {
             if (scratch != null) {
                 Datasets.deleteRecursively(scratch);

@@ -30,15 +30,30 @@ public final class Datasets {
      * iterations of the fresh one land in a binding's last iterations or not.
      */
     public static final long WRITE_BUFFER_BYTES = 2L << 30;
+    /**
+     * RocksDB's (and pinrock's) default memtable size, for writes that are to
+     * flush and compact while they run (location "flushing").
+     */
+    public static final long FLUSHING_WRITE_BUFFER_BYTES = 64L << 20;
     private static final String FORMAT = "v1";
 
     private Datasets() {
     }
 
-    /** The options every pinrock benchmark opens with (RocksJava and the floor mirror them). */
+    /** The options datasets are built with, and every grid point's by default. */
     public static DbOptions options() {
         return DbOptions.create().compression(Compression.NONE).blockCacheBytes(BLOCK_CACHE_BYTES)
                 .writeBufferBytes(WRITE_BUFFER_BYTES);
+    }
+
+    /**
+     * The options every pinrock benchmark opens with at a grid point: the
+     * defaults, with the point's block cache, compression and memtable size
+     * (RocksJava and the floor mirror them).
+     */
+    public static DbOptions options(Grid grid) {
+        return options().blockCacheBytes(grid.blockCacheBytes).compression(grid.compressionType())
+                .writeBufferBytes(grid.writeBufferBytes());
     }
 
     /** @return where datasets live: -Dpinrock.bench.data, else the pinrock cache directory */

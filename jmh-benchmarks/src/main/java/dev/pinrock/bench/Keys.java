@@ -10,11 +10,25 @@ import java.nio.ByteOrder;
  * The data every benchmark and the native floor (native/bench/floor.cc) agree
  * on: key number i is "key-" and i as 12 decimal digits, padded with 'x' to
  * the key size (so keys sort like their numbers); byte j of value number i is
- * (byte) (i * 31 + j % 10). Keys at or beyond the key count were never written.
+ * (byte) (i * 31 + j % 10), or, where a grid point writes records
+ * ({@code values=fields}), value number i is record number i
+ * ({@link #fillRecord}). Keys at or beyond the key count were never written.
  */
 public final class Keys {
     /** The shortest key: "key-" and 12 digits. */
     public static final int MIN_KEY_BYTES = 16;
+
+    /** A record: a header of {@link #RECORD_HEADER_BYTES}, then {@link #FIELDS} fields of {@link #FIELD_BYTES}. */
+    public static final int FIELDS = 10;
+    public static final int FIELD_BYTES = 100;
+    public static final int RECORD_HEADER_BYTES = 24;
+    public static final int RECORD_BYTES = RECORD_HEADER_BYTES + FIELDS * FIELD_BYTES;
+    /** The format version the header's last word gives. */
+    private static final int RECORD_VERSION = 1;
+    /** How YCSB's RandomByteIterator makes six characters of a 32-bit number: shift and mask of each. */
+    private static final int[] CHAR_SHIFTS = {0, 5, 10, 15, 20, 25};
+    private static final int[] CHAR_MASKS = {31, 63, 95, 31, 63, 95};
+    private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
 
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle ARRAY_WORD = MethodHandles.byteArrayViewVarHandle(long[].class,
@@ -44,6 +58,58 @@ public final class Keys {
         for (int j = 0; j < value.length; j++) {
             value[j] = valueByte(index, j);
         }
+    }
+
+    /**
+     * Writes record number index into value ({@link #RECORD_BYTES} long): a
+     * value shaped like a YCSB record, ten fields of 100 characters, after a
+     * header as a serialised record would have one. The header is twelve
+     * little-endian 16-bit words: the field count (10), each field's length
+     * (100) and a format version (1). The fields' characters are made as
+     * YCSB's {@code RandomByteIterator} makes them, six characters (' ' to
+     * DEL) from each 32-bit random number: the number shifted right by 0, 5,
+     * 10, 15, 20 and 25 bits, masked with 31, 63, 95, 31, 63 and 95, plus
+     * ' '; 17 numbers a field (its last gives 4 characters), 170 a record. The
+     * numbers come from a splitmix64 generator seeded with the index, the
+     * low half of each 64-bit output, then the high half. So every record
+     * differs, and compresses as YCSB's random text does (5.3 bits of
+     * entropy per character; zstd at level 3 leaves about 78 % of 100 MB of
+     * records), where the pattern values of {@link #fillValue} repeat every
+     * 10 bytes.
+     */
+    public static void fillRecord(byte[] value, int index) {
+        if (value.length != RECORD_BYTES) {
+            throw new IllegalArgumentException("a record is " + RECORD_BYTES + " bytes, not " + value.length);
+        }
+        for (int word = 0; word < RECORD_HEADER_BYTES / 2; word++) {
+            int header = word == 0 ? FIELDS : word <= FIELDS ? FIELD_BYTES : RECORD_VERSION;
+            value[2 * word] = (byte) header;
+            value[2 * word + 1] = (byte) (header >>> 8);
+        }
+        long state = index;
+        long random = 0;
+        int numbers = 0;
+        for (int field = 0; field < FIELDS; field++) {
+            int start = RECORD_HEADER_BYTES + field * FIELD_BYTES;
+            for (int at = 0; at < FIELD_BYTES; at += CHAR_SHIFTS.length) {
+                if ((numbers & 1) == 0) {
+                    state += GOLDEN_GAMMA;
+                    random = splitMix64(state);
+                }
+                int number = (int) (random >>> (32 * (numbers++ & 1)));
+                for (int k = 0; k < CHAR_SHIFTS.length && at + k < FIELD_BYTES; k++) {
+                    value[start + at + k] = (byte) (' ' + ((number >>> CHAR_SHIFTS[k]) & CHAR_MASKS[k]));
+                }
+            }
+        }
+    }
+
+    /** splitmix64's output function of its state. */
+    private static long splitMix64(long state) {
+        long z = state;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     /** Byte j of value number index: repetitive enough to compress, distinct per key. */

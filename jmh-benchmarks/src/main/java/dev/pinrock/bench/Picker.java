@@ -17,9 +17,11 @@ import org.openjdk.jmh.infra.ThreadParams;
 
 /**
  * Per-thread key choice and buffers, identical for every binding: each
- * operation takes the next index (random with a per-thread xorshift64* whose
- * seed the native floor shares, or sequential from a per-thread start) and
- * writes that key into the reusable buffers. Nothing here allocates per call.
+ * operation takes the next index (uniformly random with a per-thread
+ * xorshift64* whose seed the native floor shares; zipfian, YCSB's scrambled
+ * zipfian ({@link Zipfian}) drawn from the same random numbers; or
+ * sequential from a per-thread start) and writes that key into the reusable
+ * buffers. Nothing here allocates per call.
  */
 @State(Scope.Thread)
 public class Picker {
@@ -29,7 +31,10 @@ public class Picker {
     private long state;
     private long next;
     private int keyCount;
+    /** The order, as two flags: the uniform case's one test is all it had before there were three orders. */
     private boolean random;
+    private boolean zipfian;
+    private boolean fieldValues;
 
     /** The current key as an array, a direct buffer and a native segment. */
     public byte[] key;
@@ -68,7 +73,12 @@ public class Picker {
     /** Prepares thread threadIndex of threadCount for a grid point. */
     public void prepare(Grid grid, int threadIndex, int threadCount) {
         keyCount = grid.keyCount();
-        random = grid.randomOrder();
+        random = grid.keyOrder() == Grid.Order.RANDOM;
+        zipfian = grid.keyOrder() == Grid.Order.ZIPFIAN;
+        fieldValues = grid.fieldValues();
+        if (fieldValues && grid.valueBytes != Keys.RECORD_BYTES) {
+            throw new IllegalArgumentException("records are " + Keys.RECORD_BYTES + " bytes: " + grid.valueBytes);
+        }
         state = 0x9E3779B97F4A7C15L * (threadIndex + 1);
         next = (long) threadIndex * keyCount / threadCount;
         key = new byte[grid.keyBytes];
@@ -95,14 +105,22 @@ public class Picker {
     /** @return the next index in [0, keyCount) */
     public int nextIndex() {
         if (random) {
-            state ^= state >>> 12;
-            state ^= state << 25;
-            state ^= state >>> 27;
-            return (int) Long.remainderUnsigned(state * 0x2545F4914F6CDD1DL, keyCount);
+            return (int) Long.remainderUnsigned(nextRandom(), keyCount);
+        }
+        if (zipfian) {
+            return Zipfian.index(nextRandom(), keyCount);
         }
         int index = (int) next;
         next = next + 1 == keyCount ? 0 : next + 1;
         return index;
+    }
+
+    /** @return the thread's next xorshift64* number */
+    private long nextRandom() {
+        state ^= state >>> 12;
+        state ^= state << 25;
+        state ^= state >>> 27;
+        return state * 0x2545F4914F6CDD1DL;
     }
 
     /** Picks the next present key into {@link #key} and returns its index. */
@@ -139,8 +157,13 @@ public class Picker {
         }
     }
 
-    /** Picks the next key and fills {@link #value} with its value, for put. */
+    /** Picks the next key and fills {@link #value} with its value, for put: a pattern value or a record. */
     public void nextEntry() {
-        Keys.fillValue(value, nextKey());
+        int index = nextKey();
+        if (fieldValues) {
+            Keys.fillRecord(value, index);
+        } else {
+            Keys.fillValue(value, index);
+        }
     }
 }

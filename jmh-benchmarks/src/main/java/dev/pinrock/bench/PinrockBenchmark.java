@@ -21,6 +21,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 import dev.pinrock.BenchmarkAccess;
 import dev.pinrock.Cursor;
+import dev.pinrock.DbOptions;
 import dev.pinrock.RocksDb;
 import dev.pinrock.WriteBatch;
 
@@ -42,12 +43,29 @@ public class PinrockBenchmark {
         @Param({"ffm"})
         public String binding;
 
+        /**
+         * "true": gets try memory first ({@link DbOptions#memoryFirstReads},
+         * pinrock's default, the same policy in both bindings); "false":
+         * every get is one normal read.
+         */
+        @Param({"true"})
+        public String memoryFirst;
+
         RocksDb db;
         Path scratch;
 
+        /** @return the options this handle opens with: {@link Datasets#options(Grid)} and the memory-first setting */
+        DbOptions options() {
+            return Datasets.options(this).memoryFirstReads(switch (memoryFirst) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new IllegalArgumentException("memoryFirst must be true or false: " + memoryFirst);
+            });
+        }
+
         void openScratch() {
             scratch = Datasets.scratch();
-            db = BenchmarkAccess.open(binding, scratch, Datasets.options().createIfMissing(true));
+            db = BenchmarkAccess.open(binding, scratch, options().createIfMissing(true));
         }
 
         @TearDown(Level.Trial)
@@ -68,7 +86,7 @@ public class PinrockBenchmark {
                 openScratch();
                 Datasets.load(db::put, keyBytes, valueBytes, keyCount());
             } else {
-                db = BenchmarkAccess.open(binding, Datasets.sst(keyBytes, valueBytes, keyCount()), Datasets.options());
+                db = BenchmarkAccess.open(binding, Datasets.sst(keyBytes, valueBytes, keyCount()), options());
             }
         }
     }

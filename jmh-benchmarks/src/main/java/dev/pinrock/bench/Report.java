@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -39,41 +40,81 @@ import dev.pinrock.RocksDb;
  * {@code java -cp ... dev.pinrock.bench.Report [--command TEXT] [--date ISO] OUT_DIR FLOOR_CSV JMH_JSON...}.
  */
 public final class Report {
-    static final String CSV_HEADER =
-            "operation,binding,mode,value_bytes,key_bytes,keys,order,location,threads,ops_per_s,error,bytes_per_op";
+    static final String CSV_HEADER = "operation,binding,mode,value_bytes,key_bytes,keys,order,location,threads,"
+            + "ops_per_s,error,bytes_per_op,memory_first,block_cache_bytes,compression,values";
 
-    /** One measured benchmark: a line of results.csv. */
-    public record Row(String operation, String binding, String mode, int valueBytes, int keyBytes, int keys,
-            String order, String location, int threads, double opsPerSecond, double error, double bytesPerOp) {
+    /** {@link Row#memoryFirst()} of pinrock with memory-first reads on (its default) and off. */
+    static final String MEMORY_FIRST_ON = "on";
+    static final String MEMORY_FIRST_OFF = "off";
+    /** The grid's default compression and values, which a scenario's label leaves unsaid. */
+    static final String DEFAULT_COMPRESSION = "none";
+    static final String DEFAULT_VALUES = "pattern";
 
-        Scenario scenario() {
-            return new Scenario(operation, valueBytes, keyBytes, keys, order, location, threads);
-        }
+    /**
+     * One measured benchmark: a line of results.csv. memoryFirst is pinrock's
+     * setting ({@link #MEMORY_FIRST_ON} or {@link #MEMORY_FIRST_OFF}), empty
+     * for RocksJava, the native floor and results recorded before the setting
+     * existed.
+     */
+    public record Row(Scenario scenario, String binding, String mode, String memoryFirst, double opsPerSecond,
+            double error, double bytesPerOp) {
 
         String csv() {
-            return String.join(",", operation, binding, mode, String.valueOf(valueBytes), String.valueOf(keyBytes),
-                    String.valueOf(keys), order, location, String.valueOf(threads), csvFigure(opsPerSecond),
-                    csvFigure(error), csvFigure(bytesPerOp));
+            Scenario s = scenario;
+            return String.join(",", s.operation(), binding, mode, String.valueOf(s.valueBytes()),
+                    String.valueOf(s.keyBytes()), String.valueOf(s.keys()), s.order(), s.location(),
+                    String.valueOf(s.threads()), csvFigure(opsPerSecond), csvFigure(error), csvFigure(bytesPerOp),
+                    memoryFirst, String.valueOf(s.blockCacheBytes()), s.compression(), s.values());
         }
 
+        /** Reads a line of results.csv; lines without the later columns (older runs) get their defaults. */
         static Row parseCsv(String line) {
             String[] f = line.split(",", -1);
-            return new Row(f[0], f[1], f[2], Integer.parseInt(f[3]), Integer.parseInt(f[4]), Integer.parseInt(f[5]),
-                    f[6], f[7], Integer.parseInt(f[8]), parse(f[9]), parse(f[10]), parse(f[11]));
+            Scenario scenario = new Scenario(f[0], Integer.parseInt(f[3]), Integer.parseInt(f[4]),
+                    Integer.parseInt(f[5]), f[6], f[7], Integer.parseInt(f[8]),
+                    f.length > 13 ? Long.parseLong(f[13]) : Datasets.BLOCK_CACHE_BYTES,
+                    f.length > 14 ? f[14] : DEFAULT_COMPRESSION, f.length > 15 ? f[15] : DEFAULT_VALUES);
+            return new Row(scenario, f[1], f[2], f.length > 12 ? f[12] : "", parse(f[9]), parse(f[10]),
+                    parse(f[11]));
+        }
+
+        /** @return whether this row is pinrock with memory-first reads off, outside the default comparison */
+        boolean memoryFirstOff() {
+            return memoryFirst.equals(MEMORY_FIRST_OFF);
         }
     }
 
     /** Everything but binding and mode: the rows of one scenario are compared with each other. */
     record Scenario(String operation, int valueBytes, int keyBytes, int keys, String order, String location,
-            int threads) {
-        /** @return the same scenario on the given number of threads */
-        Scenario withThreads(int count) {
-            return new Scenario(operation, valueBytes, keyBytes, keys, order, location, count);
+            int threads, long blockCacheBytes, String compression, String values) {
+        /** A scenario with the default options ({@link Datasets#options()}) and values. */
+        Scenario(String operation, int valueBytes, int keyBytes, int keys, String order, String location,
+                int threads) {
+            this(operation, valueBytes, keyBytes, keys, order, location, threads, Datasets.BLOCK_CACHE_BYTES,
+                    DEFAULT_COMPRESSION, DEFAULT_VALUES);
         }
 
+        /** @return the same scenario on the given number of threads */
+        Scenario withThreads(int count) {
+            return new Scenario(operation, valueBytes, keyBytes, keys, order, location, count, blockCacheBytes,
+                    compression, values);
+        }
+
+        /** @return whether the scenario has the default options and values */
+        private boolean defaultOptions() {
+            return blockCacheBytes == Datasets.BLOCK_CACHE_BYTES && compression.equals(DEFAULT_COMPRESSION)
+                    && values.equals(DEFAULT_VALUES);
+        }
+
+        /** Names the options and values only where they are not the default ones. */
         String label() {
-            return String.format(Locale.ROOT, "%s %s, %d B keys, %,d keys, %s, %s%s", operation, size(valueBytes),
-                    keyBytes, keys, order, location, threads > 1 ? ", " + threads + " threads" : "");
+            return String.format(Locale.ROOT, "%s %s, %d B keys, %,d keys, %s, %s%s%s%s%s", operation,
+                    size(valueBytes), keyBytes, keys, order, location,
+                    blockCacheBytes == Datasets.BLOCK_CACHE_BYTES ? "" : ", " + size(blockCacheBytes) + " block cache",
+                    compression.equals(DEFAULT_COMPRESSION) ? "" : ", " + compression,
+                    values.equals(DEFAULT_VALUES) ? "" : values.equals("fields")
+                            ? ", " + Keys.FIELDS + " x " + Keys.FIELD_BYTES + " B fields" : ", " + values + " values",
+                    threads > 1 ? ", " + threads + " threads" : "");
         }
 
         /** @return the entries one operation handles: its puts, its keys, every key for a scan, else one */
@@ -88,8 +129,8 @@ public final class Report {
 
         boolean isCoreSweep() {
             return operation.equals("get") && keyBytes == Keys.MIN_KEY_BYTES && order.equals("random")
-                    && location.equals("sst") && threads == 1
-                    && keys == Grid.keyCount(Comparison.CORE_KEYS, valueBytes);
+                    && location.equals("sst") && threads == 1 && defaultOptions()
+                    && keys == Grid.keyCount(Comparison.CORE_KEYS, valueBytes, location);
         }
     }
 
@@ -119,12 +160,28 @@ public final class Report {
         }
     }
 
+    /**
+     * pinrock's gets in one scenario measured with memory-first reads on and
+     * off: FFM / JNI with them on, FFM / JNI with them off, and each
+     * binding's gain (its throughput with them on over off: above 1 when
+     * they gain). Each figure is the binding's best over the modes both
+     * bindings run (the JNI variant's, which FFM runs too), so that FFM and
+     * JNI compare on the same modes and, with each setting, on the same read
+     * algorithm.
+     */
+    record MemoryFirstRatios(Scenario scenario, double ffmOverJniOn, double ffmOverJniOff, double ffmGain,
+            double jniGain) {
+        static MemoryFirstRatios of(Scenario scenario, double ffmOn, double jniOn, double ffmOff, double jniOff) {
+            return new MemoryFirstRatios(scenario, ffmOn / jniOn, ffmOff / jniOff, ffmOn / ffmOff, jniOn / jniOff);
+        }
+    }
+
     /** One performance target checked against this run: what it asks, what was measured, whether it is met. */
     record Verdict(String target, String goal, String measured, boolean met) {
     }
 
     /** What the caller prints. */
-    public record Summary(List<Ratios> ratios, String ratioTable) {
+    public record Summary(List<Ratios> ratios, List<MemoryFirstRatios> memoryFirst, String ratioTable) {
     }
 
     private Report() {
@@ -167,19 +224,20 @@ public final class Report {
         jmhResults.forEach(file -> rows.addAll(readJmh(file)));
         rows.addAll(floorRows);
         List<Ratios> ratios = ratios(rows);
+        List<MemoryFirstRatios> memoryFirst = memoryFirstRatios(rows);
         try {
             Files.createDirectories(dir);
             Files.write(dir.resolve("results.csv"), Stream.concat(Stream.of(CSV_HEADER), rows.stream().map(Row::csv))
                     .toList());
             Files.write(dir.resolve("floor.csv"), Stream.concat(Stream.of(CSV_HEADER),
                     floorRows.stream().map(Row::csv)).toList());
-            Files.writeString(dir.resolve("RESULTS.md"), markdown(rows, ratios, targets(rows, ratios), command,
-                    measured));
-            ImageIO.write(chart(rows, ratios), "png", dir.resolve("chart.png").toFile());
+            Files.writeString(dir.resolve("RESULTS.md"), markdown(rows, ratios, targets(rows, ratios), memoryFirst,
+                    command, measured));
+            ImageIO.write(chart(withDefaultReads(rows), ratios), "png", dir.resolve("chart.png").toFile());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new Summary(ratios, plainTable(ratios));
+        return new Summary(ratios, memoryFirst, plainTable(ratios, memoryFirst));
     }
 
     /** Reads the rows of one JMH JSON result file. */
@@ -197,11 +255,19 @@ public final class Report {
                 String[] operationAndMode = operationAndMode(method);
                 JsonObject primary = result.getAsJsonObject("primaryMetric");
                 int valueBytes = params.get("valueBytes").getAsInt();
-                rows.add(new Row(operationAndMode[0], binding, operationAndMode[1], valueBytes,
-                        params.get("keyBytes").getAsInt(), Grid.keyCount(params.get("keys").getAsInt(), valueBytes),
-                        params.get("order").getAsString(), params.get("location").getAsString(),
-                        result.get("threads").getAsInt(), primary.get("score").getAsDouble(),
-                        number(primary.get("scoreError")), allocatedBytesPerOp(result)));
+                String location = params.get("location").getAsString();
+                Scenario scenario = new Scenario(operationAndMode[0], valueBytes, params.get("keyBytes").getAsInt(),
+                        Grid.keyCount(params.get("keys").getAsInt(), valueBytes, location),
+                        params.get("order").getAsString(), location, result.get("threads").getAsInt(),
+                        params.has("blockCacheBytes") ? params.get("blockCacheBytes").getAsLong()
+                                : Datasets.BLOCK_CACHE_BYTES,
+                        params.has("compression") ? params.get("compression").getAsString() : DEFAULT_COMPRESSION,
+                        params.has("values") ? params.get("values").getAsString() : DEFAULT_VALUES);
+                String memoryFirst = !params.has("memoryFirst") ? ""
+                        : params.get("memoryFirst").getAsBoolean() ? MEMORY_FIRST_ON : MEMORY_FIRST_OFF;
+                rows.add(new Row(scenario, binding, operationAndMode[1], memoryFirst,
+                        primary.get("score").getAsDouble(), number(primary.get("scoreError")),
+                        allocatedBytesPerOp(result)));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -253,9 +319,22 @@ public final class Report {
                 ? Double.NaN : element.getAsDouble();
     }
 
+    /**
+     * The rows of pinrock's default read algorithm and of the other
+     * bindings: what the ratios, the targets and the chart compare. The rows
+     * with memory-first reads off are compared only with each other and with
+     * their "on" counterparts ({@link #memoryFirstRatios}).
+     */
+    static List<Row> withDefaultReads(List<Row> rows) {
+        return rows.stream().filter(row -> !row.memoryFirstOff()).toList();
+    }
+
+    private static Map<Scenario, List<Row>> byScenario(List<Row> rows) {
+        return rows.stream().collect(Collectors.groupingBy(Row::scenario, LinkedHashMap::new, Collectors.toList()));
+    }
+
     static List<Ratios> ratios(List<Row> rows) {
-        Map<Scenario, List<Row>> byScenario = rows.stream()
-                .collect(Collectors.groupingBy(Row::scenario, LinkedHashMap::new, Collectors.toList()));
+        Map<Scenario, List<Row>> byScenario = byScenario(withDefaultReads(rows));
         List<Ratios> ratios = new ArrayList<>();
         byScenario.forEach((scenario, scenarioRows) -> {
             Map<String, Double> ffmOverRocksJava = new LinkedHashMap<>();
@@ -269,6 +348,29 @@ public final class Report {
                     best(scenarioRows, "rocksjava"), best(scenarioRows, "native"), ffmOverRocksJava));
         });
         return ratios;
+    }
+
+    /** The scenarios in which pinrock ran with memory-first reads off, in the order of the rows. */
+    static List<MemoryFirstRatios> memoryFirstRatios(List<Row> rows) {
+        List<MemoryFirstRatios> ratios = new ArrayList<>();
+        byScenario(rows).forEach((scenario, scenarioRows) -> {
+            if (scenarioRows.stream().noneMatch(Row::memoryFirstOff)) {
+                return;
+            }
+            Set<String> shared = scenarioRows.stream().filter(r -> r.binding().equals("pinrock-jni"))
+                    .map(Row::mode).collect(Collectors.toSet());
+            ratios.add(MemoryFirstRatios.of(scenario, best(scenarioRows, "pinrock-ffm", MEMORY_FIRST_ON, shared),
+                    best(scenarioRows, "pinrock-jni", MEMORY_FIRST_ON, shared),
+                    best(scenarioRows, "pinrock-ffm", MEMORY_FIRST_OFF, shared),
+                    best(scenarioRows, "pinrock-jni", MEMORY_FIRST_OFF, shared)));
+        });
+        return ratios;
+    }
+
+    /** The binding's fastest figure with the memory-first setting among the given modes. */
+    private static double best(List<Row> rows, String binding, String memoryFirst, Set<String> modes) {
+        return best(rows.stream().filter(r -> r.memoryFirst().equals(memoryFirst) && modes.contains(r.mode()))
+                .toList(), binding);
     }
 
     private static Optional<Row> find(List<Row> rows, String binding, String mode) {
@@ -285,7 +387,7 @@ public final class Report {
                 .max(Comparator.comparingDouble(Row::opsPerSecond));
     }
 
-    private static String plainTable(List<Ratios> ratios) {
+    private static String plainTable(List<Ratios> ratios, List<MemoryFirstRatios> memoryFirst) {
         String heading = "scenario (best mode of each binding)";
         int width = Stream.concat(Stream.of(heading), ratios.stream().map(r -> r.scenario().label()))
                 .mapToInt(String::length).max().orElseThrow();
@@ -296,6 +398,18 @@ public final class Report {
             out.append(String.format(Locale.ROOT, line, r.scenario().label(),
                     ratio(r.ffmOverRocksJava()), ratio(r.ffmOverJni()), ratio(r.javaOverNative()),
                     format(r.boundaryNanos())));
+        }
+        if (!memoryFirst.isEmpty()) {
+            String mfHeading = "memory-first reads (best of the modes both bindings run)";
+            int mfWidth = Stream.concat(Stream.of(mfHeading), memoryFirst.stream().map(r -> r.scenario().label()))
+                    .mapToInt(String::length).max().orElseThrow();
+            String mfLine = "%-" + mfWidth + "s %14s %15s %10s %10s%n";
+            out.append(String.format(Locale.ROOT, "%n" + mfLine, mfHeading, "FFM/JNI on", "FFM/JNI off",
+                    "FFM on/off", "JNI on/off"));
+            for (MemoryFirstRatios r : memoryFirst) {
+                out.append(String.format(Locale.ROOT, mfLine, r.scenario().label(), ratio(r.ffmOverJniOn()),
+                        ratio(r.ffmOverJniOff()), ratio(r.ffmGain()), ratio(r.jniGain())));
+            }
         }
         return out.toString();
     }
@@ -308,7 +422,8 @@ public final class Report {
      * against one run. A target whose scenario the run did not measure (the
      * quick grid) is left out.
      */
-    static List<Verdict> targets(List<Row> rows, List<Ratios> ratios) {
+    static List<Verdict> targets(List<Row> allRows, List<Ratios> ratios) {
+        List<Row> rows = withDefaultReads(allRows);
         List<Verdict> verdicts = new ArrayList<>();
         int coreKeys = Comparison.CORE_KEYS;
         scenario(ratios, "get", 100, coreKeys, "random", "sst", 1).ifPresent(r -> {
@@ -348,9 +463,9 @@ public final class Report {
             }
         }
         for (Row row : rows) {
-            boolean zeroCopyGet = row.operation().equals("get")
+            boolean zeroCopyGet = row.scenario().operation().equals("get")
                     && List.of("into-array", "direct-buffer", "pinned").contains(row.mode());
-            boolean cursorScan = row.operation().equals("scan")
+            boolean cursorScan = row.scenario().operation().equals("scan")
                     && List.of("batch-offsets", "batched-views", "reader-views").contains(row.mode());
             if (row.binding().equals("pinrock-ffm") && (zeroCopyGet || cursorScan)) {
                 double perEntry = row.bytesPerOp() / row.scenario().entriesPerOperation();
@@ -377,7 +492,7 @@ public final class Report {
     private static Optional<Ratios> scenario(List<Ratios> ratios, String operation, int valueBytes, int keys,
             String order, String location, int threads) {
         return ratiosOf(ratios, new Scenario(operation, valueBytes, Keys.MIN_KEY_BYTES,
-                Grid.keyCount(keys, valueBytes), order, location, threads));
+                Grid.keyCount(keys, valueBytes, location), order, location, threads));
     }
 
     private static Optional<Ratios> ratiosOf(List<Ratios> ratios, Scenario scenario) {
@@ -417,8 +532,8 @@ public final class Report {
         return new Verdict(r.scenario().label(), what + " <= " + ratio(goal), ratio(measured), measured <= goal);
     }
 
-    private static String markdown(List<Row> rows, List<Ratios> ratios, List<Verdict> verdicts, String command,
-            ZonedDateTime measured) {
+    private static String markdown(List<Row> rows, List<Ratios> ratios, List<Verdict> verdicts,
+            List<MemoryFirstRatios> memoryFirst, String command, ZonedDateTime measured) {
         StringBuilder md = new StringBuilder();
         md.append("# pinrock benchmark results\n\n");
         md.append("| | |\n|---|---|\n");
@@ -431,15 +546,20 @@ public final class Report {
                 .append("; RocksJava org.rocksdb:rocksdbjni:").append(rocksJavaVersion()).append(" |\n");
         md.append("| options | no compression, ").append(size(Datasets.BLOCK_CACHE_BYTES))
                 .append(" block cache (every dataset fits), ").append(size(Datasets.WRITE_BUFFER_BYTES))
-                .append(" memtable (none fills during a trial), paranoid checks, all files open; identical for ")
-                .append("every binding and the native floor |\n\n");
+                .append(" memtable (none fills during a trial), paranoid checks, all files open, except where a ")
+                .append("scenario names its own block cache or compression, or is `flushing` (")
+                .append(size(Datasets.FLUSHING_WRITE_BUFFER_BYTES))
+                .append(" memtables, flushed and compacted during the trial); identical for every binding and ")
+                .append("the native floor |\n\n");
         md.append("Throughput in one run on one machine; compare ratios, not absolute numbers (these 2-core ")
                 .append("machines are noisy). Every read consumes the value (a checksum over every byte). ")
                 .append("Datasets hold at most 256 MiB of values, so the key count shrinks for large values. ")
                 .append("`FFM/RJ` compares each binding's best access mode; `Java/native ops/s` is Java ")
                 .append("throughput over native C++ throughput (the targets' Java time / native time is its ")
                 .append("inverse); `boundary ns` is Java time per ")
-                .append("operation minus native C++ time per operation (per thread).\n\n");
+                .append("operation minus native C++ time per operation (per thread). pinrock reads with its ")
+                .append("default, memory-first reads on, in both bindings; where it also ran with them off, ")
+                .append("those figures are compared in their own section.\n\n");
         md.append("![relative throughput](chart.png)\n\n");
         md.append("## Ratios\n\n");
         md.append("| scenario | FFM/RocksJava | FFM/JNI | Java/native ops/s | boundary ns | FFM/RocksJava by mode |\n");
@@ -462,17 +582,35 @@ public final class Report {
                         .append(v.measured()).append(" | ").append(v.met() ? "yes" : "**no**").append(" |\n");
             }
         }
+        if (!memoryFirst.isEmpty()) {
+            md.append("\n## Memory-first reads\n\n");
+            md.append("pinrock's gets with `DbOptions.memoryFirstReads` on (the default: a get first tries a ")
+                    .append("read from memory only, under the adaptive policy) and off (one normal read). Both ")
+                    .append("bindings follow the same policy, so each FFM/JNI column compares FFM and JNI on the ")
+                    .append("same algorithm; `on/off` is what memory first gains a binding (above 1.00: faster ")
+                    .append("with it). Each figure is the binding's best of the modes both bindings run (")
+                    .append("new-array, into-array, direct-buffer); every figure, with its setting, is in the ")
+                    .append("throughput table.\n\n");
+            md.append("| scenario | FFM/JNI, memory-first on | FFM/JNI, memory-first off | FFM on/off | JNI on/off |\n")
+                    .append("|---|---|---|---|---|\n");
+            for (MemoryFirstRatios r : memoryFirst) {
+                md.append("| ").append(r.scenario().label()).append(" | ").append(ratio(r.ffmOverJniOn()))
+                        .append(" | ").append(ratio(r.ffmOverJniOff())).append(" | ").append(ratio(r.ffmGain()))
+                        .append(" | ").append(ratio(r.jniGain())).append(" |\n");
+            }
+        }
         md.append("\n## Throughput (ops/s) and allocation (bytes/op, GC profiler)\n\n");
         md.append("`entries/s` is ops/s times the entries one operation handles: 1 for get, get-absent, put ")
                 .append("and delete, ").append(PinrockBenchmark.BATCH_PUTS).append(" for a batch put, ")
                 .append(Picker.MULTI_GET_KEYS).append(" for a multiGet, every key of the dataset for a scan. ")
                 .append("`± error` is JMH's 99.9 % error; the native floor's is half the difference of its two ")
-                .append("runs, just before and just after FFM's.\n\n");
-        md.append("| scenario | binding | mode | ops/s | ± error | entries/s | bytes/op |\n")
-                .append("|---|---|---|---|---|---|---|\n");
+                .append("runs, just before and just after FFM's. `memory-first` is pinrock's setting.\n\n");
+        md.append("| scenario | binding | mode | memory-first | ops/s | ± error | entries/s | bytes/op |\n")
+                .append("|---|---|---|---|---|---|---|---|\n");
         for (Row row : rows) {
             md.append("| ").append(row.scenario().label()).append(" | ").append(row.binding()).append(" | ")
-                    .append(row.mode()).append(" | ").append(throughput(row.opsPerSecond()))
+                    .append(row.mode()).append(" | ").append(row.memoryFirst()).append(" | ")
+                    .append(throughput(row.opsPerSecond()))
                     .append(" | ").append(Double.isNaN(row.error()) ? "" : throughput(row.error()))
                     .append(" | ").append(throughput(row.opsPerSecond() * row.scenario().entriesPerOperation()))
                     .append(" | ").append(Double.isNaN(row.bytesPerOp()) ? "" : String.format(Locale.ROOT, "%.1f",

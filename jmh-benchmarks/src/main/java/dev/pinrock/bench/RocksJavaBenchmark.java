@@ -17,6 +17,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.CompressionOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
@@ -40,21 +41,33 @@ public class RocksJavaBenchmark {
         RocksDB.loadLibrary();
     }
 
-    /** A RocksJava handle with the options {@link Datasets#options()} gives pinrock. */
+    /** A RocksJava handle with the options {@link Datasets#options(Grid)} gives pinrock. */
     public abstract static class Handle extends Grid {
         RocksDB db;
         ReadOptions readOptions;
         WriteOptions writeOptions;
         private LRUCache cache;
-        private Options options;
+        private CompressionOptions compressionOptions;
+        private CompressionOptions bottommostCompressionOptions;
+        Options options;
         Path scratch;
 
         void open(Path path, boolean create) throws RocksDBException {
-            cache = new LRUCache(Datasets.BLOCK_CACHE_BYTES);
+            cache = new LRUCache(blockCacheBytes);
+            CompressionType compressionType = switch (compressionType()) {
+                case NONE -> CompressionType.NO_COMPRESSION;
+                case ZSTD -> CompressionType.ZSTD_COMPRESSION;
+                default -> throw new IllegalArgumentException(compression);
+            };
+            // pinrock's zstd level, set on both levels' options as pinrock sets it.
+            compressionOptions = new CompressionOptions().setLevel(Datasets.options().zstdLevel());
+            bottommostCompressionOptions = new CompressionOptions().setLevel(Datasets.options().zstdLevel())
+                    .setEnabled(true);
             options = new Options().setCreateIfMissing(create).setParanoidChecks(true)
-                    .setCompressionType(CompressionType.NO_COMPRESSION)
-                    .setBottommostCompressionType(CompressionType.NO_COMPRESSION)
-                    .setMaxOpenFiles(-1).setWriteBufferSize(Datasets.WRITE_BUFFER_BYTES)
+                    .setCompressionType(compressionType).setBottommostCompressionType(compressionType)
+                    .setCompressionOptions(compressionOptions)
+                    .setBottommostCompressionOptions(bottommostCompressionOptions)
+                    .setMaxOpenFiles(-1).setWriteBufferSize(writeBufferBytes())
                     .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
             db = RocksDB.open(options, path.toString());
             readOptions = new ReadOptions();
@@ -67,6 +80,8 @@ public class RocksJavaBenchmark {
             readOptions.close();
             db.close();
             options.close();
+            bottommostCompressionOptions.close();
+            compressionOptions.close();
             cache.close();
             if (scratch != null) {
                 Datasets.deleteRecursively(scratch);

@@ -3,9 +3,11 @@ package dev.pinrock.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -75,15 +77,79 @@ class ComparisonTest {
 
     @Test
     void theFloorFigureIsTheMeanOfItsRunsBeforeAndAfterFfmWithHalfTheirSpreadAsError() {
-        Report.Row before = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
+        Report.Row before = ReportTest.row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
                 9.0, Double.NaN, Double.NaN);
-        Report.Row after = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
+        Report.Row after = ReportTest.row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
                 10.0, Double.NaN, Double.NaN);
         Report.Row floor = Comparison.bracketed(before, after);
         assertEquals(9.5, floor.opsPerSecond());
         assertEquals(0.5, floor.error());
         assertEquals(before.scenario(), floor.scenario());
         assertEquals(floor, Comparison.bracketed(after, before));
+    }
+
+    @Test
+    void theFullGridRunsPinrocksGetsWithMemoryFirstReadsOffTooAndTheQuickGridDoesNot() {
+        for (Comparison.Point point : Comparison.fullGrid()) {
+            assertEquals(point.operation().equals("get"), point.withoutMemoryFirst(), point.name());
+        }
+        assertTrue(Comparison.quickGrid().stream().noneMatch(Comparison.Point::withoutMemoryFirst));
+    }
+
+    @Test
+    void everyPointSetsEveryGridParameterAndTheDefaultsAreTheDatasetOptions() throws Exception {
+        Set<String> gridParams = Stream.of(Grid.class.getFields())
+                .filter(f -> f.isAnnotationPresent(org.openjdk.jmh.annotations.Param.class)).map(Field::getName)
+                .collect(Collectors.toSet());
+        for (Comparison.Point point : Stream.concat(Comparison.quickGrid().stream(),
+                Comparison.fullGrid().stream()).toList()) {
+            assertEquals(gridParams, point.params().keySet(), point.name());
+        }
+        assertEquals(String.valueOf(Datasets.BLOCK_CACHE_BYTES), gridDefault("blockCacheBytes"));
+        assertEquals(Report.DEFAULT_COMPRESSION, gridDefault("compression"));
+        assertEquals(Report.DEFAULT_VALUES, gridDefault("values"));
+    }
+
+    private static String gridDefault(String param) throws NoSuchFieldException {
+        return Grid.class.getField(param).getAnnotation(org.openjdk.jmh.annotations.Param.class).value()[0];
+    }
+
+    /** Checks a point: its parameters and threads, what every binding runs there, and its label in the report. */
+    private static void assertPoint(Comparison.Point point, Map<String, String> params, int threads, String methods,
+            String label) {
+        assertEquals(params, point.params());
+        assertEquals(threads, point.threads());
+        for (String binding : List.of("ffm", "jni", "rocksjava")) {
+            assertEquals(methods, point.methods(binding), binding);
+        }
+        assertEquals(label, point.scenario().label());
+    }
+
+    @Test
+    void theCacheSmallerThanTheDataIsReadInZipfianOrderByTwoThreadsInBothGrids() {
+        Comparison.Point point = Comparison.largerThanCache();
+        assertPoint(point, Map.of("keyBytes", "16", "valueBytes", "1024", "keys", "200000", "order", "zipfian",
+                "location", "sst", "blockCacheBytes", String.valueOf(64L << 20), "compression", "none",
+                "values", "pattern"), 2, "getNewArray|getIntoArray|getDirectBuffer",
+                "get 1 KiB, 16 B keys, 200,000 keys, zipfian, sst, 64 MiB block cache, 2 threads");
+        assertEquals(200_000, point.keyCount());
+        assertTrue((long) point.keyCount() * point.valueBytes() > 3 * point.blockCacheBytes());
+        assertTrue(Comparison.quickGrid().contains(point));
+        assertTrue(Comparison.fullGrid().contains(point.alsoWithoutMemoryFirst()));
+    }
+
+    @Test
+    void theLoadOfRecordsIsInTheFullGridOnly() {
+        Comparison.Point point = Comparison.load();
+        assertPoint(point, Map.of("keyBytes", "16", "valueBytes", "1024", "keys", "1000000000", "order", "random",
+                "location", "flushing", "blockCacheBytes", String.valueOf(64L << 20), "compression", "zstd",
+                "values", "fields"), 1, "put", "put 1 KiB, 16 B keys, 1,000,000,000 keys, random, flushing, "
+                        + "64 MiB block cache, zstd, 10 x 100 B fields");
+        assertTrue(!point.reads());
+        assertEquals(Comparison.LOAD_KEYS, point.keyCount());
+        assertTrue(Comparison.fullGrid().contains(point));
+        assertTrue(!Comparison.quickGrid().contains(point));
+        assertEquals(64L << 20, Grid.writeBufferBytes("flushing"));
     }
 
     @Test

@@ -20,15 +20,36 @@ class ReportTest {
     @TempDir
     Path dir;
 
-    /** A JMH result in the JSON shape JMH 1.37 writes. */
+    /**
+     * A JMH result in the JSON shape JMH 1.37 writes; binding null for
+     * RocksJava, pinrock's memory-first reads on.
+     */
     private static String jmhResult(String benchmark, String binding, double score, double allocated) {
+        return jmhResult(benchmark, binding, true, score, allocated);
+    }
+
+    private static String jmhResult(String benchmark, String binding, boolean memoryFirst, double score,
+            double allocated) {
         return """
                 {"benchmark": "%s", "mode": "thrpt", "threads": 1,
                  "params": {%s"keyBytes": "16", "valueBytes": "100", "keys": "1000000",
                             "order": "random", "location": "sst"},
                  "primaryMetric": {"score": %s, "scoreError": 10.0, "scoreUnit": "ops/s"},
                  "secondaryMetrics": {"gc.alloc.rate.norm": {"score": %s, "scoreUnit": "B/op"}}}
-                """.formatted(benchmark, binding == null ? "" : "\"binding\": \"" + binding + "\", ", score, allocated);
+                """.formatted(benchmark, binding == null ? ""
+                        : "\"binding\": \"" + binding + "\", \"memoryFirst\": \"" + memoryFirst + "\", ",
+                        score, allocated);
+    }
+
+    /**
+     * A row from results.csv's columns up to bytes_per_op: pinrock's with
+     * memory-first reads on, the other bindings' without the setting.
+     */
+    static Report.Row row(String operation, String binding, String mode, int valueBytes, int keyBytes, int keys,
+            String order, String location, int threads, double opsPerSecond, double error, double bytesPerOp) {
+        return new Report.Row(new Report.Scenario(operation, valueBytes, keyBytes, keys, order, location, threads),
+                binding, mode, binding.startsWith("pinrock-") ? Report.MEMORY_FIRST_ON : "", opsPerSecond, error,
+                bytesPerOp);
     }
 
     /** Writes JMH results (from {@link #jmhResult}) as one JSON file in the test's directory. */
@@ -45,7 +66,7 @@ class ReportTest {
         Path rocksJava = jmhFile("rocksjava.json",
                 jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getIntoArray", null, 1000, 16),
                 jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getNewArray", null, 750, 136));
-        Report.Row floor = new Report.Row("get", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1,
+        Report.Row floor = row("get", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1,
                 2000, Double.NaN, Double.NaN);
 
         Report.Summary summary = Report.write(List.of(pinrock, rocksJava), List.of(floor), dir.resolve("out"),
@@ -62,11 +83,13 @@ class ReportTest {
 
         List<String> csv = Files.readAllLines(dir.resolve("out/results.csv"));
         assertEquals(Report.CSV_HEADER, csv.get(0));
-        assertEquals("operation,binding,mode,value_bytes,key_bytes,keys,order,location,threads,ops_per_s,error,bytes_per_op",
-                csv.get(0));
+        assertEquals("operation,binding,mode,value_bytes,key_bytes,keys,order,location,threads,ops_per_s,error,"
+                + "bytes_per_op,memory_first,block_cache_bytes,compression,values", csv.get(0));
         assertEquals(1 + 6, csv.size());
-        assertTrue(csv.contains("get,pinrock-ffm,pinned,100,16,1000000,random,sst,1,1500.0,10.0,48.0"), csv.toString());
-        assertTrue(csv.contains("get,native,pinned,100,16,1000000,random,sst,1,2000.0,,"), csv.toString());
+        assertTrue(csv.contains("get,pinrock-ffm,pinned,100,16,1000000,random,sst,1,1500.0,10.0,48.0,on,1073741824,"
+                + "none,pattern"), csv.toString());
+        assertTrue(csv.contains("get,native,pinned,100,16,1000000,random,sst,1,2000.0,,,,1073741824,none,pattern"),
+                csv.toString());
 
         String markdown = Files.readString(dir.resolve("out/RESULTS.md"));
         assertTrue(markdown.contains("`scripts/bench.sh`"), markdown);
@@ -82,11 +105,114 @@ class ReportTest {
     }
 
     @Test
+    void memoryFirstReadsOffAreComparedInTheirOwnSectionOnly() throws Exception {
+        Path pinrock = jmhFile("pinrock.json",
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", true, 1200, 0),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getPinned", "ffm", true, 1500, 0),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "jni", true, 1000, 0),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "jni", false, 800, 0),
+                // Off, FFM's pinned get is its fastest, and it allocates: neither counts outside its section.
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", false, 960, 0),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getPinned", "ffm", false, 5000, 48));
+        Path rocksJava = jmhFile("rocksjava.json",
+                jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getIntoArray", null, 1000, 0));
+
+        Report.Summary summary = Report.write(List.of(pinrock, rocksJava), List.of(), dir.resolve("out"),
+                "scripts/bench.sh --full", ZonedDateTime.parse("2026-11-22T08:00:00Z"));
+
+        Report.Ratios ratios = summary.ratios().get(0);
+        assertEquals(1.5, ratios.ffmOverRocksJava(), 1e-9);
+        assertEquals(1.5, ratios.ffmOverJni(), 1e-9);
+        assertEquals(1, summary.memoryFirst().size());
+        Report.MemoryFirstRatios memoryFirst = summary.memoryFirst().get(0);
+        // The modes both bindings run: into-array, not FFM's pinned.
+        assertEquals(1.2, memoryFirst.ffmOverJniOn(), 1e-9);
+        assertEquals(1.2, memoryFirst.ffmOverJniOff(), 1e-9);
+        assertEquals(1.25, memoryFirst.ffmGain(), 1e-9);
+        assertEquals(1.25, memoryFirst.jniGain(), 1e-9);
+        assertTrue(summary.ratioTable().contains("FFM/JNI off"), summary.ratioTable());
+        List<Report.Row> rows = Report.readJmh(pinrock);
+        assertEquals(List.of("on", "on", "on", "off", "off", "off"), rows.stream().map(Report.Row::memoryFirst)
+                .toList());
+        assertTrue(Report.targets(rows, Report.ratios(rows)).stream().noneMatch(v -> v.measured().startsWith("48")));
+
+        String markdown = Files.readString(dir.resolve("out/RESULTS.md"));
+        String scenario = "| get 100 B, 16 B keys, 1,000,000 keys, random, sst | ";
+        assertTrue(markdown.contains("## Memory-first reads"), markdown);
+        assertTrue(markdown.contains("| scenario | FFM/JNI, memory-first on | FFM/JNI, memory-first off | "
+                + "FFM on/off | JNI on/off |"), markdown);
+        assertTrue(markdown.contains(scenario + "1.20 | 1.20 | 1.25 | 1.25 |"), markdown);
+        assertTrue(markdown.contains(scenario + "pinrock-ffm | pinned | off | 5,000 |"), markdown);
+        assertTrue(markdown.contains(scenario + "pinrock-ffm | pinned | on | 1,500 |"), markdown);
+        List<String> csv = Files.readAllLines(dir.resolve("out/results.csv"));
+        assertTrue(csv.contains("get,pinrock-jni,into-array,100,16,1000000,random,sst,1,800.0,10.0,0.0,off,1073741824,"
+                + "none,pattern"), csv.toString());
+    }
+
+    @Test
+    void aRunWithoutMemoryFirstReadsOffHasNoSectionForThem() throws Exception {
+        Path pinrock = jmhFile("pinrock.json",
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", 1200, 0),
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "jni", 1000, 0));
+
+        Report.Summary summary = Report.write(List.of(pinrock), List.of(), dir.resolve("out"), "scripts/bench.sh",
+                ZonedDateTime.parse("2026-11-22T08:00:00Z"));
+
+        assertTrue(summary.memoryFirst().isEmpty());
+        assertTrue(!Files.readString(dir.resolve("out/RESULTS.md")).contains("## Memory-first reads"));
+    }
+
+    @Test
+    void aScenarioWithItsOwnBlockCacheIsLabelledAndRecordedWithIt() throws Exception {
+        Path results = jmhFile("zipfian.json", """
+                {"benchmark": "dev.pinrock.bench.PinrockBenchmark.getIntoArray", "mode": "thrpt", "threads": 2,
+                 "params": {"binding": "jni", "memoryFirst": "false", "keyBytes": "16", "valueBytes": "1024",
+                            "keys": "200000", "order": "zipfian", "location": "sst", "blockCacheBytes": "67108864"},
+                 "primaryMetric": {"score": 300000, "scoreError": 1000, "scoreUnit": "ops/s"}}
+                """);
+
+        Report.Row row = Report.readJmh(results).get(0);
+
+        assertEquals("get 1 KiB, 16 B keys, 200,000 keys, zipfian, sst, 64 MiB block cache, 2 threads",
+                row.scenario().label());
+        assertEquals("get,pinrock-jni,into-array,1024,16,200000,zipfian,sst,2,300000.0,1000.0,,off,67108864,none,"
+                + "pattern", row.csv());
+        assertEquals(row, Report.Row.parseCsv(row.csv()));
+        assertEquals(Datasets.BLOCK_CACHE_BYTES, Report.readJmh(jmhFile("default.json",
+                jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "ffm", 1, 0))).get(0).scenario()
+                .blockCacheBytes());
+    }
+
+    @Test
+    void theLoadOfRecordsIsLabelledWithItsOptionsAndItsKeyRange() throws Exception {
+        Path results = jmhFile("load.json", """
+                {"benchmark": "dev.pinrock.bench.RocksJavaBenchmark.put", "mode": "thrpt", "threads": 1,
+                 "params": {"keyBytes": "16", "valueBytes": "1024", "keys": "1000000000", "order": "random",
+                            "location": "flushing", "blockCacheBytes": "67108864", "compression": "zstd",
+                            "values": "fields"},
+                 "primaryMetric": {"score": 90000, "scoreError": 900, "scoreUnit": "ops/s"}}
+                """);
+
+        Report.Row row = Report.readJmh(results).get(0);
+
+        assertEquals("put 1 KiB, 16 B keys, 1,000,000,000 keys, random, flushing, 64 MiB block cache, zstd, "
+                + "10 x 100 B fields", row.scenario().label());
+        assertEquals("put,rocksjava,array,1024,16,1000000000,random,flushing,1,90000.0,900.0,,,67108864,zstd,fields",
+                row.csv());
+        assertEquals(row, Report.Row.parseCsv(row.csv()));
+        assertTrue(!row.scenario().isCoreSweep());
+    }
+
+    @Test
     void theCsvKeepsFourSignificantDigitsOfFiguresBelowAHundred() {
-        Report.Row scan = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
+        Report.Row scan = row("scan", "native", "pinned", 100, 16, 1_000_000, "sequential", "sst", 1,
                 9.452, 0.0524, Double.NaN);
-        assertEquals("scan,native,pinned,100,16,1000000,sequential,sst,1,9.452,0.0524,", scan.csv());
+        assertEquals("scan,native,pinned,100,16,1000000,sequential,sst,1,9.452,0.0524,,,1073741824,none,pattern",
+                scan.csv());
         assertEquals(scan.csv(), Report.Row.parseCsv(scan.csv()).csv());
+        // A line of a run recorded before the later columns existed reads with their defaults.
+        assertEquals(scan.csv(), Report.Row.parseCsv("scan,native,pinned,100,16,1000000,sequential,sst,1,9.452,0.0524,")
+                .csv());
     }
 
     @Test
@@ -105,7 +231,7 @@ class ReportTest {
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.getIntoArray", "jni", 1000, 0),
                 jmhResult("dev.pinrock.bench.RocksJavaBenchmark.getIntoArray", null, 1000, 0));
         List<Report.Row> rows = new ArrayList<>(Report.readJmh(results));
-        rows.add(new Report.Row("get", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1, 1530,
+        rows.add(row("get", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1, 1530,
                 Double.NaN, Double.NaN));
 
         List<Report.Verdict> verdicts = Report.targets(rows, Report.ratios(rows));
@@ -137,7 +263,7 @@ class ReportTest {
     }
 
     private static Report.Row getRow(String binding, int valueBytes, double opsPerSecond, double error) {
-        return new Report.Row("get", binding, "into-array", valueBytes, 16, 1_000_000, "random", "sst", 1,
+        return row("get", binding, "into-array", valueBytes, 16, 1_000_000, "random", "sst", 1,
                 opsPerSecond, error, 0);
     }
 
@@ -165,7 +291,7 @@ class ReportTest {
     }
 
     private static Report.Row threadRow(String binding, int keys, String location, int threads, double opsPerSecond) {
-        return new Report.Row("get", binding, "into-array", 100, 16, keys, "random", location, threads,
+        return row("get", binding, "into-array", 100, 16, keys, "random", location, threads,
                 opsPerSecond, 10, 0);
     }
 
@@ -197,7 +323,7 @@ class ReportTest {
                 jmhResult("dev.pinrock.bench.RocksJavaBenchmark.scanArrays", null, 2, 1.7e8),
                 jmhResult("dev.pinrock.bench.PinrockBenchmark.batchPut", "ffm", 300, 0),
                 jmhResult("dev.pinrock.bench.RocksJavaBenchmark.multiGet", null, 2500, 11200));
-        Report.Row floor = new Report.Row("scan", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1,
+        Report.Row floor = row("scan", "native", "pinned", 100, 16, 1_000_000, "random", "sst", 1,
                 8, Double.NaN, Double.NaN);
 
         Report.Summary summary = Report.write(List.of(results), List.of(floor), dir.resolve("out"),
@@ -213,18 +339,21 @@ class ReportTest {
         // Whole scans per second keep three digits; entries/s counts every key a scan reads.
         String markdown = Files.readString(dir.resolve("out/RESULTS.md"));
         String scenario = "| scan 100 B, 16 B keys, 1,000,000 keys, random, sst | ";
-        assertTrue(markdown.contains(scenario + "pinrock-ffm | batched-views | 4.00 | 10.0 | 4,000,000 | 0.0 |"),
+        assertTrue(markdown.contains(scenario + "pinrock-ffm | batched-views | on | 4.00 | 10.0 | 4,000,000 | 0.0 |"),
                 markdown);
-        assertTrue(markdown.contains(scenario + "native | pinned | 8.00 |  | 8,000,000 |  |"), markdown);
-        assertTrue(markdown.contains("| pinrock-ffm | array | 300 | 10.0 | 300,000 | 0.0 |"), markdown);
-        assertTrue(markdown.contains("| rocksjava | new-array | 2,500 | 10.0 | 250,000 | 11200.0 |"), markdown);
+        assertTrue(markdown.contains(scenario + "native | pinned |  | 8.00 |  | 8,000,000 |  |"), markdown);
+        assertTrue(markdown.contains("| pinrock-ffm | array | on | 300 | 10.0 | 300,000 | 0.0 |"), markdown);
+        assertTrue(markdown.contains("| rocksjava | new-array |  | 2,500 | 10.0 | 250,000 | 11200.0 |"), markdown);
     }
 
     @Test
     void keyCountIsCappedForLargeValues() {
-        assertEquals(1_000_000, Grid.keyCount(1_000_000, 100));
-        assertEquals(4096, Grid.keyCount(1_000_000, 65536));
-        assertEquals(100_000, Grid.keyCount(100_000, 1024));
+        assertEquals(1_000_000, Grid.keyCount(1_000_000, 100, "sst"));
+        assertEquals(4096, Grid.keyCount(1_000_000, 65536, "sst"));
+        assertEquals(4096, Grid.keyCount(1_000_000, 65536, "memtable"));
+        assertEquals(100_000, Grid.keyCount(100_000, 1024, "sst"));
+        // Writes into flushing memtables load no dataset: keys are the range they are drawn from.
+        assertEquals(1_000_000_000, Grid.keyCount(1_000_000_000, 1024, "flushing"));
     }
 
     @Test
