@@ -25,7 +25,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.util.Objects;
 import java.util.Optional;
 
 import dev.pinrock.bindings.PinrockNative;
@@ -476,13 +475,6 @@ final class FfmDataPath implements DataPath {
             return new FfmCursor(scratch.word.get(ValueLayout.ADDRESS, 0));
         } catch (Throwable t) {
             throw unchecked(t);
-        }
-    }
-
-    /** Makes this class's own downcall handles of a get (see {@link StartupLinker}). */
-    static void linkGets() {
-        for (MethodHandle made : new MethodHandle[] {GetInMemory.HANDLE, Get.HANDLE, PinRelease.HANDLE}) {
-            Objects.requireNonNull(made);
         }
     }
 

@@ -56,7 +56,6 @@ import dev.pinrock.bindings.pr_histogram;
 public final class FfmDb {
     static {
         NativeLibrary.load();
-        StartupLinker.start();
     }
 
     private static final long ERR_CAP = Scratch.ERR_CAP;
