@@ -66,16 +66,26 @@ final class Scratch implements AutoCloseable {
     }
 
     /**
-     * Gives this scratch back: into the slot of this thread's id when it is
-     * empty, else to the garbage collector. Two threads giving back into one
+     * Gives this scratch back: into the first empty one of the two slots
+     * {@link #borrow()} looks in, else to the garbage collector. So two
+     * threads whose ids share a slot settle on one slot each rather than one
+     * of them making a scratch per call. Two threads giving back into one
      * empty slot at once may both store; the one overwritten is only dropped.
      */
     @Override
     public void close() {
         int home = (int) Thread.currentThread().threadId() & (POOL_SLOTS - 1);
-        if (POOL.getPlain(home) == null) {
-            POOL.setRelease(home, this);
+        if (!giveBack(home)) {
+            giveBack((home + 1) & (POOL_SLOTS - 1));
         }
+    }
+
+    private boolean giveBack(int slot) {
+        if (POOL.getPlain(slot) != null) {
+            return false;
+        }
+        POOL.setRelease(slot, this);
+        return true;
     }
 
     /** Each region has its own automatic arena, so a replaced region is freed by the GC. */
