@@ -472,8 +472,9 @@ public final class DbOptions {
      * would count as a second read). On virtual threads, whatever these
      * settings, every get tries memory first, and one that needs I/O runs on
      * a platform thread of pinrock's while the virtual thread waits unmounted,
-     * so that no carrier thread is held during a read from disk (multiGet,
-     * cursor moves and writes still hold theirs while they run).
+     * so that no carrier thread is held during a read from disk; a multiGet
+     * on a virtual thread always runs on such a platform thread (cursor moves
+     * and writes still hold their carrier while they run).
      *
      * @param value whether gets may try memory first (default true)
      * @return a copy with the setting changed

@@ -407,7 +407,7 @@ final class FfmDataPath implements DataPath {
     public byte[][] multiGet(byte[][] keys, int[] statuses) {
         int n = keys.length;
         byte[][] values = new byte[n][];
-        try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
+        try (Arena arena = MultiGet.callArena(); Scratch scratch = Scratch.borrow()) {
             MultiGet nativeKeys = new MultiGet(arena, keys);
             MemorySegment buf = scratch.value;
             while (true) {
@@ -442,24 +442,47 @@ final class FfmDataPath implements DataPath {
         }
     }
 
+    /*
+     * A multiGet may read many blocks from disk and has no memory-only try
+     * (RocksDB's batched read would have to be made again for the keys that
+     * missed), so on a virtual thread the whole call runs on a BlockingReads
+     * thread; MultiGet.callArena makes its arrays reachable from there.
+     */
+
     @Override
     public void multiGet(MultiGet keys, MemorySegment dst) {
-        try (Scratch scratch = Scratch.borrow()) {
-            check((int) pr_db_multi_get$handle().invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, dst,
-                    dst.byteSize(), keys.valueOffsets, keys.valueLengths, keys.statuses, scratch.err, ERR_CAP),
-                    scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+        offVirtualThread(() -> {
+            try (Scratch scratch = Scratch.borrow()) {
+                check((int) pr_db_multi_get$handle().invokeExact(handle, keys.count, keys.pointers, keys.keyLengths,
+                        dst, dst.byteSize(), keys.valueOffsets, keys.valueLengths, keys.statuses, scratch.err,
+                        ERR_CAP), scratch);
+            } catch (Throwable t) {
+                throw unchecked(t);
+            }
+        });
     }
 
     @Override
     public void multiGetPinned(MultiGet keys, MemorySegment results) {
-        try (Scratch scratch = Scratch.borrow()) {
-            check((int) pr_db_multi_get_pinned$handle().invokeExact(handle, keys.count, keys.pointers,
-                    keys.keyLengths, results, keys.statuses, scratch.err, ERR_CAP), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
+        offVirtualThread(() -> {
+            try (Scratch scratch = Scratch.borrow()) {
+                check((int) pr_db_multi_get_pinned$handle().invokeExact(handle, keys.count, keys.pointers,
+                        keys.keyLengths, results, keys.statuses, scratch.err, ERR_CAP), scratch);
+            } catch (Throwable t) {
+                throw unchecked(t);
+            }
+        });
+    }
+
+    /** Runs call here, or on a BlockingReads thread when this is a virtual thread. */
+    private static void offVirtualThread(Runnable call) {
+        if (Thread.currentThread().isVirtual()) {
+            BlockingReads.run(() -> {
+                call.run();
+                return true;
+            });
+        } else {
+            call.run();
         }
     }
 

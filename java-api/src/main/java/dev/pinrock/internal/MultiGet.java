@@ -82,6 +82,15 @@ public final class MultiGet {
         }
     }
 
+    /**
+     * An arena for one multiGet call's arrays and key copies: shared on a
+     * virtual thread, whose call runs on a {@link BlockingReads} thread
+     * (which must reach them), confined otherwise.
+     */
+    static Arena callArena() {
+        return Thread.currentThread().isVirtual() ? Arena.ofShared() : Arena.ofConfined();
+    }
+
     /** The arrays of a call of count keys, not yet filled. */
     private MultiGet(Arena arena, int count) {
         this.count = count;
@@ -136,9 +145,11 @@ public final class MultiGet {
      */
     public static long into(DataPath db, List<MemorySegment> keys, MemorySegment dst, long[] offsets,
             long[] lengths) {
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = callArena()) {
             MultiGet call = new MultiGet(arena, keys);
-            MemorySegment target = dst.isNative() ? dst : arena.allocate(Math.max(1, dst.byteSize()));
+            // A virtual thread's call runs on another thread, which dst may be confined from.
+            MemorySegment target = dst.isNative() && !Thread.currentThread().isVirtual() ? dst
+                    : arena.allocate(Math.max(1, dst.byteSize()));
             db.multiGet(call, target);
             int[] statuses = call.statuses();
             requireAllAnswered(statuses);
@@ -166,7 +177,7 @@ public final class MultiGet {
     public static List<MemorySegment> pinned(DataPath db, Arena arena, List<MemorySegment> keys) {
         // Fails now, before anything is pinned, when the arena is closed or another thread's.
         MemorySegment.NULL.reinterpret(0, arena, null);
-        try (Arena call = Arena.ofConfined()) {
+        try (Arena call = callArena()) {
             MultiGet multiGet = new MultiGet(call, keys);
             MemorySegment results = call.allocate(pr_get_result.layout(), Math.max(1, keys.size()));
             db.multiGetPinned(multiGet, results);
