@@ -446,43 +446,50 @@ final class FfmDataPath implements DataPath {
      * A multiGet may read many blocks from disk and has no memory-only try
      * (RocksDB's batched read would have to be made again for the keys that
      * missed), so on a virtual thread the whole call runs on a BlockingReads
-     * thread; MultiGet.callArena makes its arrays reachable from there.
+     * thread; MultiGet.callArena makes its arrays reachable from there. A
+     * platform thread makes the call itself, with no lambda on its path.
      */
 
     @Override
     public void multiGet(MultiGet keys, MemorySegment dst) {
-        offVirtualThread(() -> {
-            try (Scratch scratch = Scratch.borrow()) {
-                check((int) pr_db_multi_get$handle().invokeExact(handle, keys.count, keys.pointers, keys.keyLengths,
-                        dst, dst.byteSize(), keys.valueOffsets, keys.valueLengths, keys.statuses, scratch.err,
-                        ERR_CAP), scratch);
-            } catch (Throwable t) {
-                throw unchecked(t);
-            }
-        });
+        if (Thread.currentThread().isVirtual()) {
+            BlockingReads.run(() -> {
+                multiGetHere(keys, dst);
+                return true;
+            });
+        } else {
+            multiGetHere(keys, dst);
+        }
+    }
+
+    private void multiGetHere(MultiGet keys, MemorySegment dst) {
+        try (Scratch scratch = Scratch.borrow()) {
+            check((int) pr_db_multi_get$handle().invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, dst,
+                    dst.byteSize(), keys.valueOffsets, keys.valueLengths, keys.statuses, scratch.err, ERR_CAP),
+                    scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
     }
 
     @Override
     public void multiGetPinned(MultiGet keys, MemorySegment results) {
-        offVirtualThread(() -> {
-            try (Scratch scratch = Scratch.borrow()) {
-                check((int) pr_db_multi_get_pinned$handle().invokeExact(handle, keys.count, keys.pointers,
-                        keys.keyLengths, results, keys.statuses, scratch.err, ERR_CAP), scratch);
-            } catch (Throwable t) {
-                throw unchecked(t);
-            }
-        });
-    }
-
-    /** Runs call here, or on a BlockingReads thread when this is a virtual thread. */
-    private static void offVirtualThread(Runnable call) {
         if (Thread.currentThread().isVirtual()) {
             BlockingReads.run(() -> {
-                call.run();
+                multiGetPinnedHere(keys, results);
                 return true;
             });
         } else {
-            call.run();
+            multiGetPinnedHere(keys, results);
+        }
+    }
+
+    private void multiGetPinnedHere(MultiGet keys, MemorySegment results) {
+        try (Scratch scratch = Scratch.borrow()) {
+            check((int) pr_db_multi_get_pinned$handle().invokeExact(handle, keys.count, keys.pointers,
+                    keys.keyLengths, results, keys.statuses, scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
         }
     }
 

@@ -13,7 +13,8 @@ import dev.pinrock.bindings.pr_get_result;
  * per call. A call borrows a scratch ({@link #borrow()}) and gives it back
  * when it ends ({@link #close()}, with try-with-resources): no thread keeps
  * one. Given-back scratches wait in a pool of {@link #POOL_SLOTS} slots, so
- * the native memory kept is at most POOL_SLOTS times {@link #MAX_KEPT_BYTES},
+ * the native memory kept is at most POOL_SLOTS times about 150 KiB (the
+ * fixed buffers and two copy regions of at most {@link #KEEP_LIMIT}),
  * however many threads (virtual ones included) read and write; a call that
  * finds no scratch in the pool makes one, which the garbage collector frees
  * when the pool has no room for it. Each thread looks first in the slot of
@@ -26,8 +27,6 @@ final class Scratch implements AutoCloseable {
     static final long VALUE_CAP = 16 * 1024;
     /** Key and value copies grow their region up to this size; larger ones use a one-off segment. */
     private static final long KEEP_LIMIT = 64 * 1024;
-    /** The most native memory one pooled scratch holds: its fixed buffers and two full regions. */
-    static final long MAX_KEPT_BYTES = ERR_CAP + VALUE_CAP + 2 * KEEP_LIMIT + 1024;
     /** Four slots per processor (a power of two, at least 16): borrowers rarely meet in one. */
     static final int POOL_SLOTS = Integer.highestOneBit(Math.max(16, Runtime.getRuntime().availableProcessors() * 4));
     private static final AtomicReferenceArray<Scratch> POOL = new AtomicReferenceArray<>(POOL_SLOTS);
