@@ -1,11 +1,7 @@
 package dev.pinrock.internal;
 
-import static dev.pinrock.internal.FfmDb.check;
-import static dev.pinrock.internal.FfmDb.unchecked;
-import static dev.pinrock.bindings.PinrockNative.PR_NOT_FOUND;
-import static dev.pinrock.bindings.PinrockNative.pr_cursor_close$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_cursor_move$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_cursor_scan$handle;
+import static dev.pinrock.internal.Downcalls.check;
+import static dev.pinrock.internal.Downcalls.unchecked;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -25,7 +21,7 @@ final class FfmCursor extends NativeCursor {
         try (Scratch scratch = Scratch.borrow()) {
             int status;
             try {
-                status = (int) pr_cursor_move$handle().invokeExact(handle, op, key, keyLength, entry, scratch.err,
+                status = (int) Downcalls.cursorMove().invokeExact(handle, op, key, keyLength, entry, scratch.err,
                         Scratch.ERR_CAP);
             } catch (Throwable t) {
                 throw unchecked(t);
@@ -39,7 +35,7 @@ final class FfmCursor extends NativeCursor {
         try (Scratch scratch = Scratch.borrow()) {
             int status;
             try {
-                status = (int) pr_cursor_scan$handle().invokeExact(handle, flags, maxEntries, buf, buf.byteSize(),
+                status = (int) Downcalls.cursorScan().invokeExact(handle, flags, maxEntries, buf, buf.byteSize(),
                         entriesOut, bytesOut, entry, scratch.err, Scratch.ERR_CAP);
             } catch (Throwable t) {
                 throw unchecked(t);
@@ -49,7 +45,7 @@ final class FfmCursor extends NativeCursor {
     }
 
     private static int checked(int status, Scratch scratch) {
-        if (status != PR_NOT_FOUND()) {
+        if (status != Downcalls.NOT_FOUND) {
             check(status, scratch);
         }
         return status;
@@ -58,7 +54,7 @@ final class FfmCursor extends NativeCursor {
     @Override
     public void close() {
         try {
-            pr_cursor_close$handle().invokeExact(handle);
+            Downcalls.cursorClose().invokeExact(handle);
         } catch (Throwable t) {
             throw unchecked(t);
         }

@@ -1,33 +1,11 @@
 package dev.pinrock.internal;
 
-import static dev.pinrock.bindings.PinrockNative.PR_CODE_INCOMPLETE;
-import static dev.pinrock.bindings.PinrockNative.PR_GET_PIN_IF_LARGER;
-import static dev.pinrock.bindings.PinrockNative.PR_NOT_FOUND;
-import static dev.pinrock.bindings.PinrockNative.PR_OK;
-import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_BEGIN;
-import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_END;
-import static dev.pinrock.bindings.PinrockNative.PR_READ_MEMORY_ONLY;
-import static dev.pinrock.bindings.PinrockNative.pr_cursor_open$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_delete$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_multi_get$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_multi_get_pinned$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_put$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_write$handle;
-import static dev.pinrock.internal.FfmDb.check;
-import static dev.pinrock.internal.FfmDb.unchecked;
+import static dev.pinrock.internal.Downcalls.check;
+import static dev.pinrock.internal.Downcalls.unchecked;
 
-import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.util.Optional;
-
-import dev.pinrock.bindings.PinrockNative;
 
 /**
  * The FFM binding's data path on one database's (or column family's) handle,
@@ -38,70 +16,6 @@ import dev.pinrock.bindings.PinrockNative;
  * carrier stays pinned while RocksDB reads from disk.
  */
 final class FfmDataPath implements DataPath {
-    /*
-     * Each downcall handle is made on its first use, not when this class is
-     * initialised: the JDK generates a class for every distinct signature
-     * (milliseconds each at start-up). The four handles made here have holder
-     * classes of their own; their descriptors are written out below rather
-     * than taken from the generated pr_<function>$descriptor() accessors,
-     * which would make the generated handle as well (one more generated class
-     * at the first get); FfmDataPathDescriptorsTest checks them against the
-     * generated ones.
-     */
-
-    /** pr_db_get's generated descriptor. */
-    static final FunctionDescriptor GET_DESCRIPTOR = FunctionDescriptor.of(PinrockNative.C_INT,
-            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_LONG, PinrockNative.C_POINTER,
-            PinrockNative.C_LONG, PinrockNative.C_INT, PinrockNative.C_POINTER, PinrockNative.C_POINTER,
-            PinrockNative.C_LONG);
-    /** pr_db_get_at's generated descriptor. */
-    static final FunctionDescriptor GET_AT_DESCRIPTOR = FunctionDescriptor.of(PinrockNative.C_INT,
-            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_INT, PinrockNative.C_POINTER,
-            PinrockNative.C_LONG, PinrockNative.C_POINTER, PinrockNative.C_LONG, PinrockNative.C_INT,
-            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_LONG);
-    /** pr_pin_release's generated descriptor. */
-    static final FunctionDescriptor PIN_RELEASE_DESCRIPTOR = FunctionDescriptor.ofVoid(PinrockNative.C_POINTER);
-
-    /**
-     * The gets take the database handle, the snapshot and the scratch's
-     * result and error buffers as plain addresses (rawAddresses); the key and
-     * the value buffer, which may be the caller's memory, stay segments.
-     */
-    private static final class Get {
-        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
-                address("pr_db_get"), rawAddresses(GET_DESCRIPTOR, 0, 6, 7));
-    }
-
-    /** pr_db_get_at, with plain addresses as {@link Get}'s. */
-    private static final class GetAt {
-        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
-                address("pr_db_get_at"), rawAddresses(GET_AT_DESCRIPTOR, 0, 1, 8, 9));
-    }
-
-    /**
-     * Releasing a pin only drops a reference (no I/O, no callback), so it runs
-     * as a critical downcall: no thread-state transition. jextract cannot
-     * express the option; the descriptor and address are the generated ones.
-     */
-    private static final class PinRelease {
-        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
-                address("pr_pin_release"), PIN_RELEASE_DESCRIPTOR, Linker.Option.critical(false));
-    }
-
-    /**
-     * pr_db_get_at as a critical downcall, for gets answered from memory
-     * (PR_READ_MEMORY_ONLY): no thread-state transition. Heap access stays
-     * off: passing heap segments made the JIT keep them (they allocated),
-     * where copying through the scratch buffers allocates nothing. pinrock.h
-     * promises that such a read does no I/O and never calls back; one that
-     * would need I/O answers PR_CODE_INCOMPLETE and is made again as a normal
-     * downcall.
-     */
-    private static final class GetInMemory {
-        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
-                address("pr_db_get_at"), rawAddresses(GET_AT_DESCRIPTOR, 0, 1, 8, 9), Linker.Option.critical(false));
-    }
-
     /**
      * At most this many bytes are copied inside a critical downcall, which
      * holds off the garbage collector while it runs; a larger value is pinned
@@ -141,7 +55,7 @@ final class FfmDataPath implements DataPath {
     private void put(Scratch scratch, MemorySegment key, long keyLength, MemorySegment value, long valueLength) {
         int status;
         try {
-            status = (int) pr_db_put$handle().invokeExact(handle, key, keyLength, value, valueLength, scratch.err,
+            status = (int) Downcalls.dbPut().invokeExact(handle, key, keyLength, value, valueLength, scratch.err,
                     ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -166,7 +80,7 @@ final class FfmDataPath implements DataPath {
     private void delete(Scratch scratch, MemorySegment key, long keyLength) {
         int status;
         try {
-            status = (int) pr_db_delete$handle().invokeExact(handle, key, keyLength, scratch.err, ERR_CAP);
+            status = (int) Downcalls.dbDelete().invokeExact(handle, key, keyLength, scratch.err, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -178,7 +92,7 @@ final class FfmDataPath implements DataPath {
         try (Scratch scratch = Scratch.borrow()) {
             int status;
             try {
-                status = (int) pr_db_write$handle().invokeExact(handle, batch, batch.byteSize(), flags, scratch.err,
+                status = (int) Downcalls.dbWrite().invokeExact(handle, batch, batch.byteSize(), flags, scratch.err,
                         ERR_CAP);
             } catch (Throwable t) {
                 throw unchecked(t);
@@ -199,14 +113,14 @@ final class FfmDataPath implements DataPath {
         int status;
         try {
             status = snapshot == 0 && readFlags == 0
-                    ? (int) Get.HANDLE.invokeExact(handleAddress, key, keyLength, buf, bufCap, flags,
+                    ? (int) Downcalls.Get.HANDLE.invokeExact(handleAddress, key, keyLength, buf, bufCap, flags,
                             scratch.resultAddress, scratch.errAddress, ERR_CAP)
-                    : (int) GetAt.HANDLE.invokeExact(handleAddress, snapshot, readFlags, key, keyLength, buf, bufCap,
+                    : (int) Downcalls.GetAt.HANDLE.invokeExact(handleAddress, snapshot, readFlags, key, keyLength, buf, bufCap,
                             flags, scratch.resultAddress, scratch.errAddress, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
-        if (status == PR_NOT_FOUND()) {
+        if (status == Downcalls.NOT_FOUND) {
             return false;
         }
         check(status, scratch);
@@ -224,7 +138,7 @@ final class FfmDataPath implements DataPath {
             // byte[] keys are copied into the scratch buffers rather than viewed
             // by heap segments, so that the call allocates nothing.
             if (!getMemoryFirst(scratch, snapshot, readFlags, scratch.nativeKey(key), key.length, scratch.value,
-                    Scratch.VALUE_CAP, PR_GET_PIN_IF_LARGER())) {
+                    Scratch.VALUE_CAP, Downcalls.GET_PIN_IF_LARGER)) {
                 return null;
             }
             long length = scratch.resultLength();
@@ -255,7 +169,7 @@ final class FfmDataPath implements DataPath {
                 ? getInMemory(scratch, snapshot, readFlags, key, keyLength, buf, bufCap, flags)
                 : NEEDS_NORMAL_GET;
         if (status != NEEDS_NORMAL_GET) {
-            return status == PR_OK();
+            return status == Downcalls.OK;
         }
         if (!virtual) {
             return get(scratch, snapshot, readFlags, key, keyLength, buf, bufCap, flags);
@@ -263,7 +177,7 @@ final class FfmDataPath implements DataPath {
         MemorySegment keyCopy = scratch.keyCopy(key, keyLength);
         boolean intoScratch = buf.equals(scratch.value);
         boolean found = BlockingReads.run(() -> get(scratch, snapshot, readFlags, keyCopy, keyLength, scratch.value,
-                intoScratch ? bufCap : 0, PR_GET_PIN_IF_LARGER()));
+                intoScratch ? bufCap : 0, Downcalls.GET_PIN_IF_LARGER));
         if (found && !intoScratch && scratch.resultLength() <= bufCap) {
             // The value was pinned (buf is the caller's): copied into buf as the normal read would have.
             try {
@@ -288,17 +202,17 @@ final class FfmDataPath implements DataPath {
             MemorySegment buf, long bufCap, int flags) {
         int status;
         try {
-            status = (int) GetInMemory.HANDLE.invokeExact(handleAddress, snapshot, readFlags | PR_READ_MEMORY_ONLY(),
+            status = (int) Downcalls.GetInMemory.HANDLE.invokeExact(handleAddress, snapshot, readFlags | Downcalls.READ_MEMORY_ONLY,
                     key, keyLength, buf, bufCap, flags, scratch.resultAddress, scratch.errAddress, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
-        boolean answered = status != PR_CODE_INCOMPLETE();
+        boolean answered = status != Downcalls.CODE_INCOMPLETE;
         memoryFirst.answered(answered);
         if (!answered) {
             return NEEDS_NORMAL_GET;
         }
-        if (status != PR_NOT_FOUND()) {
+        if (status != Downcalls.NOT_FOUND) {
             check(status, scratch);
         }
         return status;
@@ -314,7 +228,7 @@ final class FfmDataPath implements DataPath {
         // Small values come through the scratch buffer, larger ones through a
         // pin, in the same single downcall.
         try (Scratch scratch = Scratch.borrow()) {
-            int flags = dst.length > Scratch.VALUE_CAP ? PR_GET_PIN_IF_LARGER() : 0;
+            int flags = dst.length > Scratch.VALUE_CAP ? Downcalls.GET_PIN_IF_LARGER : 0;
             if (!getMemoryFirst(scratch, snapshot, readFlags, scratch.nativeKey(key), key.length, scratch.value,
                     Math.min(dst.length, Scratch.VALUE_CAP), flags)) {
                 return NOT_FOUND;
@@ -331,7 +245,7 @@ final class FfmDataPath implements DataPath {
                 // dst receives the value in the call; from memory, only up to the
                 // critical copy cap: a larger value is pinned there and copied here.
                 long cap = Math.min(dst.byteSize(), CRITICAL_COPY_CAP);
-                int flags = dst.byteSize() > CRITICAL_COPY_CAP ? PR_GET_PIN_IF_LARGER() : 0;
+                int flags = dst.byteSize() > CRITICAL_COPY_CAP ? Downcalls.GET_PIN_IF_LARGER : 0;
                 if (!getMemoryFirst(scratch, 0L, 0, nativeKey, key.byteSize(), dst, cap, flags)) {
                     return NOT_FOUND;
                 }
@@ -340,7 +254,7 @@ final class FfmDataPath implements DataPath {
             }
             // A heap destination: small values come through the scratch buffer,
             // larger ones through a pin, in the same single downcall.
-            int flags = dst.byteSize() > Scratch.VALUE_CAP ? PR_GET_PIN_IF_LARGER() : 0;
+            int flags = dst.byteSize() > Scratch.VALUE_CAP ? Downcalls.GET_PIN_IF_LARGER : 0;
             if (!getMemoryFirst(scratch, 0L, 0, nativeKey, key.byteSize(), scratch.value,
                     Math.min(dst.byteSize(), Scratch.VALUE_CAP), flags)) {
                 return NOT_FOUND;
@@ -396,7 +310,7 @@ final class FfmDataPath implements DataPath {
 
     /** A get that pins whatever value it finds (an empty one fits the empty buffer: pin 0). */
     private PinnedValue pin(Scratch scratch, MemorySegment nativeKey, long keyLength) {
-        if (!getMemoryFirst(scratch, 0L, 0, nativeKey, keyLength, MemorySegment.NULL, 0, PR_GET_PIN_IF_LARGER())) {
+        if (!getMemoryFirst(scratch, 0L, 0, nativeKey, keyLength, MemorySegment.NULL, 0, Downcalls.GET_PIN_IF_LARGER)) {
             return null;
         }
         return new PinnedValue(scratch.resultData(), scratch.resultLength(), scratch.resultPin(),
@@ -415,7 +329,7 @@ final class FfmDataPath implements DataPath {
                 long needed = 0;
                 boolean allCopied = true;
                 for (int i = 0; i < n; i++) {
-                    if (nativeKeys.status(i) == PR_OK()) {
+                    if (nativeKeys.status(i) == Downcalls.OK) {
                         long length = nativeKeys.valueLength(i);
                         if (length > Segments.MAX_ARRAY_BYTES) {
                             throw Segments.tooLargeForArray(length, "getPinned");
@@ -432,7 +346,7 @@ final class FfmDataPath implements DataPath {
             }
             for (int i = 0; i < n; i++) {
                 statuses[i] = nativeKeys.status(i);
-                if (statuses[i] == PR_OK()) {
+                if (statuses[i] == Downcalls.OK) {
                     values[i] = new byte[(int) nativeKeys.valueLength(i)];
                     MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, nativeKeys.valueOffset(i), values[i], 0,
                             values[i].length);
@@ -464,7 +378,7 @@ final class FfmDataPath implements DataPath {
 
     private void multiGetHere(MultiGet keys, MemorySegment dst) {
         try (Scratch scratch = Scratch.borrow()) {
-            check((int) pr_db_multi_get$handle().invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, dst,
+            check((int) Downcalls.dbMultiGet().invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, dst,
                     dst.byteSize(), keys.valueOffsets, keys.valueLengths, keys.statuses, scratch.err, ERR_CAP),
                     scratch);
         } catch (Throwable t) {
@@ -486,7 +400,7 @@ final class FfmDataPath implements DataPath {
 
     private void multiGetPinnedHere(MultiGet keys, MemorySegment results) {
         try (Scratch scratch = Scratch.borrow()) {
-            check((int) pr_db_multi_get_pinned$handle().invokeExact(handle, keys.count, keys.pointers,
+            check((int) Downcalls.dbMultiGetPinned().invokeExact(handle, keys.count, keys.pointers,
                     keys.keyLengths, results, keys.statuses, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -495,11 +409,11 @@ final class FfmDataPath implements DataPath {
 
     @Override
     public NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper) {
-        int bounds = (lower != null ? PR_RANGE_HAS_BEGIN() : 0) | (upper != null ? PR_RANGE_HAS_END() : 0);
+        int bounds = (lower != null ? Downcalls.RANGE_HAS_BEGIN : 0) | (upper != null ? Downcalls.RANGE_HAS_END : 0);
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment first = lower != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, lower) : MemorySegment.NULL;
             MemorySegment last = upper != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, upper) : MemorySegment.NULL;
-            check((int) pr_cursor_open$handle().invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags,
+            check((int) Downcalls.cursorOpen().invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags,
                     readaheadBytes, first, first.byteSize(), last, last.byteSize(), bounds, scratch.word, scratch.err,
                     ERR_CAP), scratch);
             return new FfmCursor(scratch.word.get(ValueLayout.ADDRESS, 0));
@@ -520,7 +434,7 @@ final class FfmDataPath implements DataPath {
             return;
         }
         try {
-            PinRelease.HANDLE.invokeExact(pin);
+            Downcalls.PinRelease.HANDLE.invokeExact(pin);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -528,41 +442,5 @@ final class FfmDataPath implements DataPath {
 
     private static int clampToInt(long length) {
         return (int) Math.min(length, Integer.MAX_VALUE);
-    }
-
-    /** The address of one of libpinrock.so's functions (loaded by this class's loader). */
-    private static MemorySegment address(String function) {
-        NativeLibrary.load();
-        Optional<MemorySegment> found = SymbolLookup.loaderLookup().find(function);
-        if (found.isEmpty()) {
-            throw new UnsatisfiedLinkError("unresolved symbol: " + function);
-        }
-        return found.get();
-    }
-
-    /**
-     * The generated descriptor of a pinrock function with the pointer
-     * arguments at the given positions taken as plain addresses (JAVA_LONG,
-     * passed as a pointer is on the 64-bit Linux ABI). The linker acquires,
-     * checks and releases the memory session of every segment argument, a
-     * few calls each that C2 did not inline into the gets; that guards
-     * memory another thread could free during the call. Only what needs no
-     * such guard goes as an address: handles, which were bare addresses
-     * already (a database's ResourceGuard holds off its closing), and the
-     * borrowed Scratch's buffers (reachable from the call that uses them).
-     *
-     * @throws IllegalStateException if an argument at those positions is not a pointer
-     */
-    private static FunctionDescriptor rawAddresses(FunctionDescriptor generated, int... positions) {
-        MemoryLayout[] arguments = generated.argumentLayouts().toArray(new MemoryLayout[0]);
-        for (int position : positions) {
-            if (!(arguments[position] instanceof AddressLayout)) {
-                throw new IllegalStateException("argument " + position + " of " + generated + " is not a pointer");
-            }
-            arguments[position] = ValueLayout.JAVA_LONG;
-        }
-        return generated.returnLayout()
-                .map(result -> FunctionDescriptor.of(result, arguments))
-                .orElseGet(() -> FunctionDescriptor.ofVoid(arguments));
     }
 }

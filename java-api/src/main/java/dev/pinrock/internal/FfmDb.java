@@ -1,34 +1,9 @@
 package dev.pinrock.internal;
 
-import static dev.pinrock.bindings.PinrockNative.PR_INGEST_MOVE;
-import static dev.pinrock.bindings.PinrockNative.PR_NOT_FOUND;
-import static dev.pinrock.bindings.PinrockNative.PR_OK;
-import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_BEGIN;
-import static dev.pinrock.bindings.PinrockNative.PR_RANGE_HAS_END;
-import static dev.pinrock.bindings.PinrockNative.pr_db_approximate_size$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_checkpoint$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_close$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_compact_range$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_create_family$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_drop_family$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_family$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_family_id$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_family_names$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_family_release$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_flush$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_ingest$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_list_families$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_memory_usage$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_open$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_property$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_property_int$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_repair$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_set_closing$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_snapshot_create$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_snapshot_release$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_statistics$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_db_statistics_reset$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_engine_version$handle;
+import static dev.pinrock.internal.Downcalls.call;
+import static dev.pinrock.internal.Downcalls.check;
+import static dev.pinrock.internal.Downcalls.unchecked;
+import static dev.pinrock.internal.Downcalls.word;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -39,19 +14,15 @@ import java.util.List;
 import java.util.OptionalLong;
 
 import dev.pinrock.DbOptions;
-import dev.pinrock.RocksDbException;
 import dev.pinrock.StatsLevel;
-import dev.pinrock.bindings.pr_histogram;
 
 /**
  * The owner of an open database's (or column family's) native handle.
  * Whichever binding reads and writes (see {@link Binding}: {@link FfmDataPath}
  * or {@link JniDb}), every other call (open and close, options, column
- * families, snapshots, maintenance, statistics) is made here. Each operation
- * is one downcall through the handles that jextract generated from
- * pinrock.h. Calls use the method handles directly (not the generated
- * wrappers, which turn argument errors such as a closed arena into
- * AssertionError), so those errors reach the caller as the JDK throws them.
+ * families, snapshots, maintenance, statistics) is made here: each
+ * operation is one downcall through {@link Downcalls}, most through its
+ * guarded call.
  */
 public final class FfmDb {
     static {
@@ -81,7 +52,7 @@ public final class FfmDb {
      */
     public static int engineVersion() {
         try {
-            return (int) pr_engine_version$handle().invokeExact();
+            return (int) Downcalls.engineVersion().invokeExact();
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -100,7 +71,7 @@ public final class FfmDb {
             MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             NativeOptions.with(options, memoryBudget, nativeOptions -> check(
-                    (int) pr_db_open$handle().invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
+                    (int) Downcalls.dbOpen().invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
             return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0),
                     options.memoryFirstReads() && options.statistics() == StatsLevel.OFF);
         }
@@ -108,14 +79,14 @@ public final class FfmDb {
 
     /** Takes a snapshot; returns its native handle. */
     public long createSnapshot() {
-        return word((scratch, arena) -> (int) pr_db_snapshot_create$handle().invokeExact(handle, scratch.word, scratch.err, ERR_CAP))
+        return word((scratch, arena) -> (int) Downcalls.dbSnapshotCreate().invokeExact(handle, scratch.word, scratch.err, ERR_CAP))
                 .getAsLong();
     }
 
     /** Releases a snapshot handle; no read may be using it. */
     public void releaseSnapshot(long snapshot) {
         try {
-            pr_db_snapshot_release$handle().invokeExact(handle, MemorySegment.ofAddress(snapshot));
+            Downcalls.dbSnapshotRelease().invokeExact(handle, MemorySegment.ofAddress(snapshot));
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -123,16 +94,16 @@ public final class FfmDb {
 
     /** Flushes this family's memtable into a table file. */
     public void flush() {
-        call((scratch, arena) -> (int) pr_db_flush$handle().invokeExact(handle, scratch.err, ERR_CAP));
+        call((scratch, arena) -> (int) Downcalls.dbFlush().invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /** Compacts [begin, end) of this family; a null bound is open. */
     public void compactRange(byte[] begin, byte[] end) {
-        int bounds = (begin != null ? PR_RANGE_HAS_BEGIN() : 0) | (end != null ? PR_RANGE_HAS_END() : 0);
+        int bounds = (begin != null ? Downcalls.RANGE_HAS_BEGIN : 0) | (end != null ? Downcalls.RANGE_HAS_END : 0);
         call((scratch, arena) -> {
             MemorySegment first = begin != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, begin) : MemorySegment.NULL;
             MemorySegment last = end != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, end) : MemorySegment.NULL;
-            return (int) pr_db_compact_range$handle().invokeExact(handle, first, first.byteSize(), last, last.byteSize(), bounds,
+            return (int) Downcalls.dbCompactRange().invokeExact(handle, first, first.byteSize(), last, last.byteSize(), bounds,
                     scratch.err, ERR_CAP);
         });
     }
@@ -142,14 +113,14 @@ public final class FfmDb {
         return word((scratch, arena) -> {
             MemorySegment first = arena.allocateFrom(ValueLayout.JAVA_BYTE, begin);
             MemorySegment last = arena.allocateFrom(ValueLayout.JAVA_BYTE, end);
-            return (int) pr_db_approximate_size$handle().invokeExact(handle, first, first.byteSize(), last, last.byteSize(),
+            return (int) Downcalls.dbApproximateSize().invokeExact(handle, first, first.byteSize(), last, last.byteSize(),
                     scratch.word, scratch.err, ERR_CAP);
         }).getAsLong();
     }
 
     /** Writes an openable copy of the database into directory, which must not exist. */
     public void checkpoint(Path directory) {
-        call((scratch, arena) -> (int) pr_db_checkpoint$handle().invokeExact(handle,
+        call((scratch, arena) -> (int) Downcalls.dbCheckpoint().invokeExact(handle,
                 NativeStrings.allocate(arena, directory.toString(), "directory"), scratch.err, ERR_CAP));
     }
 
@@ -160,14 +131,14 @@ public final class FfmDb {
             for (int i = 0; i < files.length; i++) {
                 paths.setAtIndex(ValueLayout.ADDRESS, i, NativeStrings.allocate(arena, files[i], "file"));
             }
-            return (int) pr_db_ingest$handle().invokeExact(handle, paths, (long) files.length, move ? PR_INGEST_MOVE() : 0,
+            return (int) Downcalls.dbIngest().invokeExact(handle, paths, (long) files.length, move ? Downcalls.INGEST_MOVE : 0,
                     scratch.err, ERR_CAP);
         });
     }
 
     /** Returns the integer property, or -1 when RocksDB knows no integer property of that name. */
     public long propertyLong(String name) {
-        return word((scratch, arena) -> (int) pr_db_property_int$handle().invokeExact(handle, NativeStrings.allocate(arena, name,
+        return word((scratch, arena) -> (int) Downcalls.dbPropertyInt().invokeExact(handle, NativeStrings.allocate(arena, name,
                 "name"), scratch.word, scratch.err, ERR_CAP)).orElse(-1);
     }
 
@@ -177,9 +148,9 @@ public final class FfmDb {
             MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
             MemorySegment buf = scratch.value;
             while (true) {
-                int status = (int) pr_db_property$handle().invokeExact(handle, nativeName, buf, buf.byteSize(), scratch.word,
+                int status = (int) Downcalls.dbProperty().invokeExact(handle, nativeName, buf, buf.byteSize(), scratch.word,
                         scratch.err, ERR_CAP);
-                if (status == PR_NOT_FOUND()) {
+                if (status == Downcalls.NOT_FOUND) {
                     return null;
                 }
                 check(status, scratch);
@@ -199,27 +170,26 @@ public final class FfmDb {
      * per ticker and a pr_histogram per histogram, in the order of
      * {@link NativeStatistics}.
      */
-    public void statistics(MemorySegment tickers, MemorySegment histograms) {
-        call((scratch, arena) -> (int) pr_db_statistics$handle().invokeExact(handle, tickers,
-                tickers.byteSize() / ValueLayout.JAVA_LONG.byteSize(), histograms,
-                histograms.byteSize() / pr_histogram.layout().byteSize(), scratch.err, ERR_CAP));
+    public void statistics(MemorySegment tickers, long tickerCount, MemorySegment histograms, long histogramCount) {
+        call((scratch, arena) -> (int) Downcalls.dbStatistics().invokeExact(handle, tickers, tickerCount, histograms,
+                histogramCount, scratch.err, ERR_CAP));
     }
 
     /** Resets every statistic to zero. */
     public void resetStatistics() {
-        call((scratch, arena) -> (int) pr_db_statistics_reset$handle().invokeExact(handle, scratch.err, ERR_CAP));
+        call((scratch, arena) -> (int) Downcalls.dbStatisticsReset().invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /** Fills a native pr_memory_usage (pr_db_memory_usage). */
     public void memoryUsage(MemorySegment usage) {
-        call((scratch, arena) -> (int) pr_db_memory_usage$handle().invokeExact(handle, usage, scratch.err, ERR_CAP));
+        call((scratch, arena) -> (int) Downcalls.dbMemoryUsage().invokeExact(handle, usage, scratch.err, ERR_CAP));
     }
 
     /** The column families of the database at path (pr_db_list_families). */
     public static List<String> listFamilies(Path path) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            return names((buf, length, scratch) -> (int) pr_db_list_families$handle().invokeExact(MemorySegment.NULL, nativePath,
+            return names((buf, length, scratch) -> (int) Downcalls.dbListFamilies().invokeExact(MemorySegment.NULL, nativePath,
                     buf, buf.byteSize(), length, scratch.err, ERR_CAP));
         }
     }
@@ -234,7 +204,7 @@ public final class FfmDb {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             NativeOptions.with(options, 0, nativeOptions -> check(
-                    (int) pr_db_repair$handle().invokeExact(nativeOptions, nativePath, scratch.err, ERR_CAP), scratch));
+                    (int) Downcalls.dbRepair().invokeExact(nativeOptions, nativePath, scratch.err, ERR_CAP), scratch));
         }
     }
 
@@ -270,7 +240,7 @@ public final class FfmDb {
      * @return its handle, or null when there is none of that name
      */
     public FfmDb family(String name) {
-        OptionalLong family = word((scratch, arena) -> (int) pr_db_family$handle().invokeExact(handle,
+        OptionalLong family = word((scratch, arena) -> (int) Downcalls.dbFamily().invokeExact(handle,
                 NativeStrings.allocate(arena, name, "name"), scratch.word, scratch.err, ERR_CAP));
         return family.isPresent() ? new FfmDb(MemorySegment.ofAddress(family.getAsLong()), memoryFirst) : null;
     }
@@ -286,11 +256,11 @@ public final class FfmDb {
         long family = word((scratch, arena) -> {
             MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
             if (options == null) {
-                return (int) pr_db_create_family$handle().invokeExact(handle, MemorySegment.NULL, nativeName, scratch.word,
+                return (int) Downcalls.dbCreateFamily().invokeExact(handle, MemorySegment.NULL, nativeName, scratch.word,
                         scratch.err, ERR_CAP);
             }
             int[] status = new int[1];
-            NativeOptions.with(options, memoryBudget, nativeOptions -> status[0] = (int) pr_db_create_family$handle().invokeExact(
+            NativeOptions.with(options, memoryBudget, nativeOptions -> status[0] = (int) Downcalls.dbCreateFamily().invokeExact(
                     handle, nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP));
             return status[0];
         }).getAsLong();
@@ -299,7 +269,7 @@ public final class FfmDb {
 
     /** Drops this handle's column family; the handle stays valid (writes fail) until {@link #releaseFamily()}. */
     public void dropFamily() {
-        call((scratch, arena) -> (int) pr_db_drop_family$handle().invokeExact(handle, scratch.err, ERR_CAP));
+        call((scratch, arena) -> (int) Downcalls.dbDropFamily().invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /**
@@ -308,7 +278,7 @@ public final class FfmDb {
      * handle must not be used afterwards: call with no call on it in flight.
      */
     public void releaseFamily() {
-        call((scratch, arena) -> (int) pr_db_family_release$handle().invokeExact(handle, scratch.err, ERR_CAP));
+        call((scratch, arena) -> (int) Downcalls.dbFamilyRelease().invokeExact(handle, scratch.err, ERR_CAP));
     }
 
     /**
@@ -318,7 +288,7 @@ public final class FfmDb {
      */
     public void setClosing(boolean closing) {
         try {
-            pr_db_set_closing$handle().invokeExact(handle, closing ? 1 : 0);
+            Downcalls.dbSetClosing().invokeExact(handle, closing ? 1 : 0);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -326,14 +296,14 @@ public final class FfmDb {
 
     /** @return the names of this database's open column families */
     public List<String> familyNames() {
-        return names((buf, length, scratch) -> (int) pr_db_family_names$handle().invokeExact(handle, buf, buf.byteSize(), length,
+        return names((buf, length, scratch) -> (int) Downcalls.dbFamilyNames().invokeExact(handle, buf, buf.byteSize(), length,
                 scratch.err, ERR_CAP));
     }
 
     /** @return this handle's column family id, as write batch records name it */
     public int familyId() {
         try {
-            return (int) pr_db_family_id$handle().invokeExact(handle);
+            return (int) Downcalls.dbFamilyId().invokeExact(handle);
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -351,60 +321,6 @@ public final class FfmDb {
 
     /** Closes the native database; called exactly once, when no other call is in flight. */
     public void close() {
-        call((scratch, arena) -> (int) pr_db_close$handle().invokeExact(handle, scratch.err, ERR_CAP));
-    }
-
-    /** A rarely used downcall, given a borrowed scratch and an arena for its arguments; returns its status. */
-    @FunctionalInterface
-    interface Downcall {
-        int run(Scratch scratch, Arena arena) throws Throwable;
-    }
-
-    /**
-     * Makes a rarely used downcall: its arguments live in an arena closed
-     * after it, a failure status is thrown as a RocksDbException, and what the
-     * method handle throws is passed on unchecked.
-     */
-    static void call(Downcall downcall) {
-        try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
-            check(downcall.run(scratch, arena), scratch);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    /**
-     * {@link #call(Downcall)} for a downcall that answers a word (in scratch.word) or PR_NOT_FOUND.
-     *
-     * @return the word, or empty when the call answered PR_NOT_FOUND
-     */
-    static OptionalLong word(Downcall downcall) {
-        try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
-            int status = downcall.run(scratch, arena);
-            if (status == PR_NOT_FOUND()) {
-                return OptionalLong.empty();
-            }
-            check(status, scratch);
-            return OptionalLong.of(scratch.word.get(ValueLayout.JAVA_LONG, 0));
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    static void check(int status, Scratch scratch) {
-        if (status != PR_OK()) {
-            throw RocksDbException.of(status, scratch.message());
-        }
-    }
-
-    /** Rethrows what a downcall threw: unchecked as it is, anything else wrapped. */
-    static RuntimeException unchecked(Throwable t) {
-        if (t instanceof RuntimeException e) {
-            throw e;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        throw new IllegalStateException("unexpected checked exception from a downcall", t);
+        call((scratch, arena) -> (int) Downcalls.dbClose().invokeExact(handle, scratch.err, ERR_CAP));
     }
 }

@@ -1,12 +1,7 @@
 package dev.pinrock.internal;
 
-import static dev.pinrock.internal.FfmDb.check;
-import static dev.pinrock.internal.FfmDb.unchecked;
-import static dev.pinrock.bindings.PinrockNative.pr_sst_writer_delete$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_sst_writer_destroy$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_sst_writer_finish$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_sst_writer_open$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_sst_writer_put$handle;
+import static dev.pinrock.internal.Downcalls.check;
+import static dev.pinrock.internal.Downcalls.unchecked;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -33,7 +28,7 @@ public final class FfmSstWriter {
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             NativeOptions.with(options, 0L, nativeOptions -> check(
-                    (int) pr_sst_writer_open$handle().invokeExact(nativeOptions, nativePath, out, scratch.err, Scratch.ERR_CAP), scratch));
+                    (int) Downcalls.sstWriterOpen().invokeExact(nativeOptions, nativePath, out, scratch.err, Scratch.ERR_CAP), scratch));
             return new FfmSstWriter(out.get(ValueLayout.ADDRESS, 0));
         }
     }
@@ -43,7 +38,7 @@ public final class FfmSstWriter {
         try (Scratch scratch = Scratch.borrow()) {
             MemorySegment nativeKey = scratch.nativeKey(key);
             MemorySegment nativeValue = scratch.nativeInput(value);
-            check((int) pr_sst_writer_put$handle().invokeExact(handle, nativeKey, key.byteSize(), nativeValue,
+            check((int) Downcalls.sstWriterPut().invokeExact(handle, nativeKey, key.byteSize(), nativeValue,
                     value.byteSize(), scratch.err, Scratch.ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -54,7 +49,7 @@ public final class FfmSstWriter {
     public void delete(MemorySegment key) {
         try (Scratch scratch = Scratch.borrow()) {
             MemorySegment nativeKey = scratch.nativeKey(key);
-            check((int) pr_sst_writer_delete$handle().invokeExact(handle, nativeKey, key.byteSize(), scratch.err,
+            check((int) Downcalls.sstWriterDelete().invokeExact(handle, nativeKey, key.byteSize(), scratch.err,
                     Scratch.ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
@@ -64,7 +59,7 @@ public final class FfmSstWriter {
     /** Completes the file; returns its size. */
     public long finish() {
         try (Scratch scratch = Scratch.borrow()) {
-            check((int) pr_sst_writer_finish$handle().invokeExact(handle, scratch.word, scratch.err, Scratch.ERR_CAP),
+            check((int) Downcalls.sstWriterFinish().invokeExact(handle, scratch.word, scratch.err, Scratch.ERR_CAP),
                     scratch);
             return scratch.word.get(ValueLayout.JAVA_LONG, 0);
         } catch (Throwable t) {
@@ -75,7 +70,7 @@ public final class FfmSstWriter {
     /** Frees the writer; called once. */
     public void destroy() {
         try {
-            pr_sst_writer_destroy$handle().invokeExact(handle);
+            Downcalls.sstWriterDestroy().invokeExact(handle);
         } catch (Throwable t) {
             throw unchecked(t);
         }

@@ -1,6 +1,5 @@
 package dev.pinrock.internal;
 
-import static dev.pinrock.bindings.PinrockNative.pr_log_next$handle;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -85,7 +84,7 @@ public final class InfoLogPump {
         while (true) {
             int got;
             try {
-                got = (int) pr_log_next$handle().invokeExact(WAIT_MS, level, text, TEXT_CAP, dropped);
+                got = (int) Downcalls.logNext().invokeExact(WAIT_MS, level, text, TEXT_CAP, dropped);
             } catch (Throwable t) {
                 deliver(Level.ERROR, "reading RocksDB's info log failed; no more of it is logged", t);
                 return;

@@ -1,13 +1,5 @@
 package dev.pinrock.internal;
 
-import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_FIRST;
-import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_LAST;
-import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_NEXT;
-import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_PREV;
-import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_SEEK;
-import static dev.pinrock.bindings.PinrockNative.PR_CURSOR_SEEK_FOR_PREV;
-import static dev.pinrock.bindings.PinrockNative.PR_OK;
-import static dev.pinrock.bindings.PinrockNative.PR_SCAN_REVERSE;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -51,37 +43,37 @@ public abstract class NativeCursor {
     public abstract void close();
 
     public boolean first() {
-        return moved(move(PR_CURSOR_FIRST(), MemorySegment.NULL, 0));
+        return moved(move(Downcalls.CURSOR_FIRST, MemorySegment.NULL, 0));
     }
 
     public boolean last() {
-        return moved(move(PR_CURSOR_LAST(), MemorySegment.NULL, 0));
+        return moved(move(Downcalls.CURSOR_LAST, MemorySegment.NULL, 0));
     }
 
     public boolean seek(MemorySegment key) {
         try (Scratch scratch = Scratch.borrow()) {
-            return moved(move(PR_CURSOR_SEEK(), scratch.nativeKey(key), key.byteSize()));
+            return moved(move(Downcalls.CURSOR_SEEK, scratch.nativeKey(key), key.byteSize()));
         }
     }
 
     public boolean seekForPrev(MemorySegment key) {
         try (Scratch scratch = Scratch.borrow()) {
-            return moved(move(PR_CURSOR_SEEK_FOR_PREV(), scratch.nativeKey(key), key.byteSize()));
+            return moved(move(Downcalls.CURSOR_SEEK_FOR_PREV, scratch.nativeKey(key), key.byteSize()));
         }
     }
 
     /** Moves to the next entry; the caller has checked {@link #onEntry()}. */
     public boolean next() {
-        return moved(move(PR_CURSOR_NEXT(), MemorySegment.NULL, 0));
+        return moved(move(Downcalls.CURSOR_NEXT, MemorySegment.NULL, 0));
     }
 
     /** Moves to the previous entry; the caller has checked {@link #onEntry()}. */
     public boolean prev() {
-        return moved(move(PR_CURSOR_PREV(), MemorySegment.NULL, 0));
+        return moved(move(Downcalls.CURSOR_PREV, MemorySegment.NULL, 0));
     }
 
     private boolean moved(int status) {
-        onEntry = status == PR_OK();
+        onEntry = status == Downcalls.OK;
         return onEntry;
     }
 
@@ -109,7 +101,7 @@ public abstract class NativeCursor {
      * @return the number of entries copied
      */
     public long fill(boolean reverse, long maxEntries) {
-        int flags = reverse ? PR_SCAN_REVERSE() : 0;
+        int flags = reverse ? Downcalls.SCAN_REVERSE : 0;
         while (true) {
             moved(scan(flags, maxEntries, batch));
             long entries = counts.getAtIndex(ValueLayout.JAVA_LONG, 0);

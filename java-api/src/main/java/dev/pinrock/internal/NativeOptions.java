@@ -1,37 +1,13 @@
 package dev.pinrock.internal;
 
-import static dev.pinrock.internal.FfmDb.check;
-import static dev.pinrock.internal.FfmDb.unchecked;
-import static dev.pinrock.bindings.PinrockNative.pr_memory_budget_create$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_memory_budget_destroy$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_memory_budget_usage$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_create$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_destroy$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_block_cache_bytes$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_bottommost_compression$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_compression$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_compression_per_level$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_compression_threads$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_create_if_missing$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_error_if_exists$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_family_options$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_info_log$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_max_open_files$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_memory_budget$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_merge_operator$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_paranoid_checks$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_statistics$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_wal_recovery_mode$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_write_buffer_bytes$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_zstd_dictionary$handle;
-import static dev.pinrock.bindings.PinrockNative.pr_options_set_zstd_level$handle;
+import static dev.pinrock.internal.Downcalls.check;
+import static dev.pinrock.internal.Downcalls.unchecked;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import dev.pinrock.DbOptions;
-import dev.pinrock.bindings.PinrockNative;
 
 /**
  * Native options (pr_options_t) built from {@link DbOptions}, each value
@@ -63,64 +39,64 @@ public final class NativeOptions {
     static void with(DbOptions options, long memoryBudget, OptionsUse use) {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment err = scratch.err;
-            MemorySegment nativeOptions = (MemorySegment) pr_options_create$handle().invokeExact();
+            MemorySegment nativeOptions = (MemorySegment) Downcalls.optionsCreate().invokeExact();
             if (nativeOptions.equals(MemorySegment.NULL)) {
                 throw new OutOfMemoryError("pr_options_create: native memory exhausted");
             }
             try {
-                pr_options_set_create_if_missing$handle().invokeExact(nativeOptions, flag(options.createIfMissing()));
-                pr_options_set_error_if_exists$handle().invokeExact(nativeOptions, flag(options.errorIfExists()));
-                pr_options_set_paranoid_checks$handle().invokeExact(nativeOptions, flag(options.paranoidChecks()));
-                check((int) pr_options_set_wal_recovery_mode$handle().invokeExact(nativeOptions,
+                Downcalls.optionsSetCreateIfMissing().invokeExact(nativeOptions, flag(options.createIfMissing()));
+                Downcalls.optionsSetErrorIfExists().invokeExact(nativeOptions, flag(options.errorIfExists()));
+                Downcalls.optionsSetParanoidChecks().invokeExact(nativeOptions, flag(options.paranoidChecks()));
+                check((int) Downcalls.optionsSetWalRecoveryMode().invokeExact(nativeOptions,
                         options.walRecovery().nativeCode(), err, ERR_CAP), scratch);
-                check((int) pr_options_set_compression$handle().invokeExact(nativeOptions,
+                check((int) Downcalls.optionsSetCompression().invokeExact(nativeOptions,
                         options.compression().nativeCode(), err, ERR_CAP), scratch);
-                check((int) pr_options_set_bottommost_compression$handle().invokeExact(nativeOptions,
+                check((int) Downcalls.optionsSetBottommostCompression().invokeExact(nativeOptions,
                         options.bottommostCompression().nativeCode(), err, ERR_CAP), scratch);
-                check((int) pr_options_set_zstd_level$handle().invokeExact(nativeOptions, options.zstdLevel(), err, ERR_CAP),
+                check((int) Downcalls.optionsSetZstdLevel().invokeExact(nativeOptions, options.zstdLevel(), err, ERR_CAP),
                         scratch);
-                check((int) pr_options_set_block_cache_bytes$handle().invokeExact(nativeOptions, options.blockCacheBytes(),
+                check((int) Downcalls.optionsSetBlockCacheBytes().invokeExact(nativeOptions, options.blockCacheBytes(),
                         err, ERR_CAP), scratch);
-                check((int) pr_options_set_write_buffer_bytes$handle().invokeExact(nativeOptions, options.writeBufferBytes(),
+                check((int) Downcalls.optionsSetWriteBufferBytes().invokeExact(nativeOptions, options.writeBufferBytes(),
                         err, ERR_CAP), scratch);
-                check((int) pr_options_set_max_open_files$handle().invokeExact(nativeOptions, options.maxOpenFiles(), err,
+                check((int) Downcalls.optionsSetMaxOpenFiles().invokeExact(nativeOptions, options.maxOpenFiles(), err,
                         ERR_CAP), scratch);
                 // A fresh pr_options_t has no per-level list; skipping the empty one spares an open
                 // a downcall signature and the stream (milliseconds at start-up).
                 if (!options.compressionPerLevel().isEmpty()) {
                     int[] levels = options.compressionPerLevel().stream().mapToInt(c -> c.nativeCode()).toArray();
-                    check((int) pr_options_set_compression_per_level$handle().invokeExact(nativeOptions,
+                    check((int) Downcalls.optionsSetCompressionPerLevel().invokeExact(nativeOptions,
                             arena.allocateFrom(ValueLayout.JAVA_INT, levels), (long) levels.length, err, ERR_CAP),
                             scratch);
                 }
-                check((int) pr_options_set_zstd_dictionary$handle().invokeExact(nativeOptions, options.zstdDictionaryBytes(),
+                check((int) Downcalls.optionsSetZstdDictionary().invokeExact(nativeOptions, options.zstdDictionaryBytes(),
                         options.zstdTrainingBytes(), err, ERR_CAP), scratch);
-                check((int) pr_options_set_compression_threads$handle().invokeExact(nativeOptions, options.compressionThreads(), err,
+                check((int) Downcalls.optionsSetCompressionThreads().invokeExact(nativeOptions, options.compressionThreads(), err,
                         ERR_CAP), scratch);
-                check((int) pr_options_set_statistics$handle().invokeExact(nativeOptions, options.statistics().nativeLevel(), err,
+                check((int) Downcalls.optionsSetStatistics().invokeExact(nativeOptions, options.statistics().nativeLevel(), err,
                         ERR_CAP), scratch);
-                check((int) pr_options_set_info_log$handle().invokeExact(nativeOptions, options.infoLogLevel().nativeLevel(),
+                check((int) Downcalls.optionsSetInfoLog().invokeExact(nativeOptions, options.infoLogLevel().nativeLevel(),
                         flag(options.infoLogToSystemLogger()), err, ERR_CAP), scratch);
                 if (options.infoLogToSystemLogger()) {
                     InfoLogPump.ensureStarted();
                 }
                 if (memoryBudget != 0) {
-                    check((int) pr_options_set_memory_budget$handle().invokeExact(nativeOptions, MemorySegment.ofAddress(memoryBudget),
+                    check((int) Downcalls.optionsSetMemoryBudget().invokeExact(nativeOptions, MemorySegment.ofAddress(memoryBudget),
                             err, ERR_CAP), scratch);
                 }
                 for (var family : options.columnFamilyOptions().entrySet()) {
                     MemorySegment name = NativeStrings.allocate(arena, family.getKey(), "column family name");
                     with(family.getValue(), memoryBudget, familyOptions -> check(
-                            (int) pr_options_set_family_options$handle().invokeExact(nativeOptions, name, familyOptions, err, ERR_CAP),
+                            (int) Downcalls.optionsSetFamilyOptions().invokeExact(nativeOptions, name, familyOptions, err, ERR_CAP),
                             scratch));
                 }
                 if (options.mergeOperator() != null) {
-                    check((int) pr_options_set_merge_operator$handle().invokeExact(nativeOptions,
+                    check((int) Downcalls.optionsSetMergeOperator().invokeExact(nativeOptions,
                             NativeStrings.allocate(arena, options.mergeOperator(), "mergeOperator"), err, ERR_CAP), scratch);
                 }
                 use.accept(nativeOptions);
             } finally {
-                pr_options_destroy$handle().invokeExact(nativeOptions);
+                Downcalls.optionsDestroy().invokeExact(nativeOptions);
             }
         } catch (Throwable t) {
             throw unchecked(t);
@@ -133,14 +109,14 @@ public final class NativeOptions {
      * @return its native handle
      */
     public static long createMemoryBudget(long totalBytes, long memtableBytes) {
-        return FfmDb.word((scratch, arena) -> (int) pr_memory_budget_create$handle().invokeExact(totalBytes, memtableBytes,
+        return Downcalls.word((scratch, arena) -> (int) Downcalls.memoryBudgetCreate().invokeExact(totalBytes, memtableBytes,
                 scratch.word, scratch.err, ERR_CAP)).getAsLong();
     }
 
     /** Bytes in use in a memory budget's cache (pr_memory_budget_usage). */
     public static long memoryBudgetUsage(long budget) {
         try {
-            return (long) pr_memory_budget_usage$handle().invokeExact(MemorySegment.ofAddress(budget));
+            return (long) Downcalls.memoryBudgetUsage().invokeExact(MemorySegment.ofAddress(budget));
         } catch (Throwable t) {
             throw unchecked(t);
         }
@@ -149,7 +125,7 @@ public final class NativeOptions {
     /** Drops a memory budget handle (pr_memory_budget_destroy). */
     public static void destroyMemoryBudget(long budget) {
         try {
-            pr_memory_budget_destroy$handle().invokeExact(MemorySegment.ofAddress(budget));
+            Downcalls.memoryBudgetDestroy().invokeExact(MemorySegment.ofAddress(budget));
         } catch (Throwable t) {
             throw unchecked(t);
         }

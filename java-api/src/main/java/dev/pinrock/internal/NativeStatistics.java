@@ -12,7 +12,6 @@ import java.util.Map;
 import dev.pinrock.Histogram;
 import dev.pinrock.MemoryUsage;
 import dev.pinrock.Statistics;
-import dev.pinrock.bindings.PinrockNative;
 import dev.pinrock.bindings.pr_histogram;
 import dev.pinrock.bindings.pr_memory_usage;
 
@@ -26,11 +25,11 @@ public final class NativeStatistics {
     }
 
     /** Ticker names in the order pr_db_statistics fills them. */
-    private static final List<String> TICKERS = names(PinrockNative.pr_ticker_count$handle(),
-            PinrockNative.pr_ticker_name$handle());
+    private static final List<String> TICKERS = names(Downcalls.tickerCount(),
+            Downcalls.tickerName());
     /** Histogram names in the order pr_db_statistics fills them. */
-    private static final List<String> HISTOGRAMS = names(PinrockNative.pr_histogram_count$handle(),
-            PinrockNative.pr_histogram_name$handle());
+    private static final List<String> HISTOGRAMS = names(Downcalls.histogramCount(),
+            Downcalls.histogramName());
 
     private NativeStatistics() {
     }
@@ -45,7 +44,7 @@ public final class NativeStatistics {
             }
             return List.copyOf(names);
         } catch (Throwable t) {
-            throw FfmDb.unchecked(t);
+            throw Downcalls.unchecked(t);
         }
     }
 
@@ -54,7 +53,7 @@ public final class NativeStatistics {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment tickers = arena.allocate(ValueLayout.JAVA_LONG, TICKERS.size());
             MemorySegment histograms = arena.allocate(pr_histogram.layout(), HISTOGRAMS.size());
-            db.statistics(tickers, histograms);
+            db.statistics(tickers, TICKERS.size(), histograms, HISTOGRAMS.size());
             Map<String, Long> tickerValues = new LinkedHashMap<>();
             for (int i = 0; i < TICKERS.size(); i++) {
                 tickerValues.put(TICKERS.get(i), tickers.getAtIndex(ValueLayout.JAVA_LONG, i));

@@ -1,0 +1,486 @@
+package dev.pinrock.internal;
+
+import java.lang.foreign.AddressLayout;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import dev.pinrock.RocksDbException;
+import dev.pinrock.bindings.PinrockNative;
+
+/**
+ * The seam between pinrock's Java code and the functions jextract generated
+ * from pinrock.h: the only class that reaches {@code PinrockNative}. It
+ * holds the downcall handles (each made on its first use, by its generated
+ * holder or by the holders below), the constants of the C ABI that Java code
+ * passes or tests, and the guarded call ({@link #call}, {@link #word})
+ * through which the rarely used downcalls go. The struct classes jextract
+ * generated ({@code pr_get_result}, {@code pr_cursor_entry},
+ * {@code pr_histogram}, {@code pr_memory_usage}) are layouts, not calls: the
+ * classes that allocate and read those structs use them (docs/native.md
+ * lists which).
+ *
+ * <p>The gets and the pin release, which every read makes, have handles of
+ * their own below (plain-address arguments, a critical variant); every other
+ * function's handle is the generated one, under its C name in camel case.
+ * Callers invoke the handles themselves rather than the generated wrapper
+ * methods, which turn argument errors such as a closed arena into
+ * AssertionError: those errors reach the caller as the JDK throws them.
+ */
+final class Downcalls {
+    private Downcalls() {
+    }
+
+    // Constants of pinrock.h
+
+    static final int CODE_INCOMPLETE = PinrockNative.PR_CODE_INCOMPLETE();
+    static final int CURSOR_FIRST = PinrockNative.PR_CURSOR_FIRST();
+    static final int CURSOR_LAST = PinrockNative.PR_CURSOR_LAST();
+    static final int CURSOR_NEXT = PinrockNative.PR_CURSOR_NEXT();
+    static final int CURSOR_PREV = PinrockNative.PR_CURSOR_PREV();
+    static final int CURSOR_SEEK = PinrockNative.PR_CURSOR_SEEK();
+    static final int CURSOR_SEEK_FOR_PREV = PinrockNative.PR_CURSOR_SEEK_FOR_PREV();
+    static final int GET_PIN_IF_LARGER = PinrockNative.PR_GET_PIN_IF_LARGER();
+    static final int INGEST_MOVE = PinrockNative.PR_INGEST_MOVE();
+    static final int NOT_FOUND = PinrockNative.PR_NOT_FOUND();
+    static final int OK = PinrockNative.PR_OK();
+    static final int RANGE_HAS_BEGIN = PinrockNative.PR_RANGE_HAS_BEGIN();
+    static final int RANGE_HAS_END = PinrockNative.PR_RANGE_HAS_END();
+    static final int READ_MEMORY_ONLY = PinrockNative.PR_READ_MEMORY_ONLY();
+    static final int SCAN_REVERSE = PinrockNative.PR_SCAN_REVERSE();
+
+    /*
+     * Each downcall handle is made on its first use, not when this class is
+     * initialised: the JDK generates a class for every distinct signature
+     * (milliseconds each at start-up). The four handles made here have holder
+     * classes of their own; their descriptors are written out below rather
+     * than taken from the generated pr_<function>$descriptor() accessors,
+     * which would make the generated handle as well (one more generated class
+     * at the first get); DowncallsTest checks them against the
+     * generated ones.
+     */
+
+    /** pr_db_get's generated descriptor. */
+    static final FunctionDescriptor GET_DESCRIPTOR = FunctionDescriptor.of(PinrockNative.C_INT,
+            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_LONG, PinrockNative.C_POINTER,
+            PinrockNative.C_LONG, PinrockNative.C_INT, PinrockNative.C_POINTER, PinrockNative.C_POINTER,
+            PinrockNative.C_LONG);
+    /** pr_db_get_at's generated descriptor. */
+    static final FunctionDescriptor GET_AT_DESCRIPTOR = FunctionDescriptor.of(PinrockNative.C_INT,
+            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_INT, PinrockNative.C_POINTER,
+            PinrockNative.C_LONG, PinrockNative.C_POINTER, PinrockNative.C_LONG, PinrockNative.C_INT,
+            PinrockNative.C_POINTER, PinrockNative.C_POINTER, PinrockNative.C_LONG);
+    /** pr_pin_release's generated descriptor. */
+    static final FunctionDescriptor PIN_RELEASE_DESCRIPTOR = FunctionDescriptor.ofVoid(PinrockNative.C_POINTER);
+
+    /**
+     * The gets take the database handle, the snapshot and the scratch's
+     * result and error buffers as plain addresses (rawAddresses); the key and
+     * the value buffer, which may be the caller's memory, stay segments.
+     */
+    static final class Get {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                address("pr_db_get"), rawAddresses(GET_DESCRIPTOR, 0, 6, 7));
+    }
+
+    /** pr_db_get_at, with plain addresses as {@link Get}'s. */
+    static final class GetAt {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                address("pr_db_get_at"), rawAddresses(GET_AT_DESCRIPTOR, 0, 1, 8, 9));
+    }
+
+    /**
+     * Releasing a pin only drops a reference (no I/O, no callback), so it runs
+     * as a critical downcall: no thread-state transition. jextract cannot
+     * express the option; the descriptor and address are the generated ones.
+     */
+    static final class PinRelease {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                address("pr_pin_release"), PIN_RELEASE_DESCRIPTOR, Linker.Option.critical(false));
+    }
+
+    /**
+     * pr_db_get_at as a critical downcall, for gets answered from memory
+     * (PR_READ_MEMORY_ONLY): no thread-state transition. Heap access stays
+     * off: passing heap segments made the JIT keep them (they allocated),
+     * where copying through the scratch buffers allocates nothing. pinrock.h
+     * promises that such a read does no I/O and never calls back; one that
+     * would need I/O answers PR_CODE_INCOMPLETE and is made again as a normal
+     * downcall.
+     */
+    static final class GetInMemory {
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(
+                address("pr_db_get_at"), rawAddresses(GET_AT_DESCRIPTOR, 0, 1, 8, 9), Linker.Option.critical(false));
+    }
+
+    // The engine, options, memory budgets and logging
+
+    static MethodHandle engineVersion() {
+        return PinrockNative.pr_engine_version$handle();
+    }
+
+    static MethodHandle optionsCreate() {
+        return PinrockNative.pr_options_create$handle();
+    }
+
+    static MethodHandle optionsDestroy() {
+        return PinrockNative.pr_options_destroy$handle();
+    }
+
+    static MethodHandle optionsSetCreateIfMissing() {
+        return PinrockNative.pr_options_set_create_if_missing$handle();
+    }
+
+    static MethodHandle optionsSetErrorIfExists() {
+        return PinrockNative.pr_options_set_error_if_exists$handle();
+    }
+
+    static MethodHandle optionsSetParanoidChecks() {
+        return PinrockNative.pr_options_set_paranoid_checks$handle();
+    }
+
+    static MethodHandle optionsSetWalRecoveryMode() {
+        return PinrockNative.pr_options_set_wal_recovery_mode$handle();
+    }
+
+    static MethodHandle optionsSetCompression() {
+        return PinrockNative.pr_options_set_compression$handle();
+    }
+
+    static MethodHandle optionsSetBottommostCompression() {
+        return PinrockNative.pr_options_set_bottommost_compression$handle();
+    }
+
+    static MethodHandle optionsSetZstdLevel() {
+        return PinrockNative.pr_options_set_zstd_level$handle();
+    }
+
+    static MethodHandle optionsSetCompressionPerLevel() {
+        return PinrockNative.pr_options_set_compression_per_level$handle();
+    }
+
+    static MethodHandle optionsSetZstdDictionary() {
+        return PinrockNative.pr_options_set_zstd_dictionary$handle();
+    }
+
+    static MethodHandle optionsSetCompressionThreads() {
+        return PinrockNative.pr_options_set_compression_threads$handle();
+    }
+
+    static MethodHandle optionsSetBlockCacheBytes() {
+        return PinrockNative.pr_options_set_block_cache_bytes$handle();
+    }
+
+    static MethodHandle optionsSetWriteBufferBytes() {
+        return PinrockNative.pr_options_set_write_buffer_bytes$handle();
+    }
+
+    static MethodHandle optionsSetMaxOpenFiles() {
+        return PinrockNative.pr_options_set_max_open_files$handle();
+    }
+
+    static MethodHandle memoryBudgetCreate() {
+        return PinrockNative.pr_memory_budget_create$handle();
+    }
+
+    static MethodHandle memoryBudgetDestroy() {
+        return PinrockNative.pr_memory_budget_destroy$handle();
+    }
+
+    static MethodHandle optionsSetMemoryBudget() {
+        return PinrockNative.pr_options_set_memory_budget$handle();
+    }
+
+    static MethodHandle memoryBudgetUsage() {
+        return PinrockNative.pr_memory_budget_usage$handle();
+    }
+
+    static MethodHandle optionsSetMergeOperator() {
+        return PinrockNative.pr_options_set_merge_operator$handle();
+    }
+
+    static MethodHandle optionsSetStatistics() {
+        return PinrockNative.pr_options_set_statistics$handle();
+    }
+
+    static MethodHandle optionsSetInfoLog() {
+        return PinrockNative.pr_options_set_info_log$handle();
+    }
+
+    static MethodHandle logNext() {
+        return PinrockNative.pr_log_next$handle();
+    }
+
+    static MethodHandle optionsSetFamilyOptions() {
+        return PinrockNative.pr_options_set_family_options$handle();
+    }
+
+    // Databases, column families, snapshots and maintenance
+
+    static MethodHandle dbOpen() {
+        return PinrockNative.pr_db_open$handle();
+    }
+
+    static MethodHandle dbClose() {
+        return PinrockNative.pr_db_close$handle();
+    }
+
+    static MethodHandle dbSetClosing() {
+        return PinrockNative.pr_db_set_closing$handle();
+    }
+
+    static MethodHandle dbIngest() {
+        return PinrockNative.pr_db_ingest$handle();
+    }
+
+    static MethodHandle dbSnapshotCreate() {
+        return PinrockNative.pr_db_snapshot_create$handle();
+    }
+
+    static MethodHandle dbSnapshotRelease() {
+        return PinrockNative.pr_db_snapshot_release$handle();
+    }
+
+    static MethodHandle dbFlush() {
+        return PinrockNative.pr_db_flush$handle();
+    }
+
+    static MethodHandle dbCompactRange() {
+        return PinrockNative.pr_db_compact_range$handle();
+    }
+
+    static MethodHandle dbApproximateSize() {
+        return PinrockNative.pr_db_approximate_size$handle();
+    }
+
+    static MethodHandle dbCheckpoint() {
+        return PinrockNative.pr_db_checkpoint$handle();
+    }
+
+    static MethodHandle dbPropertyInt() {
+        return PinrockNative.pr_db_property_int$handle();
+    }
+
+    static MethodHandle dbProperty() {
+        return PinrockNative.pr_db_property$handle();
+    }
+
+    static MethodHandle dbListFamilies() {
+        return PinrockNative.pr_db_list_families$handle();
+    }
+
+    static MethodHandle dbRepair() {
+        return PinrockNative.pr_db_repair$handle();
+    }
+
+    static MethodHandle dbFamilyNames() {
+        return PinrockNative.pr_db_family_names$handle();
+    }
+
+    static MethodHandle dbFamily() {
+        return PinrockNative.pr_db_family$handle();
+    }
+
+    static MethodHandle dbCreateFamily() {
+        return PinrockNative.pr_db_create_family$handle();
+    }
+
+    static MethodHandle dbDropFamily() {
+        return PinrockNative.pr_db_drop_family$handle();
+    }
+
+    static MethodHandle dbFamilyRelease() {
+        return PinrockNative.pr_db_family_release$handle();
+    }
+
+    static MethodHandle dbFamilyId() {
+        return PinrockNative.pr_db_family_id$handle();
+    }
+
+    // Writes, multiGets and cursors: the rest of the data path
+
+    static MethodHandle dbPut() {
+        return PinrockNative.pr_db_put$handle();
+    }
+
+    static MethodHandle dbDelete() {
+        return PinrockNative.pr_db_delete$handle();
+    }
+
+    static MethodHandle dbWrite() {
+        return PinrockNative.pr_db_write$handle();
+    }
+
+    static MethodHandle dbMultiGet() {
+        return PinrockNative.pr_db_multi_get$handle();
+    }
+
+    static MethodHandle dbMultiGetPinned() {
+        return PinrockNative.pr_db_multi_get_pinned$handle();
+    }
+
+    static MethodHandle cursorOpen() {
+        return PinrockNative.pr_cursor_open$handle();
+    }
+
+    static MethodHandle cursorClose() {
+        return PinrockNative.pr_cursor_close$handle();
+    }
+
+    static MethodHandle cursorMove() {
+        return PinrockNative.pr_cursor_move$handle();
+    }
+
+    static MethodHandle cursorScan() {
+        return PinrockNative.pr_cursor_scan$handle();
+    }
+
+    // Table file writers
+
+    static MethodHandle sstWriterOpen() {
+        return PinrockNative.pr_sst_writer_open$handle();
+    }
+
+    static MethodHandle sstWriterPut() {
+        return PinrockNative.pr_sst_writer_put$handle();
+    }
+
+    static MethodHandle sstWriterDelete() {
+        return PinrockNative.pr_sst_writer_delete$handle();
+    }
+
+    static MethodHandle sstWriterFinish() {
+        return PinrockNative.pr_sst_writer_finish$handle();
+    }
+
+    static MethodHandle sstWriterDestroy() {
+        return PinrockNative.pr_sst_writer_destroy$handle();
+    }
+
+    // Statistics and memory usage
+
+    static MethodHandle tickerCount() {
+        return PinrockNative.pr_ticker_count$handle();
+    }
+
+    static MethodHandle tickerName() {
+        return PinrockNative.pr_ticker_name$handle();
+    }
+
+    static MethodHandle histogramCount() {
+        return PinrockNative.pr_histogram_count$handle();
+    }
+
+    static MethodHandle histogramName() {
+        return PinrockNative.pr_histogram_name$handle();
+    }
+
+    static MethodHandle dbStatistics() {
+        return PinrockNative.pr_db_statistics$handle();
+    }
+
+    static MethodHandle dbStatisticsReset() {
+        return PinrockNative.pr_db_statistics_reset$handle();
+    }
+
+    static MethodHandle dbMemoryUsage() {
+        return PinrockNative.pr_db_memory_usage$handle();
+    }
+
+    /** A rarely used downcall, given a borrowed scratch and an arena for its arguments; returns its status. */
+    @FunctionalInterface
+    interface Downcall {
+        int run(Scratch scratch, Arena arena) throws Throwable;
+    }
+
+    /**
+     * Makes a rarely used downcall: its arguments live in an arena closed
+     * after it, a failure status is thrown as a RocksDbException, and what the
+     * method handle throws is passed on unchecked.
+     */
+    static void call(Downcall downcall) {
+        try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
+            check(downcall.run(scratch, arena), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /**
+     * {@link #call(Downcall)} for a downcall that answers a word (in scratch.word) or PR_NOT_FOUND.
+     *
+     * @return the word, or empty when the call answered PR_NOT_FOUND
+     */
+    static OptionalLong word(Downcall downcall) {
+        try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
+            int status = downcall.run(scratch, arena);
+            if (status == NOT_FOUND) {
+                return OptionalLong.empty();
+            }
+            check(status, scratch);
+            return OptionalLong.of(scratch.word.get(ValueLayout.JAVA_LONG, 0));
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    static void check(int status, Scratch scratch) {
+        if (status != OK) {
+            throw RocksDbException.of(status, scratch.message());
+        }
+    }
+
+    /** Rethrows what a downcall threw: unchecked as it is, anything else wrapped. */
+    static RuntimeException unchecked(Throwable t) {
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException("unexpected checked exception from a downcall", t);
+    }
+
+    /** The address of one of libpinrock.so's functions (loaded by this class's loader). */
+    private static MemorySegment address(String function) {
+        NativeLibrary.load();
+        Optional<MemorySegment> found = SymbolLookup.loaderLookup().find(function);
+        if (found.isEmpty()) {
+            throw new UnsatisfiedLinkError("unresolved symbol: " + function);
+        }
+        return found.get();
+    }
+
+    /**
+     * The generated descriptor of a pinrock function with the pointer
+     * arguments at the given positions taken as plain addresses (JAVA_LONG,
+     * passed as a pointer is on the 64-bit Linux ABI). The linker acquires,
+     * checks and releases the memory session of every segment argument, a
+     * few calls each that C2 did not inline into the gets; that guards
+     * memory another thread could free during the call. Only what needs no
+     * such guard goes as an address: handles, which were bare addresses
+     * already (a database's ResourceGuard holds off its closing), and the
+     * borrowed Scratch's buffers (reachable from the call that uses them).
+     *
+     * @throws IllegalStateException if an argument at those positions is not a pointer
+     */
+    private static FunctionDescriptor rawAddresses(FunctionDescriptor generated, int... positions) {
+        MemoryLayout[] arguments = generated.argumentLayouts().toArray(new MemoryLayout[0]);
+        for (int position : positions) {
+            if (!(arguments[position] instanceof AddressLayout)) {
+                throw new IllegalStateException("argument " + position + " of " + generated + " is not a pointer");
+            }
+            arguments[position] = ValueLayout.JAVA_LONG;
+        }
+        return generated.returnLayout()
+                .map(result -> FunctionDescriptor.of(result, arguments))
+                .orElseGet(() -> FunctionDescriptor.ofVoid(arguments));
+    }
+}
