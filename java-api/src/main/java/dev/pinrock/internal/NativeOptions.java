@@ -32,11 +32,23 @@ public final class NativeOptions {
 
     /**
      * Builds the native pr_options_t for options (validated by the native
-     * setters), runs use with it, and destroys it.
+     * setters), runs use with it, and destroys it. Only the settings that
+     * differ from the defaults ({@link DbOptions#create()}, which a fresh
+     * pr_options_t has: NativeOptionsTest compares the OPTIONS files RocksDB
+     * writes) are set: each setter whose signature no other call shares costs
+     * a generated class at start-up.
      *
      * @param memoryBudget a memory budget's native handle, or 0
      */
     static void with(DbOptions options, long memoryBudget, OptionsUse use) {
+        with(options, DbOptions.create(), memoryBudget, use);
+    }
+
+    /**
+     * {@link #with(DbOptions, long, OptionsUse)}, skipping the settings whose
+     * value equals base's, or calling every setter when base is null.
+     */
+    static void with(DbOptions options, DbOptions base, long memoryBudget, OptionsUse use) {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment err = scratch.err;
             MemorySegment nativeOptions = (MemorySegment) Downcalls.optionsCreate().invokeExact();
@@ -44,55 +56,89 @@ public final class NativeOptions {
                 throw new OutOfMemoryError("pr_options_create: native memory exhausted");
             }
             try {
-                Downcalls.optionsSetCreateIfMissing().invokeExact(nativeOptions, flag(options.createIfMissing()));
-                Downcalls.optionsSetErrorIfExists().invokeExact(nativeOptions, flag(options.errorIfExists()));
-                Downcalls.optionsSetParanoidChecks().invokeExact(nativeOptions, flag(options.paranoidChecks()));
-                check((int) Downcalls.optionsSetWalRecoveryMode().invokeExact(nativeOptions,
-                        options.walRecovery().nativeCode(), err, ERR_CAP), scratch);
-                check((int) Downcalls.optionsSetCompression().invokeExact(nativeOptions,
-                        options.compression().nativeCode(), err, ERR_CAP), scratch);
-                check((int) Downcalls.optionsSetBottommostCompression().invokeExact(nativeOptions,
-                        options.bottommostCompression().nativeCode(), err, ERR_CAP), scratch);
-                check((int) Downcalls.optionsSetZstdLevel().invokeExact(nativeOptions, options.zstdLevel(), err, ERR_CAP),
-                        scratch);
-                check((int) Downcalls.optionsSetBlockCacheBytes().invokeExact(nativeOptions, options.blockCacheBytes(),
-                        err, ERR_CAP), scratch);
-                check((int) Downcalls.optionsSetWriteBufferBytes().invokeExact(nativeOptions, options.writeBufferBytes(),
-                        err, ERR_CAP), scratch);
-                check((int) Downcalls.optionsSetMaxOpenFiles().invokeExact(nativeOptions, options.maxOpenFiles(), err,
-                        ERR_CAP), scratch);
-                // A fresh pr_options_t has no per-level list; skipping the empty one spares an open
-                // a downcall signature and the stream (milliseconds at start-up).
-                if (!options.compressionPerLevel().isEmpty()) {
-                    int[] levels = options.compressionPerLevel().stream().mapToInt(c -> c.nativeCode()).toArray();
+                boolean all = base == null;
+                if (all || options.createIfMissing() != base.createIfMissing()) {
+                    Downcalls.optionsSetCreateIfMissing().invokeExact(nativeOptions, flag(options.createIfMissing()));
+                }
+                if (all || options.errorIfExists() != base.errorIfExists()) {
+                    Downcalls.optionsSetErrorIfExists().invokeExact(nativeOptions, flag(options.errorIfExists()));
+                }
+                if (all || options.paranoidChecks() != base.paranoidChecks()) {
+                    Downcalls.optionsSetParanoidChecks().invokeExact(nativeOptions, flag(options.paranoidChecks()));
+                }
+                if (all || options.walRecovery() != base.walRecovery()) {
+                    check((int) Downcalls.optionsSetWalRecoveryMode().invokeExact(nativeOptions,
+                            options.walRecovery().nativeCode(), err, ERR_CAP), scratch);
+                }
+                if (all || options.compression() != base.compression()) {
+                    check((int) Downcalls.optionsSetCompression().invokeExact(nativeOptions,
+                            options.compression().nativeCode(), err, ERR_CAP), scratch);
+                }
+                if (all || options.bottommostCompression() != base.bottommostCompression()) {
+                    check((int) Downcalls.optionsSetBottommostCompression().invokeExact(nativeOptions,
+                            options.bottommostCompression().nativeCode(), err, ERR_CAP), scratch);
+                }
+                if (all || options.zstdLevel() != base.zstdLevel()) {
+                    check((int) Downcalls.optionsSetZstdLevel().invokeExact(nativeOptions, options.zstdLevel(), err,
+                            ERR_CAP), scratch);
+                }
+                if (all || options.blockCacheBytes() != base.blockCacheBytes()) {
+                    check((int) Downcalls.optionsSetBlockCacheBytes().invokeExact(nativeOptions,
+                            options.blockCacheBytes(), err, ERR_CAP), scratch);
+                }
+                if (all || options.writeBufferBytes() != base.writeBufferBytes()) {
+                    check((int) Downcalls.optionsSetWriteBufferBytes().invokeExact(nativeOptions,
+                            options.writeBufferBytes(), err, ERR_CAP), scratch);
+                }
+                if (all || options.maxOpenFiles() != base.maxOpenFiles()) {
+                    check((int) Downcalls.optionsSetMaxOpenFiles().invokeExact(nativeOptions, options.maxOpenFiles(),
+                            err, ERR_CAP), scratch);
+                }
+                if (all || !options.compressionPerLevel().equals(base.compressionPerLevel())) {
+                    int[] levels = new int[options.compressionPerLevel().size()];
+                    for (int i = 0; i < levels.length; i++) {
+                        levels[i] = options.compressionPerLevel().get(i).nativeCode();
+                    }
                     check((int) Downcalls.optionsSetCompressionPerLevel().invokeExact(nativeOptions,
                             arena.allocateFrom(ValueLayout.JAVA_INT, levels), (long) levels.length, err, ERR_CAP),
                             scratch);
                 }
-                check((int) Downcalls.optionsSetZstdDictionary().invokeExact(nativeOptions, options.zstdDictionaryBytes(),
-                        options.zstdTrainingBytes(), err, ERR_CAP), scratch);
-                check((int) Downcalls.optionsSetCompressionThreads().invokeExact(nativeOptions, options.compressionThreads(), err,
-                        ERR_CAP), scratch);
-                check((int) Downcalls.optionsSetStatistics().invokeExact(nativeOptions, options.statistics().nativeLevel(), err,
-                        ERR_CAP), scratch);
-                check((int) Downcalls.optionsSetInfoLog().invokeExact(nativeOptions, options.infoLogLevel().nativeLevel(),
-                        flag(options.infoLogToSystemLogger()), err, ERR_CAP), scratch);
+                if (all || options.zstdDictionaryBytes() != base.zstdDictionaryBytes()
+                        || options.zstdTrainingBytes() != base.zstdTrainingBytes()) {
+                    check((int) Downcalls.optionsSetZstdDictionary().invokeExact(nativeOptions,
+                            options.zstdDictionaryBytes(), options.zstdTrainingBytes(), err, ERR_CAP), scratch);
+                }
+                if (all || options.compressionThreads() != base.compressionThreads()) {
+                    check((int) Downcalls.optionsSetCompressionThreads().invokeExact(nativeOptions,
+                            options.compressionThreads(), err, ERR_CAP), scratch);
+                }
+                if (all || options.statistics() != base.statistics()) {
+                    check((int) Downcalls.optionsSetStatistics().invokeExact(nativeOptions,
+                            options.statistics().nativeLevel(), err, ERR_CAP), scratch);
+                }
+                if (all || options.infoLogLevel() != base.infoLogLevel()
+                        || options.infoLogToSystemLogger() != base.infoLogToSystemLogger()) {
+                    check((int) Downcalls.optionsSetInfoLog().invokeExact(nativeOptions,
+                            options.infoLogLevel().nativeLevel(), flag(options.infoLogToSystemLogger()), err, ERR_CAP),
+                            scratch);
+                }
                 if (options.infoLogToSystemLogger()) {
                     InfoLogPump.ensureStarted();
                 }
                 if (memoryBudget != 0) {
-                    check((int) Downcalls.optionsSetMemoryBudget().invokeExact(nativeOptions, MemorySegment.ofAddress(memoryBudget),
-                            err, ERR_CAP), scratch);
+                    check((int) Downcalls.optionsSetMemoryBudget().invokeExact(nativeOptions,
+                            MemorySegment.ofAddress(memoryBudget), err, ERR_CAP), scratch);
                 }
                 for (var family : options.columnFamilyOptions().entrySet()) {
                     MemorySegment name = NativeStrings.allocate(arena, family.getKey(), "column family name");
-                    with(family.getValue(), memoryBudget, familyOptions -> check(
-                            (int) Downcalls.optionsSetFamilyOptions().invokeExact(nativeOptions, name, familyOptions, err, ERR_CAP),
-                            scratch));
+                    with(family.getValue(), base, memoryBudget, familyOptions -> check(
+                            (int) Downcalls.optionsSetFamilyOptions().invokeExact(nativeOptions, name, familyOptions,
+                                    err, ERR_CAP), scratch));
                 }
                 if (options.mergeOperator() != null) {
                     check((int) Downcalls.optionsSetMergeOperator().invokeExact(nativeOptions,
-                            NativeStrings.allocate(arena, options.mergeOperator(), "mergeOperator"), err, ERR_CAP), scratch);
+                            NativeStrings.allocate(arena, options.mergeOperator(), "mergeOperator"), err, ERR_CAP),
+                            scratch);
                 }
                 use.accept(nativeOptions);
             } finally {
