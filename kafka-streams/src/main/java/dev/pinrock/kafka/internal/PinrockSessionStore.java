@@ -2,13 +2,6 @@ package dev.pinrock.kafka.internal;
 
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
-import org.apache.kafka.streams.query.PositionBound;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryConfig;
-import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.internals.SessionKeySchema;
@@ -21,10 +14,7 @@ import org.apache.kafka.streams.state.internals.SessionKeySchema;
  *
  * <p>Writes come from the stream thread; reads also from interactive-query threads.
  */
-public class PinrockSessionStore implements SessionStore<Bytes, byte[]> {
-    private final String name;
-    private final SegmentedStore segmented;
-
+public class PinrockSessionStore extends SegmentedStateStore implements SessionStore<Bytes, byte[]> {
     /**
      * @param name the store's name
      * @param metricsScope its supplier's metrics scope
@@ -32,19 +22,7 @@ public class PinrockSessionStore implements SessionStore<Bytes, byte[]> {
      * @param segmentInterval the segments' length, in ms
      */
     public PinrockSessionStore(String name, String metricsScope, long retentionPeriod, long segmentInterval) {
-        this.name = name;
-        this.segmented = new SegmentedStore(name, metricsScope, SegmentKeySchema.SESSION, retentionPeriod,
-                segmentInterval);
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public void init(StateStoreContext context, StateStore root) {
-        segmented.init(context, root);
+        super(name, metricsScope, SegmentKeySchema.SESSION, retentionPeriod, segmentInterval);
     }
 
     @Override
@@ -110,35 +88,5 @@ public class PinrockSessionStore implements SessionStore<Bytes, byte[]> {
 
     private static KeyValueIterator<Windowed<Bytes>, byte[]> sessions(KeyValueIterator<Bytes, byte[]> binary) {
         return new PinrockWindowStore.MappedKeyIterator<>(binary, SessionKeySchema::from);
-    }
-
-    @Override
-    public void flush() {
-        segmented.flush();
-    }
-
-    @Override
-    public void close() {
-        segmented.close();
-    }
-
-    @Override
-    public boolean persistent() {
-        return true;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return segmented.isOpen();
-    }
-
-    @Override
-    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
-        return StoreQueries.handle(query, positionBound, config, this, segmented.position(), segmented.context());
-    }
-
-    @Override
-    public Position getPosition() {
-        return segmented.position();
     }
 }

@@ -6,13 +6,6 @@ import java.util.function.Function;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
-import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.query.Position;
-import org.apache.kafka.streams.query.PositionBound;
-import org.apache.kafka.streams.query.Query;
-import org.apache.kafka.streams.query.QueryConfig;
-import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.TimestampedBytesStore;
 import org.apache.kafka.streams.state.WindowStore;
@@ -28,11 +21,9 @@ import org.apache.kafka.streams.state.internals.WindowKeySchema;
  *
  * <p>Writes come from the stream thread; reads also from interactive-query threads.
  */
-public class PinrockWindowStore implements WindowStore<Bytes, byte[]> {
-    private final String name;
+public class PinrockWindowStore extends SegmentedStateStore implements WindowStore<Bytes, byte[]> {
     private final long windowSize;
     private final boolean retainDuplicates;
-    private final SegmentedStore segmented;
     private int seqnum;
 
     /**
@@ -45,11 +36,9 @@ public class PinrockWindowStore implements WindowStore<Bytes, byte[]> {
      */
     public PinrockWindowStore(String name, String metricsScope, long retentionPeriod, long segmentInterval,
             long windowSize, boolean retainDuplicates) {
-        this.name = name;
+        super(name, metricsScope, SegmentKeySchema.WINDOW, retentionPeriod, segmentInterval);
         this.windowSize = windowSize;
         this.retainDuplicates = retainDuplicates;
-        this.segmented = new SegmentedStore(name, metricsScope, SegmentKeySchema.WINDOW, retentionPeriod,
-                segmentInterval);
     }
 
     /** The timestamped variant: values carry their timestamp (8 bytes) first, so the DSL needs no adapter. */
@@ -59,16 +48,6 @@ public class PinrockWindowStore implements WindowStore<Bytes, byte[]> {
                 long windowSize, boolean retainDuplicates) {
             super(name, metricsScope, retentionPeriod, segmentInterval, windowSize, retainDuplicates);
         }
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public void init(StateStoreContext context, StateStore root) {
-        segmented.init(context, root);
     }
 
     @Override
@@ -130,36 +109,6 @@ public class PinrockWindowStore implements WindowStore<Bytes, byte[]> {
 
     private KeyValueIterator<Windowed<Bytes>, byte[]> windowed(KeyValueIterator<Bytes, byte[]> binary) {
         return new MappedKeyIterator<>(binary, key -> WindowKeySchema.fromStoreBytesKey(key.get(), windowSize));
-    }
-
-    @Override
-    public void flush() {
-        segmented.flush();
-    }
-
-    @Override
-    public void close() {
-        segmented.close();
-    }
-
-    @Override
-    public boolean persistent() {
-        return true;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return segmented.isOpen();
-    }
-
-    @Override
-    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
-        return StoreQueries.handle(query, positionBound, config, this, segmented.position(), segmented.context());
-    }
-
-    @Override
-    public Position getPosition() {
-        return segmented.position();
     }
 
     /** One key's entries as (window start, value). */
