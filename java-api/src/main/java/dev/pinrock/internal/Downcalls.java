@@ -479,8 +479,8 @@ final class Downcalls {
             }
             arguments[position] = ValueLayout.JAVA_LONG;
         }
-        return generated.returnLayout()
-                .map(result -> FunctionDescriptor.of(result, arguments))
-                .orElseGet(() -> FunctionDescriptor.ofVoid(arguments));
+        // Not Optional.map: a lambda is one more class generated at the first get.
+        Optional<MemoryLayout> result = generated.returnLayout();
+        return result.isPresent() ? FunctionDescriptor.of(result.get(), arguments) : FunctionDescriptor.ofVoid(arguments);
     }
 }
