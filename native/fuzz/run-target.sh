@@ -2,7 +2,7 @@
 # Runs one fuzz target as a test: first replays its regression inputs
 # (regressions/TARGET/, each must pass), then fuzzes for SECONDS seconds
 # (PINROCK_FUZZ_SECONDS when set), starting from its seed corpus
-# (corpus/TARGET/). New inputs and any crashing input are kept under
+# (corpus/TARGET/), with the dictionary TARGET.dict when there is one. New inputs and any crashing input are kept under
 # WORK_DIR, never in the source tree. Exits non-zero on any crash, sanitizer
 # report or failed check.
 #   run-target.sh FUZZER TARGET SECONDS WORK_DIR
@@ -20,5 +20,7 @@ regressions=$here/regressions/$target
 if compgen -G "$regressions/*" >/dev/null; then
   "$fuzzer" "$artifacts" "$regressions"/*
 fi
-"$fuzzer" "$artifacts" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 \
+dictionary=()
+[[ -f $here/$target.dict ]] && dictionary=(-dict="$here/$target.dict")
+"$fuzzer" "$artifacts" "${dictionary[@]}" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 \
   -print_final_stats=1 "$work/corpus/$target" "$here/corpus/$target"

@@ -138,6 +138,8 @@ PR_API int32_t pr_engine_version(void);
  *   paranoid_checks        1
  *   wal_recovery_mode      PR_WAL_RECOVERY_POINT_IN_TIME
  *   merge_operator         none (a write with a merge fails)
+ * and RocksDB's defaults for every other option (pr_options_set_string sets
+ * those by name).
  */
 typedef struct pr_options pr_options_t;
 
@@ -238,6 +240,37 @@ PR_API int32_t pr_options_set_write_buffer_bytes(pr_options_t* options, uint64_t
  * Returns PR_OK or PR_CODE_INVALID_ARGUMENT for other values. */
 PR_API int32_t pr_options_set_max_open_files(pr_options_t* options, int32_t count,
                                              char* err, size_t err_cap);
+
+/* What an option string sets: RocksDB's DBOptions, ColumnFamilyOptions or
+ * BlockBasedTableOptions. */
+enum pr_option_scope {
+  PR_OPTION_SCOPE_DB = 0,
+  PR_OPTION_SCOPE_FAMILY = 1,
+  PR_OPTION_SCOPE_TABLE = 2
+};
+
+/* Sets options of one scope by RocksDB's own names and values, through
+ * RocksDB's parsers (GetDBOptionsFromMap, GetColumnFamilyOptionsFromMap,
+ * GetBlockBasedTableOptionsFromMap), as RocksDB's option strings and
+ * OPTIONS files write them: "name=value;name=value", nested values in braces
+ * ("compaction_options_universal={size_ratio=10}"), sizes with K, M or G.
+ * Options the text does not name keep their values; a later setter or
+ * string overrides an earlier one. Returns PR_OK, or PR_CODE_INVALID_ARGUMENT
+ * (nothing changed) naming the text and why: it does not parse, a name the
+ * scope does not have, a value RocksDB refuses, an unknown scope, or an
+ * option pinrock sets itself (statistics, info_log, merge_operator, the
+ * block cache, a memory budget's write_buffer_manager), keeps fixed
+ * (comparator: bytewise; the block-based table factory;
+ * enforce_single_del_contracts: off, since enforcing it stops a database's
+ * flushes and compactions at the first misused SingleDelete) or does not offer (objects RocksDB would make by name: env,
+ * file_system, rate_limiter, sst_file_manager, wal_filter, listeners,
+ * compaction_filter, compaction_filter_factory, sst_partitioner_factory,
+ * blob_cache, block_cache_compressed, persistent_cache,
+ * flush_block_policy_factory). Values RocksDB accepts but sanitizes at open
+ * (a write buffer below 64 KiB, fewer than 20 open files) are sanitized as
+ * RocksDB does; the typed setters refuse them instead. text is not kept. */
+PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const char* text,
+                                     char* err, size_t err_cap);
 
 /* ---- memory budget -------------------------------------------------------
  * One memory cap shared by several databases: an LRU block cache of the

@@ -170,7 +170,7 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
   return guarded(err, err_cap, [&] {
     // The directory must exist to be claimed: made here as RocksDB would
     // make it (one level deep); if that fails, so does RocksDB's open.
-    if (options->create_if_missing) ::mkdir(path, 0755);
+    if (options->db.create_if_missing) ::mkdir(path, 0755);
     auto handle = std::make_unique<pr_db>();
     handle->owned = std::make_unique<pr_database>();
     pr_database& database = *handle->owned;
@@ -178,9 +178,8 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
     rocksdb::Status claimed = database.directory.Claim(path);
     if (!claimed.ok() && !claimed.IsNotFound()) return to_status(claimed, err, err_cap);
     rocksdb::Options rocks_options = to_rocksdb_options(*options, &database.default_block_cache);
-    rocks_options.info_log_level = options->info_log_level;
     if (options->info_log_to_queue) {
-      rocks_options.info_log = queue_logger(options->info_log_level, path);
+      rocks_options.info_log = queue_logger(rocks_options.info_log_level, path);
     }
     database.default_family_options = rocksdb::ColumnFamilyOptions(rocks_options);
     database.default_merge_operator = options->merge_operator_kind;

@@ -139,7 +139,7 @@ int32_t pr_options_set_info_log(pr_options_t* options, int32_t level, int32_t to
       return invalid_argument("to_queue must be 0 or 1, got " + std::to_string(to_queue), err,
                               err_cap);
     }
-    options->info_log_level = static_cast<rocksdb::InfoLogLevel>(level);
+    options->db.info_log_level = static_cast<rocksdb::InfoLogLevel>(level);
     options->info_log_to_queue = to_queue == 1;
     return PR_OK;
   });

@@ -18,6 +18,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/slice.h>
 #include <rocksdb/status.h>
+#include <rocksdb/table.h>
 #include <rocksdb/write_buffer_manager.h>
 #include <sys/stat.h>
 #include <zstd.h>
@@ -52,26 +53,24 @@ struct MergeOperatorKind {
   size_t operand_bytes;
 };
 
+// The settings pr_db_open applies. RocksDB's own options live in RocksDB's
+// own structs, which pinrock's defaults (set by the constructor, in
+// options.cc), its typed setters and option strings (pr_options_set_string,
+// through RocksDB's parsers) all write: one place for each option. The rest
+// is what pinrock adds around RocksDB.
 struct pr_options {
-  bool create_if_missing = false;
-  bool error_if_exists = false;
-  bool paranoid_checks = true;
-  rocksdb::WALRecoveryMode wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
-  rocksdb::CompressionType compression = rocksdb::kLZ4Compression;
-  rocksdb::CompressionType bottommost_compression = rocksdb::kZSTD;
-  int zstd_level = ZSTD_CLEVEL_DEFAULT;
+  pr_options();
+
+  rocksdb::DBOptions db;
+  rocksdb::ColumnFamilyOptions family;
+  // The block-based table options; the block cache is pinrock's
+  // (block_cache_bytes or memory_budget), set when the options are applied.
+  rocksdb::BlockBasedTableOptions table;
   uint64_t block_cache_bytes = 32ull << 20;
-  uint64_t write_buffer_bytes = 64ull << 20;
-  int max_open_files = -1;
-  std::shared_ptr<rocksdb::MergeOperator> merge_operator;
-  const MergeOperatorKind* merge_operator_kind = nullptr;
   std::shared_ptr<pr_memory_budget> memory_budget;
-  std::vector<rocksdb::CompressionType> compression_per_level;
-  uint32_t max_dict_bytes = 0;
-  uint32_t zstd_train_bytes = 0;
-  uint32_t compression_threads = 1;
+  // The merge operator pinrock offers that family.merge_operator is, or null.
+  const MergeOperatorKind* merge_operator_kind = nullptr;
   int32_t statistics_level = 0;
-  rocksdb::InfoLogLevel info_log_level = rocksdb::InfoLogLevel::INFO_LEVEL;
   bool info_log_to_queue = false;
   // Options of existing column families opened by pr_db_open, by name.
   std::map<std::string, std::shared_ptr<pr_options>> family_options;

@@ -74,7 +74,7 @@ int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, c
     rocksdb::Status s = rocksdb::MergeOperator::CreateFromString(rocksdb::ConfigOptions(),
                                                                  kind->name, &merge_operator);
     if (!s.ok()) return to_status(s, err, err_cap);
-    options->merge_operator = std::move(merge_operator);
+    options->family.merge_operator = std::move(merge_operator);
     options->merge_operator_kind = kind;
     return PR_OK;
   });

@@ -3,12 +3,15 @@
 #include "internal.h"
 #include "testing.h"
 
+#include <rocksdb/convenience.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 #include <zstd.h>
 
+#include <array>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -35,44 +38,185 @@ bool known_compression(int32_t type) {
   }
 }
 
+// The compression options of every level: the bottommost level's and the others'.
+std::array<rocksdb::CompressionOptions*, 2> compression_options(pr_options_t* options) {
+  return {&options->family.compression_opts, &options->family.bottommost_compression_opts};
+}
+
+// Why an option string may not set name in scope (the part of name before
+// a '.', as RocksDB reads "table_factory.id"), or null when it may.
+const char* refused_by_name(int32_t scope, const std::string& name) {
+  struct Refusal {
+    int32_t scope;
+    const char* name;
+    const char* reason;
+  };
+  static constexpr const char* kObject =
+      "is an object RocksDB would make by name, which pinrock does not offer";
+  static constexpr Refusal kRefusals[] = {
+      {PR_OPTION_SCOPE_DB, "statistics", "is set with pr_options_set_statistics"},
+      {PR_OPTION_SCOPE_DB, "info_log", "is set with pr_options_set_info_log"},
+      {PR_OPTION_SCOPE_DB, "enforce_single_del_contracts",
+       "stays off: enforcing it stops a database at the first misused SingleDelete"},
+      {PR_OPTION_SCOPE_DB, "write_buffer_manager", "comes with a memory budget"},
+      {PR_OPTION_SCOPE_DB, "env", kObject},
+      {PR_OPTION_SCOPE_DB, "file_system", kObject},
+      {PR_OPTION_SCOPE_DB, "rate_limiter", kObject},
+      {PR_OPTION_SCOPE_DB, "sst_file_manager", kObject},
+      {PR_OPTION_SCOPE_DB, "wal_filter", kObject},
+      {PR_OPTION_SCOPE_DB, "listeners", kObject},
+      {PR_OPTION_SCOPE_FAMILY, "merge_operator", "is set with pr_options_set_merge_operator"},
+      {PR_OPTION_SCOPE_FAMILY, "comparator", "stays bytewise: pinrock orders keys by their bytes"},
+      {PR_OPTION_SCOPE_FAMILY, "table_factory", "is block-based: set table options in the table scope"},
+      {PR_OPTION_SCOPE_FAMILY, "block_based_table_factory",
+       "is block-based: set table options in the table scope"},
+      {PR_OPTION_SCOPE_FAMILY, "plain_table_factory", "is block-based: pinrock offers no other"},
+      {PR_OPTION_SCOPE_FAMILY, "cuckoo_table_factory", "is block-based: pinrock offers no other"},
+      {PR_OPTION_SCOPE_FAMILY, "compaction_filter", kObject},
+      {PR_OPTION_SCOPE_FAMILY, "compaction_filter_factory", kObject},
+      {PR_OPTION_SCOPE_FAMILY, "sst_partitioner_factory", kObject},
+      {PR_OPTION_SCOPE_FAMILY, "blob_cache", kObject},
+      {PR_OPTION_SCOPE_TABLE, "block_cache",
+       "is set with pr_options_set_block_cache_bytes or a memory budget"},
+      {PR_OPTION_SCOPE_TABLE, "no_block_cache", "is set with pr_options_set_block_cache_bytes (0)"},
+      {PR_OPTION_SCOPE_TABLE, "block_cache_compressed", kObject},
+      {PR_OPTION_SCOPE_TABLE, "persistent_cache", kObject},
+      {PR_OPTION_SCOPE_TABLE, "flush_block_policy_factory", kObject},
+  };
+  const std::string base = name.substr(0, name.find('.'));
+  for (const Refusal& refusal : kRefusals) {
+    if (refusal.scope == scope && base == refusal.name) return refusal.reason;
+  }
+  return nullptr;
+}
+
+const char* scope_name(int32_t scope) {
+  switch (scope) {
+    case PR_OPTION_SCOPE_DB:
+      return "database";
+    case PR_OPTION_SCOPE_FAMILY:
+      return "column family";
+    default:
+      return "table";
+  }
+}
+
+// Why a zstd dictionary of max_dict_bytes trained on train_bytes is refused
+// (training allocates train_bytes on a flush's thread), or "" when it is not.
+std::string zstd_dictionary_error(uint64_t max_dict_bytes, uint64_t train_bytes) {
+  if (max_dict_bytes > (1u << 30) || train_bytes > (1u << 31)) {
+    return "a zstd dictionary of " + std::to_string(max_dict_bytes) + " bytes trained on " +
+           std::to_string(train_bytes) + " exceeds 1 GiB / 2 GiB";
+  }
+  if (train_bytes != 0 && train_bytes < max_dict_bytes) {
+    return "zstd dictionary training on " + std::to_string(train_bytes) +
+           " bytes is less than the dictionary's " + std::to_string(max_dict_bytes);
+  }
+  return "";
+}
+
+// Why threads compression threads per file are refused (0 leaves a table
+// file writer without any; each is a thread a flush starts), or "".
+std::string compression_threads_error(uint64_t threads) {
+  if (threads < 1 || threads > 64) return std::to_string(threads) + " compression threads, not in 1..64";
+  return "";
+}
+
+// The most threads an option string may ask for in one pool or one job:
+// RocksDB starts them in the process's shared pools, which never shrink, or
+// in a background job, where failing to start one ends the process.
+constexpr int kMaxThreads = 256;
+
+// Why options parsed from a string are refused, or "": values RocksDB
+// accepts but that crash the process (a cache of 2^20 or more shards is
+// null; a thread that cannot be started in a background job terminates
+// it), checked as the typed setters check theirs.
+std::string unsafe_value_error(const rocksdb::DBOptions& db) {
+  if (db.table_cache_numshardbits >= 20) {
+    return "table_cache_numshardbits=" + std::to_string(db.table_cache_numshardbits) +
+           " is 20 or more (RocksDB makes no cache of that many shards)";
+  }
+  const std::pair<const char*, int64_t> thread_counts[] = {
+      {"max_background_jobs", db.max_background_jobs},
+      {"max_background_compactions", db.max_background_compactions},
+      {"max_background_flushes", db.max_background_flushes},
+      {"max_subcompactions", db.max_subcompactions},
+      {"max_file_opening_threads", db.max_file_opening_threads}};
+  for (const auto& [name, count] : thread_counts) {
+    if (count > kMaxThreads) {
+      return std::string(name) + "=" + std::to_string(count) + " asks for more than " +
+             std::to_string(kMaxThreads) + " threads";
+    }
+  }
+  return "";
+}
+
+std::string unsafe_value_error(const rocksdb::ColumnFamilyOptions& family) {
+  for (const rocksdb::CompressionOptions* opts :
+       {&family.compression_opts, &family.bottommost_compression_opts}) {
+    std::string error = compression_threads_error(opts->parallel_threads);
+    if (error.empty()) error = zstd_dictionary_error(opts->max_dict_bytes, opts->zstd_max_train_bytes);
+    if (!error.empty()) return error;
+  }
+  return "";
+}
+
+std::string unsafe_value_error(const rocksdb::BlockBasedTableOptions&) { return ""; }
+
+// Applies the options RocksDB parses from named over current, unless it
+// refuses them or they hold an unsafe value; returns its status.
+template <typename Options, typename Parse>
+int32_t parse_into(Options* current, const std::unordered_map<std::string, std::string>& named,
+                   const std::string& where, Parse parse, char* err, size_t err_cap) {
+  rocksdb::ConfigOptions config;
+  config.ignore_unknown_options = false;
+  config.ignore_unsupported_options = false;
+  Options parsed;
+  rocksdb::Status s = parse(config, *current, named, &parsed);
+  if (!s.ok()) return invalid_argument(where + s.ToString(), err, err_cap);
+  std::string unsafe = unsafe_value_error(parsed);
+  if (!unsafe.empty()) return invalid_argument(where + unsafe, err, err_cap);
+  *current = std::move(parsed);
+  return PR_OK;
+}
+
 }  // namespace
 
-namespace pinrock::internal {
-
-rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb::Cache>* cache) {
-  rocksdb::Options options;
-  options.create_if_missing = o.create_if_missing;
-  options.error_if_exists = o.error_if_exists;
-  options.paranoid_checks = o.paranoid_checks;
-  options.wal_recovery_mode = o.wal_recovery_mode;
-  options.compression = o.compression;
-  options.bottommost_compression = o.bottommost_compression;
-  options.compression_per_level = o.compression_per_level;
-  for (rocksdb::CompressionOptions* opts :
-       {&options.compression_opts, &options.bottommost_compression_opts}) {
-    opts->level = o.zstd_level;
-    opts->max_dict_bytes = o.max_dict_bytes;
-    opts->zstd_max_train_bytes = o.zstd_train_bytes;
-    opts->parallel_threads = o.compression_threads;
-  }
-  options.bottommost_compression_opts.enabled = true;
-  options.write_buffer_size = o.write_buffer_bytes;
-  options.max_open_files = o.max_open_files;
-  options.merge_operator = o.merge_operator;
+pr_options::pr_options() {
+  // pinrock's defaults where they differ from RocksDB's (pinrock.h lists them all).
+  db.create_if_missing = false;
+  db.paranoid_checks = true;
+  db.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  db.max_open_files = -1;
+  db.info_log_level = rocksdb::InfoLogLevel::INFO_LEVEL;
   // A SingleDelete misused (after a Delete, a Merge, another SingleDelete,
   // or a key put twice) leaves that key's value undefined, as RocksDB
   // documents. Enforcing the contract instead fails every flush and
   // compaction that meets such a key, with Corruption: the database stops
   // taking writes and cannot be opened again. Without it RocksDB logs the
-  // misuse and goes on, and only that key is affected.
-  options.enforce_single_del_contracts = false;
+  // misuse and goes on, and only that key is affected. Option strings
+  // cannot turn it back on.
+  db.enforce_single_del_contracts = false;
+  family.compression = rocksdb::kLZ4Compression;
+  family.bottommost_compression = rocksdb::kZSTD;
+  family.write_buffer_size = 64ull << 20;
+  for (rocksdb::CompressionOptions* opts :
+       {&family.compression_opts, &family.bottommost_compression_opts}) {
+    opts->level = ZSTD_CLEVEL_DEFAULT;
+  }
+  family.bottommost_compression_opts.enabled = true;
+}
+
+namespace pinrock::internal {
+
+rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb::Cache>* cache) {
+  rocksdb::Options options(o.db, o.family);
   if (o.env) options.env = o.env.get();
   if (o.statistics_level > 0) {
     options.statistics = rocksdb::CreateDBStatistics();
     options.statistics->set_stats_level(static_cast<rocksdb::StatsLevel>(o.statistics_level));
   }
-
-  rocksdb::BlockBasedTableOptions table;
+  rocksdb::BlockBasedTableOptions table = o.table;
   if (o.memory_budget) {
     *cache = o.memory_budget->cache;
     table.block_cache = *cache;
@@ -102,15 +246,15 @@ pr_options_t* pr_options_create(void) {
 void pr_options_destroy(pr_options_t* options) { delete options; }
 
 void pr_options_set_create_if_missing(pr_options_t* options, int32_t value) {
-  options->create_if_missing = value != 0;
+  options->db.create_if_missing = value != 0;
 }
 
 void pr_options_set_error_if_exists(pr_options_t* options, int32_t value) {
-  options->error_if_exists = value != 0;
+  options->db.error_if_exists = value != 0;
 }
 
 void pr_options_set_paranoid_checks(pr_options_t* options, int32_t value) {
-  options->paranoid_checks = value != 0;
+  options->db.paranoid_checks = value != 0;
 }
 
 int32_t pr_options_set_wal_recovery_mode(pr_options_t* options, int32_t mode, char* err,
@@ -119,7 +263,7 @@ int32_t pr_options_set_wal_recovery_mode(pr_options_t* options, int32_t mode, ch
     if (mode < PR_WAL_RECOVERY_TOLERATE_CORRUPTED_TAIL || mode > PR_WAL_RECOVERY_SKIP_ANY_CORRUPTED) {
       return invalid_argument("unknown WAL recovery mode " + std::to_string(mode), err, err_cap);
     }
-    options->wal_recovery_mode = static_cast<rocksdb::WALRecoveryMode>(mode);
+    options->db.wal_recovery_mode = static_cast<rocksdb::WALRecoveryMode>(mode);
     return PR_OK;
   });
 }
@@ -130,7 +274,7 @@ int32_t pr_options_set_compression(pr_options_t* options, int32_t type, char* er
     if (!known_compression(type)) {
       return invalid_argument("unknown compression type " + std::to_string(type), err, err_cap);
     }
-    options->compression = static_cast<rocksdb::CompressionType>(type);
+    options->family.compression = static_cast<rocksdb::CompressionType>(type);
     return PR_OK;
   });
 }
@@ -139,14 +283,14 @@ int32_t pr_options_set_bottommost_compression(pr_options_t* options, int32_t typ
                                               size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (type == PR_COMPRESSION_INHERIT) {
-      options->bottommost_compression = rocksdb::kDisableCompressionOption;
+      options->family.bottommost_compression = rocksdb::kDisableCompressionOption;
       return PR_OK;
     }
     if (!known_compression(type)) {
       return invalid_argument("unknown bottommost compression type " + std::to_string(type), err,
                               err_cap);
     }
-    options->bottommost_compression = static_cast<rocksdb::CompressionType>(type);
+    options->family.bottommost_compression = static_cast<rocksdb::CompressionType>(type);
     return PR_OK;
   });
 }
@@ -160,7 +304,7 @@ int32_t pr_options_set_zstd_level(pr_options_t* options, int32_t level, char* er
                                   std::to_string(ZSTD_maxCLevel()) + "]",
                               err, err_cap);
     }
-    options->zstd_level = level;
+    for (rocksdb::CompressionOptions* opts : compression_options(options)) opts->level = level;
     return PR_OK;
   });
 }
@@ -181,7 +325,7 @@ int32_t pr_options_set_compression_per_level(pr_options_t* options, const int32_
       }
       levels.push_back(static_cast<rocksdb::CompressionType>(types[i]));
     }
-    options->compression_per_level = std::move(levels);
+    options->family.compression_per_level = std::move(levels);
     return PR_OK;
   });
 }
@@ -189,20 +333,12 @@ int32_t pr_options_set_compression_per_level(pr_options_t* options, const int32_
 int32_t pr_options_set_zstd_dictionary(pr_options_t* options, uint32_t max_dict_bytes,
                                        uint32_t train_bytes, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    if (max_dict_bytes > (1u << 30) || train_bytes > (1u << 31)) {
-      return invalid_argument("a zstd dictionary of " + std::to_string(max_dict_bytes) +
-                                  " bytes trained on " + std::to_string(train_bytes) +
-                                  " exceeds 1 GiB / 2 GiB",
-                              err, err_cap);
+    std::string error = zstd_dictionary_error(max_dict_bytes, train_bytes);
+    if (!error.empty()) return invalid_argument(error, err, err_cap);
+    for (rocksdb::CompressionOptions* opts : compression_options(options)) {
+      opts->max_dict_bytes = max_dict_bytes;
+      opts->zstd_max_train_bytes = train_bytes;
     }
-    if (train_bytes != 0 && train_bytes < max_dict_bytes) {
-      return invalid_argument("zstd dictionary training on " + std::to_string(train_bytes) +
-                                  " bytes is less than the dictionary's " +
-                                  std::to_string(max_dict_bytes),
-                              err, err_cap);
-    }
-    options->max_dict_bytes = max_dict_bytes;
-    options->zstd_train_bytes = train_bytes;
     return PR_OK;
   });
 }
@@ -210,11 +346,9 @@ int32_t pr_options_set_zstd_dictionary(pr_options_t* options, uint32_t max_dict_
 int32_t pr_options_set_compression_threads(pr_options_t* options, uint32_t threads, char* err,
                                            size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    if (threads < 1 || threads > 64) {
-      return invalid_argument(std::to_string(threads) + " compression threads, not in 1..64",
-                              err, err_cap);
-    }
-    options->compression_threads = threads;
+    std::string error = compression_threads_error(threads);
+    if (!error.empty()) return invalid_argument(error, err, err_cap);
+    for (rocksdb::CompressionOptions* opts : compression_options(options)) opts->parallel_threads = threads;
     return PR_OK;
   });
 }
@@ -240,7 +374,7 @@ int32_t pr_options_set_write_buffer_bytes(pr_options_t* options, uint64_t bytes,
                                   " bytes is outside [64 KiB, 64 GiB]",
                               err, err_cap);
     }
-    options->write_buffer_bytes = bytes;
+    options->family.write_buffer_size = bytes;
     return PR_OK;
   });
 }
@@ -253,8 +387,55 @@ int32_t pr_options_set_max_open_files(pr_options_t* options, int32_t count, char
                                   " must be -1 (unlimited) or at least 20",
                               err, err_cap);
     }
-    options->max_open_files = count;
+    options->db.max_open_files = count;
     return PR_OK;
+  });
+}
+
+int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const char* text, char* err,
+                              size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (scope < PR_OPTION_SCOPE_DB || scope > PR_OPTION_SCOPE_TABLE) {
+      return invalid_argument("unknown option scope " + std::to_string(scope), err, err_cap);
+    }
+    // The text as the message repeats it: its start, when long, so that the reason still fits.
+    std::string shown = text;
+    if (shown.size() > 200) shown = shown.substr(0, 200) + "...";
+    const std::string where = std::string(scope_name(scope)) + " options \"" + shown + "\": ";
+    std::unordered_map<std::string, std::string> named;
+    rocksdb::Status s = rocksdb::StringToMap(text, &named);
+    if (!s.ok()) return invalid_argument(where + s.ToString(), err, err_cap);
+    for (const auto& [name, value] : named) {
+      if (const char* reason = refused_by_name(scope, name)) {
+        return invalid_argument(where + name + " " + reason, err, err_cap);
+      }
+    }
+    if (scope == PR_OPTION_SCOPE_DB) {
+      auto parse = [](const auto&... args) { return rocksdb::GetDBOptionsFromMap(args...); };
+      return parse_into(&options->db, named, where, parse, err, err_cap);
+    }
+    if (scope == PR_OPTION_SCOPE_FAMILY) {
+      auto parse = [](const auto&... args) { return rocksdb::GetColumnFamilyOptionsFromMap(args...); };
+      return parse_into(&options->family, named, where, parse, err, err_cap);
+    }
+    // RocksDB reads a filter it does not know as no filter, unsaid.
+    auto filter = named.find("filter_policy");
+    auto check_filter = [&](const rocksdb::ConfigOptions& config,
+                            const rocksdb::BlockBasedTableOptions& base,
+                            const std::unordered_map<std::string, std::string>& map,
+                            rocksdb::BlockBasedTableOptions* parsed) {
+      rocksdb::Status parsed_status =
+          rocksdb::GetBlockBasedTableOptionsFromMap(config, base, map, parsed);
+      if (parsed_status.ok() && filter != named.end() && parsed->filter_policy == nullptr &&
+          !filter->second.empty() && filter->second != "nullptr") {
+        return rocksdb::Status::InvalidArgument(
+            "filter_policy \"" + filter->second +
+            "\" is no filter RocksDB knows (bloomfilter:<bits per key>:false, "
+            "ribbonfilter:<bits per key>)");
+      }
+      return parsed_status;
+    };
+    return parse_into(&options->table, named, where, check_filter, err, err_cap);
   });
 }
 

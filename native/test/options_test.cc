@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -169,6 +170,182 @@ TEST(CompressionTest, ZstdReachesTheTableFiles) {
   EXPECT_NE(std::string::npos, tables[0].find("ZSTD"));
   EXPECT_LT(tables[0].size(), 1000u * 1000u / 10u);
   EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+}
+
+// The newest OPTIONS file RocksDB wrote in dir.
+std::string latest_options_file(const std::string& dir) {
+  std::string latest_name, latest;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("OPTIONS-", 0) == 0 && name > latest_name) {
+      latest_name = name;
+      std::ifstream in(entry.path(), std::ios::binary);
+      latest.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    }
+  }
+  return latest;
+}
+
+// Opens a database at dir with o, closes it, and returns its OPTIONS file.
+std::string options_file_of(const std::string& dir, Options& o) {
+  char err[256] = {0};
+  pr_db_t* db = nullptr;
+  pr_options_set_create_if_missing(o.handle, 1);
+  EXPECT_EQ(PR_OK, pr_db_open(o.handle, dir.c_str(), &db, err, sizeof err)) << err;
+  if (db != nullptr) EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  return latest_options_file(dir);
+}
+
+// An option string and why it must be refused: what the message says after
+// repeating the text.
+struct Refusal {
+  int32_t scope;
+  const char* text;
+  const char* why;
+};
+
+// Each string is refused with PR_CODE_INVALID_ARGUMENT, its message
+// repeating the text and then saying why.
+void expect_refused(std::initializer_list<Refusal> refusals) {
+  Options o;
+  char err[512] = {0};
+  for (const Refusal& r : refusals) {
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_string(o.handle, r.scope, r.text, err, sizeof err))
+        << r.text;
+    std::string message = err;
+    std::string echoed = std::string("\"") + r.text + "\": ";
+    size_t after = message.find(echoed);
+    ASSERT_NE(std::string::npos, after) << r.text << ": " << message;
+    EXPECT_NE(std::string::npos, message.find(r.why, after + echoed.size())) << r.text << ": " << message;
+  }
+}
+
+TEST(OptionStringTest, EachScopeReachesRocksDB) {
+  TempDir dir;
+  Options o;
+  char err[512] = {0};
+  ASSERT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_DB,
+                                         "max_background_jobs=5;bytes_per_sync=1M", err, sizeof err))
+      << err;
+  ASSERT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_FAMILY,
+                                         "max_write_buffer_number=3;"
+                                         "compaction_style=kCompactionStyleUniversal;"
+                                         "compaction_options_universal={size_ratio=7}",
+                                         err, sizeof err))
+      << err;
+  ASSERT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_TABLE,
+                                         "block_size=16K;filter_policy=bloomfilter:10:false;"
+                                         "cache_index_and_filter_blocks=true",
+                                         err, sizeof err))
+      << err;
+  std::string file = options_file_of(dir.path(), o);
+  for (const char* expected :
+       {"max_background_jobs=5", "bytes_per_sync=1048576", "max_write_buffer_number=3",
+        "compaction_style=kCompactionStyleUniversal", "size_ratio=7", "block_size=16384",
+        "bloomfilter", "cache_index_and_filter_blocks=true"}) {
+    EXPECT_NE(std::string::npos, file.find(expected)) << expected << " not in\n" << file;
+  }
+}
+
+// Typed setters and strings write the same RocksDB options: the later wins,
+// and what a string leaves unnamed keeps its value.
+TEST(OptionStringTest, TypedSettersAndStringsShareOneSetOfOptions) {
+  TempDir dir;
+  Options o;
+  char err[512] = {0};
+  ASSERT_EQ(PR_OK, pr_options_set_write_buffer_bytes(o.handle, 8 << 20, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_FAMILY,
+                                         "write_buffer_size=16M", err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_options_set_zstd_level(o.handle, 7, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_FAMILY,
+                                         "compression=kZSTD", err, sizeof err));
+  std::string file = options_file_of(dir.path(), o);
+  EXPECT_NE(std::string::npos, file.find("write_buffer_size=16777216")) << file;
+  EXPECT_NE(std::string::npos, file.find("compression=kZSTD")) << file;
+  EXPECT_NE(std::string::npos, file.find("level=7")) << file;
+  // pinrock's default bottommost compression survives a string that does not name it.
+  EXPECT_NE(std::string::npos, file.find("bottommost_compression=kZSTD")) << file;
+}
+
+// The message repeats the text, then says why, naming the option where RocksDB can.
+TEST(OptionStringTest, BadTextNamesAndValuesAreInvalidArgumentsSayingWhy) {
+  expect_refused({
+      {PR_OPTION_SCOPE_DB, "no_such_option=1", "no_such_option"},
+      {PR_OPTION_SCOPE_FAMILY, "write_buffer_size=lots", "write_buffer_size"},
+      {PR_OPTION_SCOPE_TABLE, "block_size=16K;unknown_table_option=2", "unknown_table_option"},
+      {PR_OPTION_SCOPE_FAMILY, "compaction_style=kNoSuchStyle", "compaction_style"},
+      {PR_OPTION_SCOPE_FAMILY, "compaction_options_universal={size_ratio=x}", "size_ratio"},
+      {PR_OPTION_SCOPE_DB, "write_buffer_size=1M", "write_buffer_size"},
+      {PR_OPTION_SCOPE_DB, "max_background_jobs", "'=' expected"},
+      {PR_OPTION_SCOPE_FAMILY, "compaction_options_universal={size_ratio=7", "curly braces"},
+      {PR_OPTION_SCOPE_FAMILY, "prefix_extractor=capped:x", "capped:x"},
+      {PR_OPTION_SCOPE_TABLE, "filter_policy=bloomfiltr:10:false", "no filter RocksDB knows"},
+  });
+  Options o;
+  char err[512] = {0};
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_string(o.handle, 3, "block_size=4K", err, sizeof err));
+  EXPECT_NE(nullptr, std::strstr(err, "option scope 3")) << err;
+  // A long text is repeated only in part: the reason still fits the message.
+  std::string long_text = std::string(100000, 'x') + "=1";
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_options_set_string(o.handle, PR_OPTION_SCOPE_DB, long_text.c_str(), err, sizeof err));
+  EXPECT_NE(nullptr, std::strstr(err, "...\": ")) << err;
+  EXPECT_NE(nullptr, std::strstr(err, "Could not find option")) << err;
+}
+
+// The message names the option right after the text, then says what to use instead.
+TEST(OptionStringTest, OptionsPinrockOwnsOrDoesNotOfferAreRefusedByName) {
+  expect_refused({
+      {PR_OPTION_SCOPE_DB, "statistics=x", "statistics "},
+      {PR_OPTION_SCOPE_DB, "env=MemEnv", "env "},
+      {PR_OPTION_SCOPE_DB, "rate_limiter={id=GenericRateLimiter}", "rate_limiter "},
+      {PR_OPTION_SCOPE_DB, "enforce_single_del_contracts=true", "enforce_single_del_contracts "},
+      {PR_OPTION_SCOPE_FAMILY, "merge_operator=sortlist", "merge_operator "},
+      {PR_OPTION_SCOPE_FAMILY, "comparator=rocksdb.ReverseBytewiseComparator", "comparator "},
+      {PR_OPTION_SCOPE_FAMILY, "block_based_table_factory={block_size=8K}", "block_based_table_factory "},
+      {PR_OPTION_SCOPE_FAMILY, "table_factory.id=PlainTable", "table_factory.id "},
+      {PR_OPTION_SCOPE_FAMILY, "compaction_filter=RemoveEmptyValueCompactionFilter", "compaction_filter "},
+      {PR_OPTION_SCOPE_TABLE, "block_cache=1G", "block_cache "},
+      {PR_OPTION_SCOPE_TABLE, "no_block_cache=true", "no_block_cache "},
+  });
+}
+
+// A refused string changes nothing, not even the options it names before the refused one.
+TEST(OptionStringTest, ARefusedStringChangesNothing) {
+  TempDir dir;
+  Options o;
+  char err[512] = {0};
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_options_set_string(o.handle, PR_OPTION_SCOPE_FAMILY,
+                                  "max_write_buffer_number=9;no_such_option=1", err, sizeof err));
+  EXPECT_EQ(std::string::npos, options_file_of(dir.path(), o).find("max_write_buffer_number=9"));
+}
+
+// Values RocksDB's parsers accept that would crash the process: a table cache
+// of 2^20 or more shards is null (a segmentation fault at open); a thread a
+// background job cannot start terminates the process; 0 compression threads
+// leave a flush without a writer. Found by hand-written hostile programs.
+TEST(OptionStringTest, ValuesThatWouldCrashTheProcessAreRefused) {
+  expect_refused({
+      {PR_OPTION_SCOPE_DB, "table_cache_numshardbits=20", "20 or more"},
+      {PR_OPTION_SCOPE_DB, "max_background_jobs=257", "more than 256 threads"},
+      {PR_OPTION_SCOPE_DB, "max_background_compactions=100000", "more than 256 threads"},
+      {PR_OPTION_SCOPE_DB, "max_background_flushes=100000", "more than 256 threads"},
+      {PR_OPTION_SCOPE_DB, "max_subcompactions=100000", "more than 256 threads"},
+      {PR_OPTION_SCOPE_DB, "max_file_opening_threads=100000", "more than 256 threads"},
+      {PR_OPTION_SCOPE_FAMILY, "compression_opts={parallel_threads=0}", "not in 1..64"},
+      {PR_OPTION_SCOPE_FAMILY, "bottommost_compression_opts={parallel_threads=100000}", "not in 1..64"},
+      {PR_OPTION_SCOPE_FAMILY, "compression_opts={max_dict_bytes=2147483647}", "exceeds 1 GiB"},
+  });
+  Options o;
+  char err[512] = {0};
+  // The limits themselves are accepted.
+  for (const char* text : {"table_cache_numshardbits=19", "max_background_jobs=256"}) {
+    EXPECT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_DB, text, err, sizeof err)) << err;
+  }
+  EXPECT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_FAMILY,
+                                         "compression_opts={parallel_threads=64}", err, sizeof err))
+      << err;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 package dev.pinrock;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,30 +29,11 @@ public final class DbOptions {
 
     private static final DbOptions DEFAULTS = new DbOptions(new Values());
 
-    private final boolean createIfMissing;
-    private final boolean errorIfExists;
-    private final boolean paranoidChecks;
-    private final WalRecovery walRecovery;
-    private final Compression compression;
-    private final Compression bottommostCompression;
-    private final int zstdLevel;
-    private final long blockCacheBytes;
-    private final long writeBufferBytes;
-    private final int maxOpenFiles;
-    private final String mergeOperator;
-    private final MemoryBudget memoryBudget;
-    private final List<Compression> compressionPerLevel;
-    private final int zstdDictionaryBytes;
-    private final int zstdTrainingBytes;
-    private final int compressionThreads;
-    private final StatsLevel statistics;
-    private final InfoLogLevel infoLogLevel;
-    private final boolean infoLogToSystemLogger;
-    private final boolean memoryFirstReads;
-    private final Map<String, DbOptions> columnFamilyOptions;
+    /** What these options hold; never changed once made (each setter changes a copy). */
+    private final Values v;
 
-    /** The settings while a copy is being made; each wither changes one. */
-    private static final class Values {
+    /** The settings, each with its default; a setter changes one in a copy. */
+    private static final class Values implements Cloneable {
         boolean createIfMissing;
         boolean errorIfExists;
         boolean paranoidChecks = true;
@@ -73,56 +55,26 @@ public final class DbOptions {
         boolean infoLogToSystemLogger;
         boolean memoryFirstReads = true;
         Map<String, DbOptions> columnFamilyOptions = Map.of();
+        List<String> databaseOptions = List.of();
+        List<String> familyOptions = List.of();
+        List<String> tableOptions = List.of();
+
+        /** A copy to change: every field is immutable, so a shallow copy is one. */
+        Values copy() {
+            try {
+                return (Values) clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
+        }
     }
 
     private DbOptions(Values v) {
-        this.createIfMissing = v.createIfMissing;
-        this.errorIfExists = v.errorIfExists;
-        this.paranoidChecks = v.paranoidChecks;
-        this.walRecovery = v.walRecovery;
-        this.compression = v.compression;
-        this.bottommostCompression = v.bottommostCompression;
-        this.zstdLevel = v.zstdLevel;
-        this.blockCacheBytes = v.blockCacheBytes;
-        this.writeBufferBytes = v.writeBufferBytes;
-        this.maxOpenFiles = v.maxOpenFiles;
-        this.mergeOperator = v.mergeOperator;
-        this.memoryBudget = v.memoryBudget;
-        this.compressionPerLevel = v.compressionPerLevel;
-        this.zstdDictionaryBytes = v.zstdDictionaryBytes;
-        this.zstdTrainingBytes = v.zstdTrainingBytes;
-        this.compressionThreads = v.compressionThreads;
-        this.statistics = v.statistics;
-        this.infoLogLevel = v.infoLogLevel;
-        this.infoLogToSystemLogger = v.infoLogToSystemLogger;
-        this.memoryFirstReads = v.memoryFirstReads;
-        this.columnFamilyOptions = v.columnFamilyOptions;
+        this.v = v;
     }
 
     private Values values() {
-        Values v = new Values();
-        v.createIfMissing = createIfMissing;
-        v.errorIfExists = errorIfExists;
-        v.paranoidChecks = paranoidChecks;
-        v.walRecovery = walRecovery;
-        v.compression = compression;
-        v.bottommostCompression = bottommostCompression;
-        v.zstdLevel = zstdLevel;
-        v.blockCacheBytes = blockCacheBytes;
-        v.writeBufferBytes = writeBufferBytes;
-        v.maxOpenFiles = maxOpenFiles;
-        v.mergeOperator = mergeOperator;
-        v.memoryBudget = memoryBudget;
-        v.compressionPerLevel = compressionPerLevel;
-        v.zstdDictionaryBytes = zstdDictionaryBytes;
-        v.zstdTrainingBytes = zstdTrainingBytes;
-        v.compressionThreads = compressionThreads;
-        v.statistics = statistics;
-        v.infoLogLevel = infoLogLevel;
-        v.infoLogToSystemLogger = infoLogToSystemLogger;
-        v.memoryFirstReads = memoryFirstReads;
-        v.columnFamilyOptions = columnFamilyOptions;
-        return v;
+        return v.copy();
     }
 
     /**
@@ -357,7 +309,7 @@ public final class DbOptions {
      * @return the compression per level, empty when every level uses {@link #compression()}
      */
     public List<Compression> compressionPerLevel() {
-        return compressionPerLevel;
+        return v.compressionPerLevel;
     }
 
     /**
@@ -366,7 +318,7 @@ public final class DbOptions {
      * @return the zstd dictionary size per table file, 0 when disabled
      */
     public int zstdDictionaryBytes() {
-        return zstdDictionaryBytes;
+        return v.zstdDictionaryBytes;
     }
 
     /**
@@ -375,7 +327,7 @@ public final class DbOptions {
      * @return the bytes zstd's dictionary trainer samples, 0 when not training
      */
     public int zstdTrainingBytes() {
-        return zstdTrainingBytes;
+        return v.zstdTrainingBytes;
     }
 
     /**
@@ -384,7 +336,7 @@ public final class DbOptions {
      * @return the threads compressing each table file
      */
     public int compressionThreads() {
-        return compressionThreads;
+        return v.compressionThreads;
     }
 
     /**
@@ -406,7 +358,7 @@ public final class DbOptions {
      * @return how much statistics collect
      */
     public StatsLevel statistics() {
-        return statistics;
+        return v.statistics;
     }
 
     /**
@@ -427,7 +379,7 @@ public final class DbOptions {
      * @return the lowest severity of the info log
      */
     public InfoLogLevel infoLogLevel() {
-        return infoLogLevel;
+        return v.infoLogLevel;
     }
 
     /**
@@ -455,7 +407,7 @@ public final class DbOptions {
      * @return whether the info log goes to {@link System.Logger} rather than the file
      */
     public boolean infoLogToSystemLogger() {
-        return infoLogToSystemLogger;
+        return v.infoLogToSystemLogger;
     }
 
     /**
@@ -491,7 +443,7 @@ public final class DbOptions {
      * @return whether gets may try memory first
      */
     public boolean memoryFirstReads() {
-        return memoryFirstReads;
+        return v.memoryFirstReads;
     }
 
     /**
@@ -522,7 +474,7 @@ public final class DbOptions {
         NativeStrings.require(Objects.requireNonNull(name, "name"), "name");
         requireFamilyOptions(options);
         Values v = values();
-        Map<String, DbOptions> families = new LinkedHashMap<>(columnFamilyOptions);
+        Map<String, DbOptions> families = new LinkedHashMap<>(v.columnFamilyOptions);
         families.put(name, options);
         v.columnFamilyOptions = Collections.unmodifiableMap(families);
         return new DbOptions(v);
@@ -531,13 +483,111 @@ public final class DbOptions {
     /** Checks that options can be a column family's: no database-wide budget or nested families. */
     static DbOptions requireFamilyOptions(DbOptions options) {
         Objects.requireNonNull(options, "options");
-        if (options.memoryBudget != null) {
+        if (options.v.memoryBudget != null) {
             throw new IllegalArgumentException("a column family uses its database's memory budget, not its own");
         }
-        if (!options.columnFamilyOptions.isEmpty()) {
+        if (!options.v.columnFamilyOptions.isEmpty()) {
             throw new IllegalArgumentException("column family options cannot name column families");
         }
         return options;
+    }
+
+    /**
+     * Returns a copy that also sets database-wide options by RocksDB's own
+     * names and values (its {@code DBOptions}), as RocksDB's option strings
+     * and OPTIONS files write them: {@code "name=value;name=value"}, sizes
+     * with K, M or G, e.g. {@code "max_background_jobs=4;bytes_per_sync=1M"}.
+     * RocksDB's parsers read them when the database opens; every name RocksDB
+     * 9.10 knows works but those pinrock sets itself or does not offer
+     * ({@code statistics}, {@code info_log}, {@code env}, {@code rate_limiter}
+     * and other objects RocksDB would make by name), and thread counts above
+     * 256. Option strings are applied after the typed settings, in the order
+     * given, so a name set both ways takes the string's value.
+     * A name or value RocksDB or pinrock refuses makes {@link RocksDb#open(Path, DbOptions)}
+     * throw {@link RocksDbException.InvalidArgumentException} naming the string and the option.
+     *
+     * @param options the option string
+     * @return a copy with the option string added
+     * @throws IllegalArgumentException when options contains a NUL character or an unpaired surrogate
+     */
+    public DbOptions databaseOptions(String options) {
+        Values v = values();
+        v.databaseOptions = appended(v.databaseOptions, options);
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy that also sets per-family options by RocksDB's own names
+     * and values (its {@code ColumnFamilyOptions}), as
+     * {@link #databaseOptions(String)} does for the database's, e.g.
+     * {@code "compaction_style=kCompactionStyleUniversal;max_write_buffer_number=3;"
+     * + "prefix_extractor=rocksdb.FixedPrefix.8"}. Refused: {@code merge_operator}
+     * (see {@link #mergeOperator(String)}), {@code comparator} (keys stay in
+     * bytewise order), table factories (see {@link #tableOptions(String)}) and
+     * compaction filters.
+     *
+     * @param options the option string
+     * @return a copy with the option string added
+     * @throws IllegalArgumentException when options contains a NUL character or an unpaired surrogate
+     */
+    public DbOptions familyOptions(String options) {
+        Values v = values();
+        v.familyOptions = appended(v.familyOptions, options);
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy that also sets block-based table options by RocksDB's own
+     * names and values (its {@code BlockBasedTableOptions}), as
+     * {@link #databaseOptions(String)} does for the database's, e.g.
+     * {@code "block_size=16K;filter_policy=bloomfilter:10:false;cache_index_and_filter_blocks=true"}.
+     * The block cache is pinrock's ({@link #blockCacheBytes(long)} or a
+     * {@link MemoryBudget}): {@code block_cache} and {@code no_block_cache}
+     * are refused, and a {@code filter_policy} RocksDB does not know (which it
+     * would read as no filter) too.
+     *
+     * @param options the option string
+     * @return a copy with the option string added
+     * @throws IllegalArgumentException when options contains a NUL character or an unpaired surrogate
+     */
+    public DbOptions tableOptions(String options) {
+        Values v = values();
+        v.tableOptions = appended(v.tableOptions, options);
+        return new DbOptions(v);
+    }
+
+    private static List<String> appended(List<String> strings, String options) {
+        NativeStrings.require(Objects.requireNonNull(options, "options"), "options");
+        List<String> longer = new ArrayList<>(strings);
+        longer.add(options);
+        return List.copyOf(longer);
+    }
+
+    /**
+     * Returns the database option strings, in the order given.
+     *
+     * @return the database option strings, in the order given
+     */
+    public List<String> databaseOptions() {
+        return v.databaseOptions;
+    }
+
+    /**
+     * Returns the column family option strings, in the order given.
+     *
+     * @return the column family option strings, in the order given
+     */
+    public List<String> familyOptions() {
+        return v.familyOptions;
+    }
+
+    /**
+     * Returns the table option strings, in the order given.
+     *
+     * @return the table option strings, in the order given
+     */
+    public List<String> tableOptions() {
+        return v.tableOptions;
     }
 
     /**
@@ -546,7 +596,7 @@ public final class DbOptions {
      * @return the options of existing column families opened with their own, by name
      */
     public Map<String, DbOptions> columnFamilyOptions() {
-        return columnFamilyOptions;
+        return v.columnFamilyOptions;
     }
 
     /**
@@ -555,7 +605,7 @@ public final class DbOptions {
      * @return the shared memory budget, or null for none
      */
     public MemoryBudget memoryBudget() {
-        return memoryBudget;
+        return v.memoryBudget;
     }
 
     /**
@@ -564,7 +614,7 @@ public final class DbOptions {
      * @return whether a missing database is created
      */
     public boolean createIfMissing() {
-        return createIfMissing;
+        return v.createIfMissing;
     }
 
     /**
@@ -573,7 +623,7 @@ public final class DbOptions {
      * @return whether an existing database is an error
      */
     public boolean errorIfExists() {
-        return errorIfExists;
+        return v.errorIfExists;
     }
 
     /**
@@ -582,7 +632,7 @@ public final class DbOptions {
      * @return whether paranoid checks are on
      */
     public boolean paranoidChecks() {
-        return paranoidChecks;
+        return v.paranoidChecks;
     }
 
     /**
@@ -591,7 +641,7 @@ public final class DbOptions {
      * @return how a damaged write-ahead log is replayed
      */
     public WalRecovery walRecovery() {
-        return walRecovery;
+        return v.walRecovery;
     }
 
     /**
@@ -600,7 +650,7 @@ public final class DbOptions {
      * @return the compression of every level but the bottommost
      */
     public Compression compression() {
-        return compression;
+        return v.compression;
     }
 
     /**
@@ -609,7 +659,7 @@ public final class DbOptions {
      * @return the compression of the bottommost level
      */
     public Compression bottommostCompression() {
-        return bottommostCompression;
+        return v.bottommostCompression;
     }
 
     /**
@@ -618,7 +668,7 @@ public final class DbOptions {
      * @return the zstd level
      */
     public int zstdLevel() {
-        return zstdLevel;
+        return v.zstdLevel;
     }
 
     /**
@@ -627,7 +677,7 @@ public final class DbOptions {
      * @return the block cache capacity in bytes, 0 when disabled
      */
     public long blockCacheBytes() {
-        return blockCacheBytes;
+        return v.blockCacheBytes;
     }
 
     /**
@@ -636,7 +686,7 @@ public final class DbOptions {
      * @return the memtable size in bytes
      */
     public long writeBufferBytes() {
-        return writeBufferBytes;
+        return v.writeBufferBytes;
     }
 
     /**
@@ -645,7 +695,7 @@ public final class DbOptions {
      * @return the number of table files kept open, or {@link #UNLIMITED_OPEN_FILES}
      */
     public int maxOpenFiles() {
-        return maxOpenFiles;
+        return v.maxOpenFiles;
     }
 
     /**
@@ -654,20 +704,21 @@ public final class DbOptions {
      * @return the merge operator's name, or null for none
      */
     public String mergeOperator() {
-        return mergeOperator;
+        return v.mergeOperator;
     }
 
     @Override
     public String toString() {
-        return "DbOptions[createIfMissing=" + createIfMissing + ", errorIfExists=" + errorIfExists
-                + ", paranoidChecks=" + paranoidChecks + ", walRecovery=" + walRecovery + ", compression=" + compression
-                + ", bottommostCompression=" + bottommostCompression + ", zstdLevel=" + zstdLevel
-                + ", blockCacheBytes=" + blockCacheBytes + ", writeBufferBytes=" + writeBufferBytes
-                + ", maxOpenFiles=" + maxOpenFiles + ", mergeOperator=" + mergeOperator + ", memoryBudget=" + (memoryBudget != null) + ", compressionPerLevel=" + compressionPerLevel
-                + ", zstdDictionaryBytes=" + zstdDictionaryBytes + ", zstdTrainingBytes=" + zstdTrainingBytes
-                + ", compressionThreads=" + compressionThreads + ", statistics=" + statistics
-                + ", infoLogLevel=" + infoLogLevel + ", infoLogToSystemLogger=" + infoLogToSystemLogger
-                + ", memoryFirstReads=" + memoryFirstReads
-                + ", columnFamilyOptions=" + columnFamilyOptions + "]";
+        return "DbOptions[createIfMissing=" + v.createIfMissing + ", errorIfExists=" + v.errorIfExists
+                + ", paranoidChecks=" + v.paranoidChecks + ", walRecovery=" + v.walRecovery + ", compression=" + v.compression
+                + ", bottommostCompression=" + v.bottommostCompression + ", zstdLevel=" + v.zstdLevel
+                + ", blockCacheBytes=" + v.blockCacheBytes + ", writeBufferBytes=" + v.writeBufferBytes
+                + ", maxOpenFiles=" + v.maxOpenFiles + ", mergeOperator=" + v.mergeOperator + ", memoryBudget=" + (v.memoryBudget != null) + ", compressionPerLevel=" + v.compressionPerLevel
+                + ", zstdDictionaryBytes=" + v.zstdDictionaryBytes + ", zstdTrainingBytes=" + v.zstdTrainingBytes
+                + ", compressionThreads=" + v.compressionThreads + ", statistics=" + v.statistics
+                + ", infoLogLevel=" + v.infoLogLevel + ", infoLogToSystemLogger=" + v.infoLogToSystemLogger
+                + ", memoryFirstReads=" + v.memoryFirstReads
+                + ", columnFamilyOptions=" + v.columnFamilyOptions + ", databaseOptions=" + v.databaseOptions
+                + ", familyOptions=" + v.familyOptions + ", tableOptions=" + v.tableOptions + "]";
     }
 }

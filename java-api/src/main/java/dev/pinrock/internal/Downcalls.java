@@ -51,6 +51,9 @@ final class Downcalls {
     static final int INGEST_MOVE = PinrockNative.PR_INGEST_MOVE();
     static final int NOT_FOUND = PinrockNative.PR_NOT_FOUND();
     static final int OK = PinrockNative.PR_OK();
+    static final int OPTION_SCOPE_DB = PinrockNative.PR_OPTION_SCOPE_DB();
+    static final int OPTION_SCOPE_FAMILY = PinrockNative.PR_OPTION_SCOPE_FAMILY();
+    static final int OPTION_SCOPE_TABLE = PinrockNative.PR_OPTION_SCOPE_TABLE();
     static final int RANGE_HAS_BEGIN = PinrockNative.PR_RANGE_HAS_BEGIN();
     static final int RANGE_HAS_END = PinrockNative.PR_RANGE_HAS_END();
     static final int READ_MEMORY_ONLY = PinrockNative.PR_READ_MEMORY_ONLY();
@@ -184,6 +187,10 @@ final class Downcalls {
 
     static MethodHandle optionsSetMaxOpenFiles() {
         return PinrockNative.pr_options_set_max_open_files$handle();
+    }
+
+    static MethodHandle optionsSetString() {
+        return PinrockNative.pr_options_set_string$handle();
     }
 
     static MethodHandle memoryBudgetCreate() {

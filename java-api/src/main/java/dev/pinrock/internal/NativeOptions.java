@@ -7,6 +7,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
+import java.util.List;
+
 import dev.pinrock.DbOptions;
 
 /**
@@ -125,6 +127,9 @@ public final class NativeOptions {
                 if (options.infoLogToSystemLogger()) {
                     InfoLogPump.ensureStarted();
                 }
+                setStrings(nativeOptions, Downcalls.OPTION_SCOPE_DB, options.databaseOptions(), arena, scratch);
+                setStrings(nativeOptions, Downcalls.OPTION_SCOPE_FAMILY, options.familyOptions(), arena, scratch);
+                setStrings(nativeOptions, Downcalls.OPTION_SCOPE_TABLE, options.tableOptions(), arena, scratch);
                 if (memoryBudget != 0) {
                     check((int) Downcalls.optionsSetMemoryBudget().invokeExact(nativeOptions,
                             MemorySegment.ofAddress(memoryBudget), err, ERR_CAP), scratch);
@@ -146,6 +151,15 @@ public final class NativeOptions {
             }
         } catch (Throwable t) {
             throw unchecked(t);
+        }
+    }
+
+    /** Sets each option string of one scope (pr_options_set_string), in order. */
+    private static void setStrings(MemorySegment nativeOptions, int scope, List<String> strings, Arena arena,
+            Scratch scratch) throws Throwable {
+        for (String text : strings) {
+            check((int) Downcalls.optionsSetString().invokeExact(nativeOptions, scope,
+                    NativeStrings.allocate(arena, text, "options"), scratch.err, Scratch.ERR_CAP), scratch);
         }
     }
 

@@ -1563,6 +1563,95 @@ public class PinrockNative {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+    private static final int PR_OPTION_SCOPE_DB = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_option_scope.PR_OPTION_SCOPE_DB = 0
+     * }
+     */
+    public static int PR_OPTION_SCOPE_DB() {
+        return PR_OPTION_SCOPE_DB;
+    }
+    private static final int PR_OPTION_SCOPE_FAMILY = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_option_scope.PR_OPTION_SCOPE_FAMILY = 1
+     * }
+     */
+    public static int PR_OPTION_SCOPE_FAMILY() {
+        return PR_OPTION_SCOPE_FAMILY;
+    }
+    private static final int PR_OPTION_SCOPE_TABLE = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_option_scope.PR_OPTION_SCOPE_TABLE = 2
+     * }
+     */
+    public static int PR_OPTION_SCOPE_TABLE() {
+        return PR_OPTION_SCOPE_TABLE;
+    }
+
+    private static class pr_options_set_string {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_string");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_string(pr_options_t *options, int32_t scope, const char *text, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_string$descriptor() {
+        return pr_options_set_string.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_string(pr_options_t *options, int32_t scope, const char *text, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_string$handle() {
+        return pr_options_set_string.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_string(pr_options_t *options, int32_t scope, const char *text, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_string$address() {
+        return pr_options_set_string.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_string(pr_options_t *options, int32_t scope, const char *text, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_string(MemorySegment options, int scope, MemorySegment text, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_string.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_string", options, scope, text, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, scope, text, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
 
     private static class pr_memory_budget_create {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(

@@ -1,0 +1,127 @@
+package dev.pinrock;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Options set by RocksDB's own names and values reach RocksDB (read back from
+ * the OPTIONS file it writes), and what it or pinrock refuses is an
+ * InvalidArgumentException naming the option that leaves no database behind.
+ */
+class OptionStringsTest {
+    @TempDir
+    Path dir;
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Opens a new database with options, writes and reads a key, and returns its newest OPTIONS file. */
+    private String optionsFileOf(String name, DbOptions options) throws IOException {
+        Path path = dir.resolve(name);
+        try (RocksDb db = RocksDb.open(path, options.createIfMissing(true))) {
+            db.put(bytes("key"), bytes("value"));
+            db.flush();
+            assertArrayEquals(bytes("value"), db.get(bytes("key")));
+        }
+        try (Stream<Path> files = Files.list(path)) {
+            Path newest = files.filter(file -> file.getFileName().toString().startsWith("OPTIONS-"))
+                    .max(Comparator.comparing(file -> file.getFileName().toString()))
+                    .orElseThrow();
+            return Files.readString(newest);
+        }
+    }
+
+    @Test
+    void everyScopeReachesRocksDB() throws IOException {
+        String file = optionsFileOf("tuned", DbOptions.create()
+                .databaseOptions("max_background_jobs=5;bytes_per_sync=1M")
+                .familyOptions("compaction_style=kCompactionStyleUniversal;max_write_buffer_number=3")
+                .familyOptions("prefix_extractor=rocksdb.FixedPrefix.3")
+                .tableOptions("block_size=16K;filter_policy=bloomfilter:10:false;cache_index_and_filter_blocks=true"));
+        for (String expected : List.of("max_background_jobs=5", "bytes_per_sync=1048576",
+                "compaction_style=kCompactionStyleUniversal", "max_write_buffer_number=3", "rocksdb.FixedPrefix.3",
+                "block_size=16384", "filter_policy=bloomfilter:10:false", "cache_index_and_filter_blocks=true")) {
+            assertTrue(file.contains(expected), expected + " is not in the OPTIONS file");
+        }
+    }
+
+    /** Strings are applied after the typed settings: a name set both ways has the string's value. */
+    @Test
+    void aStringOverridesATypedSettingOfTheSameOption() throws IOException {
+        String file = optionsFileOf("both", DbOptions.create()
+                .familyOptions("write_buffer_size=16M")
+                .writeBufferBytes(8L << 20)
+                .zstdLevel(7));
+        assertTrue(file.contains("write_buffer_size=16777216"), file);
+        assertTrue(file.contains("level=7"), file);
+    }
+
+    @Test
+    void aColumnFamilyTakesItsOwnStrings() throws IOException {
+        Path path = dir.resolve("families");
+        DbOptions family = DbOptions.create().familyOptions("max_write_buffer_number=7");
+        try (RocksDb db = RocksDb.open(path, DbOptions.create().createIfMissing(true))) {
+            db.createColumnFamily("tuned", family).put(bytes("k"), bytes("v"));
+        }
+        try (RocksDb db = RocksDb.open(path, DbOptions.create().columnFamily("tuned", family))) {
+            assertArrayEquals(bytes("v"), db.columnFamily("tuned").get(bytes("k")));
+        }
+        try (Stream<Path> files = Files.list(path)) {
+            String newest = Files.readString(files
+                    .filter(file -> file.getFileName().toString().startsWith("OPTIONS-"))
+                    .max(Comparator.comparing(file -> file.getFileName().toString())).orElseThrow());
+            String tunedSection = newest.substring(newest.indexOf("[CFOptions \"tuned\"]"));
+            assertTrue(tunedSection.contains("max_write_buffer_number=7"), tunedSection);
+            assertFalse(newest.substring(0, newest.indexOf("[CFOptions \"tuned\"]")).contains("max_write_buffer_number=7"));
+        }
+    }
+
+    @Test
+    void refusedNamesAndValuesAreInvalidArgumentsThatCreateNothing() {
+        record Refused(DbOptions options, String why) {
+        }
+        for (Refused refused : List.of(
+                new Refused(DbOptions.create().databaseOptions("no_such_option=1"), "no_such_option"),
+                new Refused(DbOptions.create().familyOptions("write_buffer_size=lots"), "write_buffer_size"),
+                new Refused(DbOptions.create().tableOptions("filter_policy=bloomfiltr:10"), "no filter RocksDB knows"),
+                new Refused(DbOptions.create().tableOptions("block_cache=1G"), "block_cache"),
+                new Refused(DbOptions.create().familyOptions("merge_operator=sortlist"), "merge_operator"),
+                new Refused(DbOptions.create().familyOptions("comparator=rocksdb.ReverseBytewiseComparator"),
+                        "comparator"),
+                new Refused(DbOptions.create().databaseOptions("env=MemEnv"), "env"),
+                new Refused(DbOptions.create().databaseOptions("table_cache_numshardbits=20"), "20 or more"),
+                new Refused(DbOptions.create().databaseOptions("max_background_jobs=100000"), "256 threads"),
+                new Refused(DbOptions.create().familyOptions("compression_opts={parallel_threads=0}"), "1..64"))) {
+            Path path = dir.resolve("refused");
+            RocksDbException.InvalidArgumentException e = assertThrows(
+                    RocksDbException.InvalidArgumentException.class,
+                    () -> RocksDb.open(path, refused.options().createIfMissing(true)), refused.toString());
+            assertTrue(e.getMessage().contains(refused.why()), e.getMessage());
+            assertFalse(Files.exists(path.resolve("CURRENT")), "a refused open created " + path);
+        }
+    }
+
+    @Test
+    void theStringsAreKeptInOrderAndNulIsRefusedAtOnce() {
+        DbOptions options = DbOptions.create().tableOptions("block_size=8K").tableOptions("block_size=16K");
+        assertEquals(List.of("block_size=8K", "block_size=16K"), options.tableOptions());
+        assertEquals(List.of(), options.databaseOptions());
+        assertThrows(IllegalArgumentException.class, () -> DbOptions.create().databaseOptions("a=1\0b=2"));
+        assertThrows(NullPointerException.class, () -> DbOptions.create().familyOptions(null));
+    }
+}
