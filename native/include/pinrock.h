@@ -410,6 +410,21 @@ PR_API int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap);
  * be called during any call on the database but pr_db_close. */
 PR_API void pr_db_set_closing(pr_db_t* db, int32_t closing);
 
+/* Changes options of the open database (PR_OPTION_SCOPE_DB: RocksDB's
+ * SetDBOptions) or of db's column family (PR_OPTION_SCOPE_FAMILY:
+ * SetOptions) while it runs, by RocksDB's names and values as
+ * pr_options_set_string reads them; RocksDB records them in a new OPTIONS
+ * file. Only options RocksDB can change while open are accepted (e.g.
+ * write_buffer_size, disable_auto_compactions, level0_file_num_compaction_trigger,
+ * max_background_jobs, bytes_per_sync). Returns PR_OK, or
+ * PR_CODE_INVALID_ARGUMENT (nothing changed) for what pr_options_set_string
+ * refuses, an option RocksDB cannot change while open, or the table scope
+ * (table options are fixed while open); another RocksDB status when writing
+ * the OPTIONS file fails. text is not kept. Thread-safe with any call on the
+ * database but pr_db_close. Implemented in options.cc. */
+PR_API int32_t pr_db_set_options(pr_db_t* db, int32_t scope, const char* text, char* err,
+                                 size_t err_cap);
+
 /* Writes key -> value. Returns PR_OK or a RocksDB status. Like every write
  * (pr_db_delete, pr_db_write without PR_WRITE_NO_SLOWDOWN), it waits while
  * RocksDB stalls writes, polling every 10 ms at most, and returns the

@@ -1,5 +1,7 @@
 // The "options" section of pinrock.h: a pr_options_t and its setters, and
-// the RocksDB options a database, a family or a table file is given for it.
+// the RocksDB options a database, a family or a table file is given for it;
+// also pr_db_set_options (declared with the database calls), which reads
+// option strings as pr_options_set_string does.
 #include "internal.h"
 #include "testing.h"
 
@@ -178,6 +180,45 @@ int32_t parse_into(Options* current, const std::unordered_map<std::string, std::
   if (!unsafe.empty()) return invalid_argument(where + unsafe, err, err_cap);
   *current = std::move(parsed);
   return PR_OK;
+}
+
+// The options text names in scope, as RocksDB's StringToMap reads them,
+// into *named, and how messages name the text (*where). Returns PR_OK, or
+// PR_CODE_INVALID_ARGUMENT for an unknown scope, text that does not parse,
+// or an option pinrock refuses by name.
+int32_t named_options(int32_t scope, const char* text, std::string* where,
+                      std::unordered_map<std::string, std::string>* named, char* err,
+                      size_t err_cap) {
+  if (scope < PR_OPTION_SCOPE_DB || scope > PR_OPTION_SCOPE_TABLE) {
+    return invalid_argument("unknown option scope " + std::to_string(scope), err, err_cap);
+  }
+  // The text as the message repeats it: its start, when long, so that the reason still fits.
+  std::string shown = text;
+  if (shown.size() > 200) shown = shown.substr(0, 200) + "...";
+  *where = std::string(scope_name(scope)) + " options \"" + shown + "\": ";
+  rocksdb::Status s = rocksdb::StringToMap(text, named);
+  if (!s.ok()) return invalid_argument(*where + s.ToString(), err, err_cap);
+  for (const auto& [name, value] : *named) {
+    if (const char* reason = refused_by_name(scope, name)) {
+      return invalid_argument(*where + name + " " + reason, err, err_cap);
+    }
+  }
+  return PR_OK;
+}
+
+// Parses DBOptions or ColumnFamilyOptions names over a base (RocksDB's
+// GetDBOptionsFromMap, GetColumnFamilyOptionsFromMap).
+rocksdb::Status parse_options(const rocksdb::ConfigOptions& config, const rocksdb::DBOptions& base,
+                              const std::unordered_map<std::string, std::string>& named,
+                              rocksdb::DBOptions* parsed) {
+  return rocksdb::GetDBOptionsFromMap(config, base, named, parsed);
+}
+
+rocksdb::Status parse_options(const rocksdb::ConfigOptions& config,
+                              const rocksdb::ColumnFamilyOptions& base,
+                              const std::unordered_map<std::string, std::string>& named,
+                              rocksdb::ColumnFamilyOptions* parsed) {
+  return rocksdb::GetColumnFamilyOptionsFromMap(config, base, named, parsed);
 }
 
 }  // namespace
@@ -395,27 +436,13 @@ int32_t pr_options_set_max_open_files(pr_options_t* options, int32_t count, char
 int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const char* text, char* err,
                               size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    if (scope < PR_OPTION_SCOPE_DB || scope > PR_OPTION_SCOPE_TABLE) {
-      return invalid_argument("unknown option scope " + std::to_string(scope), err, err_cap);
-    }
-    // The text as the message repeats it: its start, when long, so that the reason still fits.
-    std::string shown = text;
-    if (shown.size() > 200) shown = shown.substr(0, 200) + "...";
-    const std::string where = std::string(scope_name(scope)) + " options \"" + shown + "\": ";
+    std::string where;
     std::unordered_map<std::string, std::string> named;
-    rocksdb::Status s = rocksdb::StringToMap(text, &named);
-    if (!s.ok()) return invalid_argument(where + s.ToString(), err, err_cap);
-    for (const auto& [name, value] : named) {
-      if (const char* reason = refused_by_name(scope, name)) {
-        return invalid_argument(where + name + " " + reason, err, err_cap);
-      }
-    }
-    if (scope == PR_OPTION_SCOPE_DB) {
-      auto parse = [](const auto&... args) { return rocksdb::GetDBOptionsFromMap(args...); };
-      return parse_into(&options->db, named, where, parse, err, err_cap);
-    }
+    int32_t status = named_options(scope, text, &where, &named, err, err_cap);
+    if (status != PR_OK) return status;
+    auto parse = [](const auto&... args) { return parse_options(args...); };
+    if (scope == PR_OPTION_SCOPE_DB) return parse_into(&options->db, named, where, parse, err, err_cap);
     if (scope == PR_OPTION_SCOPE_FAMILY) {
-      auto parse = [](const auto&... args) { return rocksdb::GetColumnFamilyOptionsFromMap(args...); };
       return parse_into(&options->family, named, where, parse, err, err_cap);
     }
     // RocksDB reads a filter it does not know as no filter, unsaid.
@@ -436,6 +463,42 @@ int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const char* 
       return parsed_status;
     };
     return parse_into(&options->table, named, where, check_filter, err, err_cap);
+  });
+}
+
+int32_t pr_db_set_options(pr_db_t* db, int32_t scope, const char* text, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (scope == PR_OPTION_SCOPE_TABLE) {
+      return invalid_argument(
+          "table options are fixed while the database is open: set them with "
+          "pr_options_set_string and reopen",
+          err, err_cap);
+    }
+    std::string where;
+    std::unordered_map<std::string, std::string> named;
+    int32_t status = named_options(scope, text, &where, &named, err, err_cap);
+    if (status != PR_OK) return status;
+    // Parsed over the options in use first: refused as pr_options_set_string
+    // refuses (unknown names, unsafe values) before RocksDB changes anything.
+    auto parse = [](const auto&... args) { return parse_options(args...); };
+    rocksdb::Status s;
+    if (scope == PR_OPTION_SCOPE_DB) {
+      rocksdb::DBOptions in_use = db->db->GetDBOptions();
+      status = parse_into(&in_use, named, where, parse, err, err_cap);
+      if (status != PR_OK) return status;
+      s = db->db->SetDBOptions(named);
+    } else {
+      rocksdb::ColumnFamilyOptions in_use = db->db->GetOptions(db->family);
+      status = parse_into(&in_use, named, where, parse, err, err_cap);
+      if (status != PR_OK) return status;
+      s = db->db->SetOptions(db->family, named);
+    }
+    // RocksDB refuses an option it cannot change while open (InvalidArgument
+    // for a family's, NotFound for the database's).
+    if (s.IsInvalidArgument() || s.IsNotFound() || s.IsNotSupported()) {
+      return invalid_argument(where + s.ToString(), err, err_cap);
+    }
+    return to_status(s, err, err_cap);
   });
 }
 

@@ -5,12 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace pinrock_test;
@@ -346,6 +349,73 @@ TEST(OptionStringTest, ValuesThatWouldCrashTheProcessAreRefused) {
   EXPECT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_FAMILY,
                                          "compression_opts={parallel_threads=64}", err, sizeof err))
       << err;
+}
+
+using SetOptionsTest = DbTest;
+
+// Level-0 table files of db's family now (a string property).
+uint64_t level0_files(pr_db_t* db) {
+  char value[32] = {0};
+  uint64_t length = 0;
+  char err[256] = {0};
+  EXPECT_EQ(PR_OK, pr_db_property(db, "rocksdb.num-files-at-level0", value, sizeof value - 1, &length,
+                                  err, sizeof err))
+      << err;
+  return std::stoull(std::string(value, std::min<uint64_t>(length, sizeof value - 1)));
+}
+
+TEST_F(SetOptionsTest, ChangedOptionsTakeEffectAndAreRecorded) {
+  char message[512] = {0};
+  ASSERT_EQ(PR_OK, pr_db_set_options(db, PR_OPTION_SCOPE_FAMILY,
+                                     "disable_auto_compactions=true;level0_file_num_compaction_trigger=2",
+                                     message, sizeof message))
+      << message;
+  for (int i = 0; i < 4; i++) {
+    Put("key" + std::to_string(i), "value");
+    ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+  }
+  EXPECT_EQ(4u, level0_files(db)) << "compactions ran while disabled";
+  ASSERT_EQ(PR_OK, pr_db_set_options(db, PR_OPTION_SCOPE_FAMILY, "disable_auto_compactions=false",
+                                     message, sizeof message))
+      << message;
+  ASSERT_EQ(PR_OK, pr_db_set_options(db, PR_OPTION_SCOPE_DB, "max_background_jobs=3;bytes_per_sync=64K",
+                                     message, sizeof message))
+      << message;
+  // Enabled again, the four files (twice the trigger) are compacted away.
+  Put("trigger", "value");
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+  for (int waited = 0; waited < 200 && level0_files(db) >= 2; waited++) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_LT(level0_files(db), 2u);
+  std::string file = latest_options_file(dir.path());
+  for (const char* expected : {"level0_file_num_compaction_trigger=2", "disable_auto_compactions=false",
+                               "max_background_jobs=3", "bytes_per_sync=65536"}) {
+    EXPECT_NE(std::string::npos, file.find(expected)) << expected << " not in\n" << file;
+  }
+}
+
+TEST_F(SetOptionsTest, WhatCannotChangeWhileOpenIsRefusedAndChangesNothing) {
+  char message[512] = {0};
+  struct Case {
+    int32_t scope;
+    const char* text;
+    const char* why;
+  } cases[] = {
+      {PR_OPTION_SCOPE_FAMILY, "write_buffer_size=8M;num_levels=3", "num_levels"},
+      {PR_OPTION_SCOPE_DB, "create_if_missing=false", "create_if_missing"},
+      {PR_OPTION_SCOPE_FAMILY, "merge_operator=put", "pr_options_set_merge_operator"},
+      {PR_OPTION_SCOPE_DB, "max_background_jobs=100000", "more than 256 threads"},
+      {PR_OPTION_SCOPE_FAMILY, "no_such_option=1", "no_such_option"},
+      {PR_OPTION_SCOPE_TABLE, "block_size=8K", "fixed while the database is open"},
+      {7, "write_buffer_size=8M", "option scope 7"},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_set_options(db, c.scope, c.text, message, sizeof message)) << c.text;
+    EXPECT_NE(nullptr, std::strstr(message, c.why)) << c.text << ": " << message;
+  }
+  EXPECT_EQ(std::string::npos, latest_options_file(dir.path()).find("write_buffer_size=8388608"));
+  Put("still", "writable");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 
 import dev.pinrock.internal.BufferSegments;
 import dev.pinrock.internal.MultiGet;
+import dev.pinrock.internal.NativeStrings;
 import dev.pinrock.internal.DataPath;
 import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.PinnedValue;
@@ -614,6 +615,28 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         } finally {
             release();
         }
+    }
+
+    /**
+     * Changes column family options of this keyspace while the database is
+     * open, by RocksDB's own names and values as
+     * {@link DbOptions#familyOptions(String)} takes them (RocksDB's
+     * {@code SetOptions}): only those RocksDB can change while open, such as
+     * {@code write_buffer_size}, {@code disable_auto_compactions} or
+     * {@code level0_file_num_compaction_trigger}. RocksDB records them in a new
+     * OPTIONS file in the database directory; the next open takes its options
+     * from {@link DbOptions} again.
+     *
+     * @param options the option string
+     * @throws RocksDbException.InvalidArgumentException naming the string and the option, when RocksDB
+     *     cannot change it while open, does not know it, or pinrock refuses it (as at open); nothing is
+     *     changed then
+     * @throws IllegalArgumentException when options contains a NUL character or an unpaired surrogate
+     * @throws IllegalStateException when the database is closed
+     */
+    public void setFamilyOptions(String options) {
+        NativeStrings.require(Objects.requireNonNull(options, "options"), "options");
+        adminRun(owner -> owner.setOptions(true, options));
     }
 
     /**

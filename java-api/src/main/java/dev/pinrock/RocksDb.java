@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.pinrock.internal.Binding;
 import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.NativeStatistics;
+import dev.pinrock.internal.NativeStrings;
 import dev.pinrock.internal.ResourceGuard;
 
 /**
@@ -256,6 +257,27 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     public void checkpoint(Path directory) {
         Objects.requireNonNull(directory, "directory");
         adminRun(owner -> owner.checkpoint(directory.toAbsolutePath()));
+    }
+
+    /**
+     * Changes database-wide options while the database is open, by RocksDB's
+     * own names and values as {@link DbOptions#databaseOptions(String)} takes
+     * them (RocksDB's {@code SetDBOptions}): only those RocksDB can change
+     * while open, such as {@code max_background_jobs}, {@code bytes_per_sync}
+     * or {@code max_total_wal_size}. RocksDB records them in a new OPTIONS file;
+     * the next open takes its options from {@link DbOptions} again. Column
+     * family options change with {@link #setFamilyOptions(String)}.
+     *
+     * @param options the option string
+     * @throws RocksDbException.InvalidArgumentException naming the string and the option, when RocksDB
+     *     cannot change it while open, does not know it, or pinrock refuses it (as at open); nothing is
+     *     changed then
+     * @throws IllegalArgumentException when options contains a NUL character or an unpaired surrogate
+     * @throws IllegalStateException when the database is closed
+     */
+    public void setDatabaseOptions(String options) {
+        NativeStrings.require(Objects.requireNonNull(options, "options"), "options");
+        adminRun(owner -> owner.setOptions(false, options));
     }
 
     /**

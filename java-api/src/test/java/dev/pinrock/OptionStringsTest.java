@@ -124,4 +124,49 @@ class OptionStringsTest {
         assertThrows(IllegalArgumentException.class, () -> DbOptions.create().databaseOptions("a=1\0b=2"));
         assertThrows(NullPointerException.class, () -> DbOptions.create().familyOptions(null));
     }
+    @Test
+    void optionsChangedWhileOpenTakeEffectAndAreRecorded() throws IOException {
+        Path path = dir.resolve("dynamic");
+        try (RocksDb db = RocksDb.open(path, DbOptions.create().createIfMissing(true))) {
+            db.setFamilyOptions("disable_auto_compactions=true;level0_file_num_compaction_trigger=2");
+            for (int i = 0; i < 4; i++) {
+                db.put(bytes("key" + i), bytes("value"));
+                db.flush();
+            }
+            assertEquals("4", db.property("rocksdb.num-files-at-level0"), "compactions ran while disabled");
+            db.setFamilyOptions("disable_auto_compactions=false");
+            db.setDatabaseOptions("max_background_jobs=3");
+            ColumnFamily family = db.createColumnFamily("other");
+            family.setFamilyOptions("write_buffer_size=8M");
+        }
+        String file = newestOptionsFile(path);
+        for (String expected : List.of("level0_file_num_compaction_trigger=2", "disable_auto_compactions=false",
+                "max_background_jobs=3", "write_buffer_size=8388608")) {
+            assertTrue(file.contains(expected), expected + " is not in the OPTIONS file");
+        }
+    }
+
+    @Test
+    void whatCannotChangeWhileOpenIsAnInvalidArgument() {
+        try (RocksDb db = RocksDb.open(dir.resolve("fixed"), DbOptions.create().createIfMissing(true))) {
+            for (Runnable change : List.<Runnable>of(() -> db.setFamilyOptions("num_levels=3"),
+                    () -> db.setDatabaseOptions("create_if_missing=false"),
+                    () -> db.setFamilyOptions("merge_operator=put"),
+                    () -> db.setDatabaseOptions("max_background_jobs=100000"))) {
+                assertThrows(RocksDbException.InvalidArgumentException.class, change::run);
+            }
+            db.put(bytes("still"), bytes("writable"));
+            assertThrows(IllegalArgumentException.class, () -> db.setDatabaseOptions("a=1\0"));
+        }
+        RocksDb closed = RocksDb.open(dir.resolve("fixed"), DbOptions.create());
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> closed.setFamilyOptions("write_buffer_size=8M"));
+    }
+
+    private static String newestOptionsFile(Path path) throws IOException {
+        try (Stream<Path> files = Files.list(path)) {
+            return Files.readString(files.filter(file -> file.getFileName().toString().startsWith("OPTIONS-"))
+                    .max(Comparator.comparing(file -> file.getFileName().toString())).orElseThrow());
+        }
+    }
 }

@@ -239,6 +239,10 @@ final class Downcalls {
         return PinrockNative.pr_db_close$handle();
     }
 
+    static MethodHandle dbSetOptions() {
+        return PinrockNative.pr_db_set_options$handle();
+    }
+
     static MethodHandle dbSetClosing() {
         return PinrockNative.pr_db_set_closing$handle();
     }

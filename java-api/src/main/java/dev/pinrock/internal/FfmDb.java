@@ -92,6 +92,17 @@ public final class FfmDb {
         }
     }
 
+    /**
+     * Changes options of the open database or of this handle's family (pr_db_set_options).
+     *
+     * @param familyScope whether text names column family options rather than database ones
+     */
+    public void setOptions(boolean familyScope, String text) {
+        int scope = familyScope ? Downcalls.OPTION_SCOPE_FAMILY : Downcalls.OPTION_SCOPE_DB;
+        call((scratch, arena) -> (int) Downcalls.dbSetOptions().invokeExact(handle, scope,
+                NativeStrings.allocate(arena, text, "options"), scratch.err, ERR_CAP));
+    }
+
     /** Flushes this family's memtable into a table file. */
     public void flush() {
         call((scratch, arena) -> (int) Downcalls.dbFlush().invokeExact(handle, scratch.err, ERR_CAP));

@@ -2371,6 +2371,68 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_db_set_options {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_set_options");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_set_options(pr_db_t *db, int32_t scope, const char *text, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_set_options$descriptor() {
+        return pr_db_set_options.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_set_options(pr_db_t *db, int32_t scope, const char *text, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_set_options$handle() {
+        return pr_db_set_options.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_set_options(pr_db_t *db, int32_t scope, const char *text, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_set_options$address() {
+        return pr_db_set_options.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_set_options(pr_db_t *db, int32_t scope, const char *text, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_set_options(MemorySegment db, int scope, MemorySegment text, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_set_options.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_set_options", db, scope, text, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, scope, text, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_db_put {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
