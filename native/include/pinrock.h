@@ -272,6 +272,29 @@ enum pr_option_scope {
 PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const char* text,
                                      char* err, size_t err_cap);
 
+/* Reads the options the database at path was last opened with, from the
+ * newest OPTIONS file RocksDB wrote there (RocksDB's LoadLatestOptions:
+ * written by pinrock, RocksJava or any RocksDB program; options this RocksDB
+ * does not know are skipped), as texts pr_options_set_string takes. Writes
+ * into buf, each NUL-terminated and back to back: the database options,
+ * then for each column family (the default one first) its name, the merge
+ * operator pinrock offers that it uses ("" for none; see
+ * pr_options_set_merge_operator), its column family options and its table
+ * options. *length receives the full length; the first min(length, buf_cap)
+ * bytes are copied, so a caller can retry with a larger buffer. The texts
+ * leave out what belongs to an open rather than to the database
+ * (create_if_missing, create_missing_column_families, error_if_exists), what
+ * pinrock sets itself (the block cache, statistics, the info log, a memory
+ * budget's write buffer manager) and the objects pinrock does not offer by
+ * name, which it checks instead: a database it cannot open as it was is
+ * PR_CODE_INVALID_ARGUMENT naming the family and the object (a comparator
+ * that is not bytewise, a merge operator pinrock does not offer, a
+ * compaction filter, a table format other than block-based). Returns PR_OK,
+ * PR_CODE_NOT_FOUND with a message when path holds no OPTIONS file, or
+ * another RocksDB status. Reads files only; thread-safe. */
+PR_API int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t* length,
+                                 char* err, size_t err_cap);
+
 /* ---- memory budget -------------------------------------------------------
  * One memory cap shared by several databases: an LRU block cache of the
  * budget's size, with a write-buffer manager charging every memtable to that

@@ -36,29 +36,6 @@ std::string merge_operator_name(const rocksdb::MergeOperator* merge_operator) {
   return merge_operator != nullptr ? merge_operator->Name() : "nullptr";
 }
 
-// The families, with their options, that the database's newest OPTIONS file
-// records (RocksDB rewrites it at every open and family change).
-rocksdb::Status load_recorded_families(const std::string& path,
-                                       std::vector<rocksdb::ColumnFamilyDescriptor>* recorded) {
-  rocksdb::ConfigOptions config;
-  config.env = rocksdb::Env::Default();
-  config.ignore_unknown_options = true;
-  config.ignore_unsupported_options = true;
-  rocksdb::DBOptions recorded_db_options;
-  return rocksdb::LoadLatestOptions(config, path, &recorded_db_options, recorded);
-}
-
-// Writes names NUL-terminated, back to back, as far as they fit.
-int32_t write_names(const std::vector<std::string>& names, char* buf, size_t buf_cap,
-                    uint64_t* names_len) {
-  std::string joined;
-  for (const std::string& name : names) joined.append(name).push_back('\0');
-  *names_len = joined.size();
-  size_t copied = joined.size() < buf_cap ? joined.size() : buf_cap;
-  if (copied > 0) std::memcpy(buf, joined.data(), copied);
-  return PR_OK;
-}
-
 // Whether the metadata (CURRENT and the MANIFEST it names) accounts for
 // every table file in the directory, found by a read-only open, which
 // changes nothing. A writable open deletes the table files its metadata does
@@ -155,8 +132,9 @@ std::vector<std::string> known_family_names(const std::string& path,
   std::vector<std::string> names;
   if (rocksdb::DB::ListColumnFamilies(options, path, &names).ok()) return names;
   names.clear();
+  rocksdb::DBOptions recorded_db_options;
   std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
-  if (load_recorded_families(path, &recorded).ok()) {
+  if (load_recorded_families(path, &recorded_db_options, &recorded).ok()) {
     for (const rocksdb::ColumnFamilyDescriptor& family : recorded) names.push_back(family.name);
   }
   return names;
@@ -211,6 +189,25 @@ void drop_hold(pr_db* family) {
                    [family](const std::unique_ptr<pr_db>& held) { return held.get() == family; }));
 }
 
+rocksdb::Status load_recorded_families(const std::string& path, rocksdb::DBOptions* db_options,
+                                       std::vector<rocksdb::ColumnFamilyDescriptor>* recorded) {
+  rocksdb::ConfigOptions config;
+  config.env = rocksdb::Env::Default();
+  config.ignore_unknown_options = true;
+  config.ignore_unsupported_options = true;
+  return rocksdb::LoadLatestOptions(config, path, db_options, recorded);
+}
+
+int32_t write_names(const std::vector<std::string>& names, char* buf, size_t buf_cap,
+                    uint64_t* names_len) {
+  std::string joined;
+  for (const std::string& name : names) joined.append(name).push_back('\0');
+  *names_len = joined.size();
+  size_t copied = joined.size() < buf_cap ? joined.size() : buf_cap;
+  if (copied > 0) std::memcpy(buf, joined.data(), copied);
+  return PR_OK;
+}
+
 // Refuses to open or repair the database at path with column family options
 // its log cannot be replayed with. RocksDB replays the log with the options
 // it is given: a merge into a family given no merge operator (or another
@@ -225,8 +222,9 @@ void drop_hold(pr_db* family) {
 rocksdb::Status check_recorded_family_options(
     const std::string& path, const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
     const rocksdb::ColumnFamilyOptions& others) {
+  rocksdb::DBOptions recorded_db_options;
   std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
-  if (!load_recorded_families(path, &recorded).ok()) return rocksdb::Status::OK();
+  if (!load_recorded_families(path, &recorded_db_options, &recorded).ok()) return rocksdb::Status::OK();
   for (const rocksdb::ColumnFamilyDescriptor& family : recorded) {
     const rocksdb::ColumnFamilyOptions& given = family_options(families, family.name, others);
     const std::string was = merge_operator_name(family.options.merge_operator.get());

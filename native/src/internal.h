@@ -312,6 +312,21 @@ int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t*
 rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot,
                                   uint32_t read_flags);
 
+// The database options and the families, with their options, that the
+// database's newest OPTIONS file records (RocksDB rewrites it at every open,
+// family change and option change); options this RocksDB does not know are
+// skipped.
+rocksdb::Status load_recorded_families(const std::string& path, rocksdb::DBOptions* db_options,
+                                       std::vector<rocksdb::ColumnFamilyDescriptor>* recorded);
+
+// Writes names NUL-terminated, back to back, into buf as far as they fit;
+// *names_len receives their whole length. Returns PR_OK.
+int32_t write_names(const std::vector<std::string>& names, char* buf, size_t buf_cap,
+                    uint64_t* names_len);
+
+// The merge operators pinrock offers (pr_options_set_merge_operator).
+const std::vector<MergeOperatorKind>& offered_merge_operators();
+
 // families.cc
 void drop_hold(pr_db* family);
 rocksdb::Status check_recorded_family_options(

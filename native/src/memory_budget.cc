@@ -16,6 +16,19 @@
 
 using namespace pinrock::internal;
 
+namespace pinrock::internal {
+
+const std::vector<MergeOperatorKind>& offered_merge_operators() {
+  // RocksDB's other built-ins are left out: sortlist throws on an operand
+  // that is not a list of numbers (std::terminate in a compaction), and the
+  // test operators and option strings reach RocksDB's object registry.
+  static const std::vector<MergeOperatorKind> kinds = {
+      {"uint64add", 8}, {"stringappend", 0}, {"max", 0}, {"put", 0}, {"bytesxor", 0}};
+  return kinds;
+}
+
+}  // namespace pinrock::internal
+
 extern "C" {
 
 int32_t pr_memory_budget_create(uint64_t total_bytes, uint64_t memtable_bytes,
@@ -53,15 +66,10 @@ uint64_t pr_memory_budget_usage(const pr_memory_budget_t* budget) {
 
 int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,
                                       size_t err_cap) {
-  // RocksDB's other built-ins are left out: sortlist throws on an operand
-  // that is not a list of numbers (std::terminate in a compaction), and the
-  // test operators and option strings reach RocksDB's object registry.
-  static constexpr MergeOperatorKind kKinds[] = {
-      {"uint64add", 8}, {"stringappend", 0}, {"max", 0}, {"put", 0}, {"bytesxor", 0}};
   return guarded(err, err_cap, [&] {
     const MergeOperatorKind* kind = nullptr;
     std::string allowed;
-    for (const MergeOperatorKind& candidate : kKinds) {
+    for (const MergeOperatorKind& candidate : offered_merge_operators()) {
       if (std::strcmp(candidate.name, name) == 0) kind = &candidate;
       allowed += (allowed.empty() ? "" : ", ") + std::string(candidate.name);
     }

@@ -11,6 +11,8 @@
 #include <zstd.h>
 
 #include <array>
+#include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -219,6 +221,22 @@ rocksdb::Status parse_options(const rocksdb::ConfigOptions& config,
                               const std::unordered_map<std::string, std::string>& named,
                               rocksdb::ColumnFamilyOptions* parsed) {
   return rocksdb::GetColumnFamilyOptionsFromMap(config, base, named, parsed);
+}
+
+// Option text from RocksDB's serialization of one scope's options, without
+// the names in dropped and, wrapped in braces, the values that hold text
+// RocksDB's parser would otherwise split.
+std::string option_text(const std::string& serialized, const std::set<std::string>& dropped) {
+  std::unordered_map<std::string, std::string> named;
+  if (!rocksdb::StringToMap(serialized, &named).ok()) return "";
+  std::map<std::string, std::string> sorted(named.begin(), named.end());
+  std::string text;
+  for (const auto& [name, value] : sorted) {
+    if (dropped.count(name) != 0) continue;
+    bool nested = value.find_first_of(";={}") != std::string::npos;
+    text += name + "=" + (nested ? "{" + value + "}" : value) + ";";
+  }
+  return text;
 }
 
 }  // namespace
@@ -499,6 +517,76 @@ int32_t pr_db_set_options(pr_db_t* db, int32_t scope, const char* text, char* er
       return invalid_argument(where + s.ToString(), err, err_cap);
     }
     return to_status(s, err, err_cap);
+  });
+}
+
+int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t* length, char* err,
+                          size_t err_cap) {
+  *length = 0;
+  return guarded(err, err_cap, [&] {
+    rocksdb::DBOptions db;
+    std::vector<rocksdb::ColumnFamilyDescriptor> families;
+    rocksdb::Status s = load_recorded_families(path, &db, &families);
+    if (!s.ok()) return fail(static_cast<int32_t>(s.code()), s.ToString(), err, err_cap);
+    rocksdb::ConfigOptions config;
+    std::string serialized;
+    s = rocksdb::GetStringFromDBOptions(config, db, &serialized);
+    if (!s.ok()) return to_status(s, err, err_cap);
+    // What belongs to an open rather than to the database, and what pinrock sets itself.
+    std::vector<std::string> texts = {option_text(
+        serialized, {"create_if_missing", "create_missing_column_families", "error_if_exists",
+                     "env", "file_system", "statistics", "info_log", "rate_limiter",
+                     "sst_file_manager", "wal_filter", "listeners", "write_buffer_manager",
+                     "enforce_single_del_contracts"})};
+    for (const rocksdb::ColumnFamilyDescriptor& family : families) {
+      const rocksdb::ColumnFamilyOptions& options = family.options;
+      const std::string where = "column family '" + family.name + "' of " + path;
+      if (options.comparator != nullptr &&
+          std::string(options.comparator->Name()) != rocksdb::BytewiseComparator()->Name()) {
+        return invalid_argument(where + " orders its keys with comparator " +
+                                    options.comparator->Name() + "; pinrock orders keys bytewise",
+                                err, err_cap);
+      }
+      if (options.compaction_filter != nullptr || options.compaction_filter_factory != nullptr) {
+        return invalid_argument(where + " has a compaction filter, which pinrock does not offer",
+                                err, err_cap);
+      }
+      if (options.table_factory == nullptr ||
+          !options.table_factory->IsInstanceOf(rocksdb::TableFactory::kBlockBasedTableName())) {
+        return invalid_argument(where + " has table factory " +
+                                    (options.table_factory ? options.table_factory->Name() : "none") +
+                                    "; pinrock writes block-based tables only",
+                                err, err_cap);
+      }
+      std::string merge_operator;
+      if (options.merge_operator != nullptr) {
+        for (const MergeOperatorKind& kind : offered_merge_operators()) {
+          std::shared_ptr<rocksdb::MergeOperator> offered;
+          if (rocksdb::MergeOperator::CreateFromString(config, kind.name, &offered).ok() &&
+              std::string(offered->Name()) == options.merge_operator->Name()) {
+            merge_operator = kind.name;
+          }
+        }
+        if (merge_operator.empty()) {
+          return invalid_argument(where + " merges with " + options.merge_operator->Name() +
+                                      ", which pinrock does not offer",
+                                  err, err_cap);
+        }
+      }
+      s = rocksdb::GetStringFromColumnFamilyOptions(config, options, &serialized);
+      if (!s.ok()) return to_status(s, err, err_cap);
+      std::string family_text = option_text(
+          serialized, {"comparator", "merge_operator", "compaction_filter", "compaction_filter_factory",
+                       "table_factory", "block_based_table_factory", "sst_partitioner_factory",
+                       "blob_cache", "table_properties_collectors"});
+      s = options.table_factory->GetOptionString(config, &serialized);
+      if (!s.ok()) return to_status(s, err, err_cap);
+      std::string table_text = option_text(
+          serialized, {"block_cache", "no_block_cache", "block_cache_compressed", "persistent_cache",
+                       "flush_block_policy_factory", "id"});
+      texts.insert(texts.end(), {family.name, merge_operator, family_text, table_text});
+    }
+    return write_names(texts, buf, buf_cap, length);
   });
 }
 

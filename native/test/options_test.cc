@@ -418,4 +418,55 @@ TEST_F(SetOptionsTest, WhatCannotChangeWhileOpenIsRefusedAndChangesNothing) {
   Put("still", "writable");
 }
 
+// The texts of the options a database was last opened with: the database's,
+// then name, merge operator, family and table options of each family; each
+// text pr_options_set_string takes back.
+TEST(OptionsLatestTest, TheTextsReadBackAndOpenTheDatabaseAsItWas) {
+  TempDir dir;
+  char err[512] = {0};
+  {
+    Options o;
+    ASSERT_EQ(PR_OK, pr_options_set_merge_operator(o.handle, "max", err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_TABLE,
+                                           "filter_policy=bloomfilter:10:false", err, sizeof err));
+    ASSERT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_DB, "max_background_jobs=3", err,
+                                           sizeof err));
+    options_file_of(dir.path(), o);
+  }
+  std::vector<char> buf(4);
+  uint64_t length = 0;
+  ASSERT_EQ(PR_OK, pr_options_latest(dir.path().c_str(), buf.data(), buf.size(), &length, err, sizeof err))
+      << err;
+  ASSERT_GT(length, buf.size());
+  buf.resize(length);
+  ASSERT_EQ(PR_OK, pr_options_latest(dir.path().c_str(), buf.data(), buf.size(), &length, err, sizeof err));
+  std::vector<std::string> texts;
+  for (size_t pos = 0; pos < length; pos += texts.back().size() + 1) texts.emplace_back(buf.data() + pos);
+  ASSERT_EQ(5u, texts.size());
+  EXPECT_NE(std::string::npos, texts[0].find("max_background_jobs=3;")) << texts[0];
+  EXPECT_EQ(std::string::npos, texts[0].find("create_if_missing")) << texts[0];
+  EXPECT_EQ("default", texts[1]);
+  EXPECT_EQ("max", texts[2]);
+  EXPECT_EQ(std::string::npos, texts[3].find("comparator")) << texts[3];
+  EXPECT_NE(std::string::npos, texts[4].find("filter_policy=bloomfilter:10:false;")) << texts[4];
+  Options again;
+  EXPECT_EQ(PR_OK, pr_options_set_string(again.handle, PR_OPTION_SCOPE_DB, texts[0].c_str(), err, sizeof err)) << err;
+  EXPECT_EQ(PR_OK, pr_options_set_merge_operator(again.handle, texts[2].c_str(), err, sizeof err)) << err;
+  EXPECT_EQ(PR_OK, pr_options_set_string(again.handle, PR_OPTION_SCOPE_FAMILY, texts[3].c_str(), err, sizeof err)) << err;
+  EXPECT_EQ(PR_OK, pr_options_set_string(again.handle, PR_OPTION_SCOPE_TABLE, texts[4].c_str(), err, sizeof err)) << err;
+  std::string reopened = options_file_of(dir.path(), again);
+  EXPECT_NE(std::string::npos, reopened.find("filter_policy=bloomfilter:10:false")) << reopened;
+  EXPECT_NE(std::string::npos, reopened.find("max_background_jobs=3")) << reopened;
+}
+
+TEST(OptionsLatestTest, ADirectoryWithoutOptionsIsNotFound) {
+  TempDir dir;
+  char err[512] = {0};
+  char buf[16];
+  uint64_t length = 99;
+  EXPECT_EQ(PR_CODE_NOT_FOUND, pr_options_latest(dir.path().c_str(), buf, sizeof buf, &length, err, sizeof err));
+  EXPECT_NE(nullptr, std::strstr(err, "No options files")) << err;
+  EXPECT_EQ(0u, length);
+}
+
 }  // namespace

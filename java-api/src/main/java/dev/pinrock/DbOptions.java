@@ -1,5 +1,6 @@
 package dev.pinrock;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.NativeStrings;
 
 /**
@@ -28,6 +30,8 @@ public final class DbOptions {
     public static final int UNLIMITED_OPEN_FILES = -1;
 
     private static final DbOptions DEFAULTS = new DbOptions(new Values());
+    /** RocksDB's name of the column family every database has. */
+    private static final String DEFAULT_FAMILY = "default";
 
     /** What these options hold; never changed once made (each setter changes a copy). */
     private final Values v;
@@ -86,6 +90,47 @@ public final class DbOptions {
      */
     public static DbOptions create() {
         return DEFAULTS;
+    }
+
+    /**
+     * Returns the options the database at {@code database} was last opened
+     * with, read from the newest OPTIONS file RocksDB wrote there (RocksDB's
+     * {@code LoadLatestOptions}), whichever program wrote it: pinrock,
+     * RocksJava or any RocksDB application. They come as option strings
+     * ({@link #databaseOptions(String)}, {@link #familyOptions(String)},
+     * {@link #tableOptions(String)}; every option RocksDB records, a Bloom
+     * filter and a prefix extractor included), a {@link #mergeOperator(String)}
+     * and a {@link #columnFamily(String, DbOptions)} for each other family, so
+     * that {@link RocksDb#open(Path, DbOptions)} opens it as it was. Not in
+     * them: {@code create_if_missing} and {@code error_if_exists} (they belong
+     * to an open), the block cache ({@link #blockCacheBytes(long)}'s default
+     * unless set), statistics and the info log. Typed settings made on the
+     * result that differ from their defaults are applied after the strings.
+     *
+     * @param database the database directory
+     * @return the options it was last opened with
+     * @throws RocksDbException with {@link StatusCode#NOT_FOUND} when the directory holds no OPTIONS file
+     * @throws RocksDbException.InvalidArgumentException naming the family and what pinrock cannot offer,
+     *     for a database written with a comparator that is not bytewise, a merge operator pinrock does
+     *     not offer, a compaction filter or a table format other than block-based
+     */
+    public static DbOptions loadLatest(Path database) {
+        List<String> texts = FfmDb.latestOptions(Objects.requireNonNull(database, "database").toAbsolutePath());
+        DbOptions options = create().databaseOptions(texts.get(0));
+        // Four texts per family: name, merge operator, family options, table options.
+        for (int i = 1; i + 3 < texts.size(); i += 4) {
+            String name = texts.get(i);
+            String mergeOperator = texts.get(i + 1);
+            if (name.equals(DEFAULT_FAMILY)) {
+                options = options.familyOptions(texts.get(i + 2)).tableOptions(texts.get(i + 3));
+                options = mergeOperator.isEmpty() ? options : options.mergeOperator(mergeOperator);
+            } else {
+                DbOptions family = create().familyOptions(texts.get(i + 2)).tableOptions(texts.get(i + 3));
+                options = options.columnFamily(name,
+                        mergeOperator.isEmpty() ? family : family.mergeOperator(mergeOperator));
+            }
+        }
+        return options;
     }
 
     /**
@@ -501,8 +546,9 @@ public final class DbOptions {
      * 9.10 knows works but those pinrock sets itself or does not offer
      * ({@code statistics}, {@code info_log}, {@code env}, {@code rate_limiter}
      * and other objects RocksDB would make by name), and thread counts above
-     * 256. Option strings are applied after the typed settings, in the order
-     * given, so a name set both ways takes the string's value.
+     * 256. Option strings are applied first, in the order given (a later
+     * one wins), then the typed settings that differ from their defaults: a
+     * name set both ways takes the typed value unless that is the default.
      * A name or value RocksDB or pinrock refuses makes {@link RocksDb#open(Path, DbOptions)}
      * throw {@link RocksDbException.InvalidArgumentException} naming the string and the option.
      *

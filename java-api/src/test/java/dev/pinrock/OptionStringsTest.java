@@ -60,14 +60,20 @@ class OptionStringsTest {
         }
     }
 
-    /** Strings are applied after the typed settings: a name set both ways has the string's value. */
+    /**
+     * Strings are applied first: a typed setting that differs from its
+     * default wins, one left at its default leaves the string's value (as
+     * after {@link DbOptions#loadLatest}).
+     */
     @Test
-    void aStringOverridesATypedSettingOfTheSameOption() throws IOException {
+    void aTypedSettingOverridesAStringUnlessLeftAtItsDefault() throws IOException {
         String file = optionsFileOf("both", DbOptions.create()
-                .familyOptions("write_buffer_size=16M")
+                .familyOptions("write_buffer_size=16M;max_write_buffer_number=3;compression=kZSTD")
                 .writeBufferBytes(8L << 20)
                 .zstdLevel(7));
-        assertTrue(file.contains("write_buffer_size=16777216"), file);
+        assertTrue(file.contains("write_buffer_size=8388608"), file);
+        assertTrue(file.contains("max_write_buffer_number=3"), file);
+        assertTrue(file.contains("compression=kZSTD"), file);
         assertTrue(file.contains("level=7"), file);
     }
 

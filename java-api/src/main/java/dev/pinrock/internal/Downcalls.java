@@ -193,6 +193,10 @@ final class Downcalls {
         return PinrockNative.pr_options_set_string$handle();
     }
 
+    static MethodHandle optionsLatest() {
+        return PinrockNative.pr_options_latest$handle();
+    }
+
     static MethodHandle memoryBudgetCreate() {
         return PinrockNative.pr_memory_budget_create$handle();
     }

@@ -206,6 +206,20 @@ public final class FfmDb {
     }
 
     /**
+     * The options the database at path was last opened with (pr_options_latest):
+     * its database option string, then for each column family (the default
+     * one first) its name, merge operator ("" for none), column family
+     * option string and table option string.
+     */
+    public static List<String> latestOptions(Path path) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
+            return names((buf, length, scratch) -> (int) Downcalls.optionsLatest().invokeExact(nativePath, buf,
+                    buf.byteSize(), length, scratch.err, ERR_CAP));
+        }
+    }
+
+    /**
      * Rebuilds the metadata of the closed database at path (RocksDB's RepairDB).
      *
      * @param path the absolute database directory

@@ -34,8 +34,9 @@ public final class NativeOptions {
 
     /**
      * Builds the native pr_options_t for options (validated by the native
-     * setters), runs use with it, and destroys it. Only the settings that
-     * differ from the defaults ({@link DbOptions#create()}, which a fresh
+     * setters), runs use with it, and destroys it: its option strings first,
+     * then the typed settings. Only the typed settings that differ from the
+     * defaults ({@link DbOptions#create()}, which a fresh
      * pr_options_t has: NativeOptionsTest compares the OPTIONS files RocksDB
      * writes) are set: each setter whose signature no other call shares costs
      * a generated class at start-up.
@@ -58,6 +59,10 @@ public final class NativeOptions {
                 throw new OutOfMemoryError("pr_options_create: native memory exhausted");
             }
             try {
+                // Option strings first: a typed setting that differs from its default wins over them.
+                setStrings(nativeOptions, Downcalls.OPTION_SCOPE_DB, options.databaseOptions(), arena, scratch);
+                setStrings(nativeOptions, Downcalls.OPTION_SCOPE_FAMILY, options.familyOptions(), arena, scratch);
+                setStrings(nativeOptions, Downcalls.OPTION_SCOPE_TABLE, options.tableOptions(), arena, scratch);
                 boolean all = base == null;
                 if (all || options.createIfMissing() != base.createIfMissing()) {
                     Downcalls.optionsSetCreateIfMissing().invokeExact(nativeOptions, flag(options.createIfMissing()));
@@ -127,9 +132,6 @@ public final class NativeOptions {
                 if (options.infoLogToSystemLogger()) {
                     InfoLogPump.ensureStarted();
                 }
-                setStrings(nativeOptions, Downcalls.OPTION_SCOPE_DB, options.databaseOptions(), arena, scratch);
-                setStrings(nativeOptions, Downcalls.OPTION_SCOPE_FAMILY, options.familyOptions(), arena, scratch);
-                setStrings(nativeOptions, Downcalls.OPTION_SCOPE_TABLE, options.tableOptions(), arena, scratch);
                 if (memoryBudget != 0) {
                     check((int) Downcalls.optionsSetMemoryBudget().invokeExact(nativeOptions,
                             MemorySegment.ofAddress(memoryBudget), err, ERR_CAP), scratch);

@@ -1653,6 +1653,69 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_options_latest {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_latest");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_latest(const char *path, char *buf, size_t buf_cap, uint64_t *length, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_latest$descriptor() {
+        return pr_options_latest.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_latest(const char *path, char *buf, size_t buf_cap, uint64_t *length, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_latest$handle() {
+        return pr_options_latest.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_latest(const char *path, char *buf, size_t buf_cap, uint64_t *length, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_latest$address() {
+        return pr_options_latest.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_latest(const char *path, char *buf, size_t buf_cap, uint64_t *length, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_latest(MemorySegment path, MemorySegment buf, long buf_cap, MemorySegment length, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_latest.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_latest", path, buf, buf_cap, length, err, err_cap);
+            }
+            return (int)mh$.invokeExact(path, buf, buf_cap, length, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_memory_budget_create {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
