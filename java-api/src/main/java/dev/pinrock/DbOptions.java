@@ -602,6 +602,394 @@ public final class DbOptions {
         return new DbOptions(v);
     }
 
+    // Shorthands for RocksDB's most tuned options: each adds the option string it names, so
+    // it takes effect in call order with the other strings, and its default is RocksDB's.
+
+    /**
+     * Returns a copy with a Bloom filter in every table file: a lookup of an
+     * absent key then reads a table file's data blocks only when the filter
+     * does not rule the key out (about 1 % false positives at 10 bits per key).
+     * {@code tableOptions("filter_policy=bloomfilter:<bitsPerKey>:false")}.
+     *
+     * @param bitsPerKey filter bits per key, more than 0 (10 is usual)
+     * @return a copy with the setting added
+     * @throws IllegalArgumentException when bitsPerKey is not more than 0
+     */
+    public DbOptions bloomFilter(double bitsPerKey) {
+        return tableOptions("filter_policy=bloomfilter:" + positive(bitsPerKey, "bitsPerKey") + ":false");
+    }
+
+    /**
+     * Returns a copy with a Ribbon filter in every table file: as
+     * {@link #bloomFilter(double)}, about 30 % smaller for the same false
+     * positive rate, more CPU to build.
+     * {@code tableOptions("filter_policy=ribbonfilter:<bitsPerKey>")}.
+     *
+     * @param bitsPerKey the Bloom-equivalent bits per key, more than 0
+     * @return a copy with the setting added
+     * @throws IllegalArgumentException when bitsPerKey is not more than 0
+     */
+    public DbOptions ribbonFilter(double bitsPerKey) {
+        return tableOptions("filter_policy=ribbonfilter:" + positive(bitsPerKey, "bitsPerKey"));
+    }
+
+    /**
+     * Returns a copy that sets whether filters hold whole keys (RocksDB's
+     * default, true), besides the prefixes of a prefix extractor.
+     * {@code tableOptions("whole_key_filtering=<value>")}.
+     *
+     * @param value whether whole keys go into the filters
+     * @return a copy with the setting added
+     */
+    public DbOptions wholeKeyFiltering(boolean value) {
+        return tableOptions("whole_key_filtering=" + value);
+    }
+
+    /**
+     * Returns a copy with the size of table file data blocks (RocksDB's
+     * default 4 KiB): larger blocks compress better and index smaller, smaller
+     * ones read less per point lookup. {@code tableOptions("block_size=<bytes>")}.
+     *
+     * @param bytes uncompressed bytes per block, 1 to 4 GiB
+     * @return a copy with the setting added
+     * @throws IllegalArgumentException when bytes is not more than 0
+     */
+    public DbOptions blockSize(long bytes) {
+        return tableOptions("block_size=" + positive(bytes, "bytes"));
+    }
+
+    /**
+     * Returns a copy that keeps index and filter blocks in the block cache,
+     * charged to its capacity, rather than beside it for as long as a table
+     * file is open (RocksDB's default, false).
+     * {@code tableOptions("cache_index_and_filter_blocks=<value>")}.
+     *
+     * @param value whether index and filter blocks go through the block cache
+     * @return a copy with the setting added
+     */
+    public DbOptions cacheIndexAndFilterBlocks(boolean value) {
+        return tableOptions("cache_index_and_filter_blocks=" + value);
+    }
+
+    /**
+     * Returns a copy that pins the index and filter blocks of level-0 files
+     * in the block cache (with {@link #cacheIndexAndFilterBlocks(boolean)}).
+     * {@code tableOptions("pin_l0_filter_and_index_blocks_in_cache=<value>")}.
+     *
+     * @param value whether level-0 index and filter blocks stay cached
+     * @return a copy with the setting added
+     */
+    public DbOptions pinL0FilterAndIndexBlocks(boolean value) {
+        return tableOptions("pin_l0_filter_and_index_blocks_in_cache=" + value);
+    }
+
+    /**
+     * Returns a copy with partitioned indexes and filters: each table file's
+     * index and filter split into blocks read through the block cache as
+     * needed, for large files and small caches.
+     * {@code tableOptions("index_type=kTwoLevelIndexSearch;partition_filters=true")}, or back to
+     * RocksDB's defaults ({@code kBinarySearch}, {@code false}).
+     *
+     * @param value whether indexes and filters are partitioned
+     * @return a copy with the setting added
+     */
+    public DbOptions partitionedIndexAndFilters(boolean value) {
+        return tableOptions(value ? "index_type=kTwoLevelIndexSearch;partition_filters=true"
+                : "index_type=kBinarySearch;partition_filters=false");
+    }
+
+    /**
+     * Returns a copy with a hash index in each data block beside the binary
+     * search (faster point lookups, a little more space).
+     * {@code tableOptions("data_block_index_type=kDataBlockBinaryAndHash")}, or RocksDB's default
+     * {@code kDataBlockBinarySearch}.
+     *
+     * @param value whether data blocks get a hash index
+     * @return a copy with the setting added
+     */
+    public DbOptions dataBlockHashIndex(boolean value) {
+        return tableOptions("data_block_index_type=" + (value ? "kDataBlockBinaryAndHash" : "kDataBlockBinarySearch"));
+    }
+
+    /**
+     * Returns a copy with the table file format version (RocksDB 9.10's
+     * default is 6; older readers need older versions).
+     * {@code tableOptions("format_version=<version>")}.
+     *
+     * @param version a format RocksDB 9.10 writes, 2 to 6
+     * @return a copy with the setting added
+     */
+    public DbOptions formatVersion(int version) {
+        return tableOptions("format_version=" + version);
+    }
+
+    /**
+     * Returns a copy that builds no filter for the last level, where most
+     * keys are, when lookups mostly find their key: smaller filters, slower
+     * absent-key lookups. {@code familyOptions("optimize_filters_for_hits=<value>")}.
+     *
+     * @param value whether the last level goes without filters
+     * @return a copy with the setting added
+     */
+    public DbOptions optimizeFiltersForHits(boolean value) {
+        return familyOptions("optimize_filters_for_hits=" + value);
+    }
+
+    /**
+     * Returns a copy whose keys' first {@code length} bytes are their prefix:
+     * filters (and the memtable's, see {@link #memtablePrefixBloomRatio(double)})
+     * then hold prefixes, so a prefix scan skips files without that prefix.
+     * Keys shorter than the prefix have none.
+     * {@code familyOptions("prefix_extractor=rocksdb.FixedPrefix.<length>")}.
+     *
+     * @param length prefix bytes, more than 0
+     * @return a copy with the setting added
+     * @throws IllegalArgumentException when length is not more than 0
+     */
+    public DbOptions fixedPrefix(int length) {
+        return familyOptions("prefix_extractor=rocksdb.FixedPrefix." + positive(length, "length"));
+    }
+
+    /**
+     * Returns a copy whose keys' prefix is their first {@code length} bytes,
+     * or the whole key when shorter ({@link #fixedPrefix(int)} otherwise).
+     * {@code familyOptions("prefix_extractor=rocksdb.CappedPrefix.<length>")}.
+     *
+     * @param length the longest prefix, more than 0
+     * @return a copy with the setting added
+     * @throws IllegalArgumentException when length is not more than 0
+     */
+    public DbOptions cappedPrefix(int length) {
+        return familyOptions("prefix_extractor=rocksdb.CappedPrefix." + positive(length, "length"));
+    }
+
+    /**
+     * Returns a copy with a prefix Bloom filter in each memtable, of this
+     * share of the memtable's size (with a prefix extractor; RocksDB caps it
+     * at 0.25). {@code familyOptions("memtable_prefix_bloom_size_ratio=<ratio>")}.
+     *
+     * @param ratio the filter's size over the memtable's, 0 for none
+     * @return a copy with the setting added
+     */
+    public DbOptions memtablePrefixBloomRatio(double ratio) {
+        return familyOptions("memtable_prefix_bloom_size_ratio=" + ratio);
+    }
+
+    /**
+     * Returns a copy with the compaction style; its own knobs are in
+     * {@code compaction_options_universal} and {@code compaction_options_fifo}
+     * ({@link #familyOptions(String)}).
+     * {@code familyOptions("compaction_style=<style>")}.
+     *
+     * @param style leveled (RocksDB's default), universal or FIFO
+     * @return a copy with the setting added
+     */
+    public DbOptions compactionStyle(CompactionStyle style) {
+        return familyOptions("compaction_style=" + Objects.requireNonNull(style, "style").rocksDbName());
+    }
+
+    /**
+     * Returns a copy with the most memtables a family keeps, the one taking
+     * writes included (RocksDB's default 2): more absorb write bursts while
+     * flushes run. {@code familyOptions("max_write_buffer_number=<count>")}.
+     *
+     * @param count memtables, at least 2 for writes to go on during a flush
+     * @return a copy with the setting added
+     */
+    public DbOptions maxWriteBufferNumber(int count) {
+        return familyOptions("max_write_buffer_number=" + count);
+    }
+
+    /**
+     * Returns a copy with how many full memtables are merged into one level-0
+     * file (RocksDB's default 1). {@code familyOptions("min_write_buffer_number_to_merge=<count>")}.
+     *
+     * @param count memtables per flush; RocksDB lowers it to
+     *     {@code max_write_buffer_number - 1} when it is not below that
+     * @return a copy with the setting added
+     */
+    public DbOptions minWriteBufferNumberToMerge(int count) {
+        return familyOptions("min_write_buffer_number_to_merge=" + count);
+    }
+
+    /**
+     * Returns a copy with the level-0 file counts that start a compaction,
+     * slow writes down and stop them (RocksDB's defaults 4, 20 and 36).
+     * {@code familyOptions("level0_file_num_compaction_trigger=...;level0_slowdown_writes_trigger=...;"
+     * + "level0_stop_writes_trigger=...")}.
+     *
+     * @param compaction files that start a level-0 compaction
+     * @param slowdown files at which writes slow down
+     * @param stop files at which writes stop until compaction catches up
+     * @return a copy with the settings added
+     */
+    public DbOptions level0Triggers(int compaction, int slowdown, int stop) {
+        return familyOptions("level0_file_num_compaction_trigger=" + compaction + ";level0_slowdown_writes_trigger="
+                + slowdown + ";level0_stop_writes_trigger=" + stop);
+    }
+
+    /**
+     * Returns a copy with the target size of level-1 table files (RocksDB's
+     * default 64 MiB; each further level multiplies it by
+     * {@code target_file_size_multiplier}).
+     * {@code familyOptions("target_file_size_base=<bytes>")}.
+     *
+     * @param bytes target bytes per file, more than 0
+     * @return a copy with the setting added
+     * @throws IllegalArgumentException when bytes is not more than 0
+     */
+    public DbOptions targetFileSizeBase(long bytes) {
+        return familyOptions("target_file_size_base=" + positive(bytes, "bytes"));
+    }
+
+    /**
+     * Returns a copy with the size of level 1 in leveled compaction (RocksDB's
+     * default 256 MiB), from which the deeper levels grow.
+     * {@code familyOptions("max_bytes_for_level_base=<bytes>")}.
+     *
+     * @param bytes bytes of level 1, more than 0
+     * @return a copy with the setting added
+     * @throws IllegalArgumentException when bytes is not more than 0
+     */
+    public DbOptions maxBytesForLevelBase(long bytes) {
+        return familyOptions("max_bytes_for_level_base=" + positive(bytes, "bytes"));
+    }
+
+    /**
+     * Returns a copy that sizes levels from the last one up (RocksDB's
+     * default, true), which bounds space amplification.
+     * {@code familyOptions("level_compaction_dynamic_level_bytes=<value>")}.
+     *
+     * @param value whether level sizes follow the last level's
+     * @return a copy with the setting added
+     */
+    public DbOptions levelCompactionDynamicLevelBytes(boolean value) {
+        return familyOptions("level_compaction_dynamic_level_bytes=" + value);
+    }
+
+    /**
+     * Returns a copy that recompacts every table file at least this often,
+     * so that deletes and expired data are dropped from files no write
+     * reaches. {@code familyOptions("periodic_compaction_seconds=<seconds>")}.
+     *
+     * @param seconds the longest age of a file's data before it is recompacted; 0 turns it off
+     * @return a copy with the setting added
+     */
+    public DbOptions periodicCompactionSeconds(long seconds) {
+        return familyOptions("periodic_compaction_seconds=" + seconds);
+    }
+
+    /**
+     * Returns a copy with a time to live for table files: files older than
+     * this are compacted (leveled, universal) or deleted (FIFO: their entries
+     * are gone). {@code familyOptions("ttl=<seconds>")}.
+     *
+     * @param seconds the age at which a file is compacted or, with FIFO, dropped; 0 turns it off
+     * @return a copy with the setting added
+     */
+    public DbOptions ttlSeconds(long seconds) {
+        return familyOptions("ttl=" + seconds);
+    }
+
+    /**
+     * Returns a copy with the most flushes and compactions running at once
+     * (RocksDB's default 2; pinrock refuses more than 256).
+     * {@code databaseOptions("max_background_jobs=<jobs>")}.
+     *
+     * @param jobs concurrent background jobs
+     * @return a copy with the setting added
+     */
+    public DbOptions maxBackgroundJobs(int jobs) {
+        return databaseOptions("max_background_jobs=" + jobs);
+    }
+
+    /**
+     * Returns a copy that splits a large compaction into this many parallel
+     * ones (RocksDB's default 1; pinrock refuses more than 256).
+     * {@code databaseOptions("max_subcompactions=<count>")}.
+     *
+     * @param count parallel parts of one compaction
+     * @return a copy with the setting added
+     */
+    public DbOptions maxSubcompactions(int count) {
+        return databaseOptions("max_subcompactions=" + count);
+    }
+
+    /**
+     * Returns a copy that writes the write-ahead log in another directory
+     * (for example a faster disk); RocksDB's default is the database's.
+     * {@code databaseOptions("wal_dir=<directory>")}.
+     *
+     * @param directory the log's directory; RocksDB creates it
+     * @return a copy with the setting added
+     */
+    public DbOptions walDir(Path directory) {
+        return databaseOptions("wal_dir={" + Objects.requireNonNull(directory, "directory").toAbsolutePath() + "}");
+    }
+
+    /**
+     * Returns a copy that starts a flush of the families holding the oldest
+     * log once the logs exceed this size (RocksDB's default 0: four times the
+     * memtables' total). {@code databaseOptions("max_total_wal_size=<bytes>")}.
+     *
+     * @param bytes the logs' size limit
+     * @return a copy with the setting added
+     */
+    public DbOptions maxTotalWalSize(long bytes) {
+        return databaseOptions("max_total_wal_size=" + bytes);
+    }
+
+    /**
+     * Returns a copy with how long and how large the archived logs RocksDB
+     * keeps may grow (RocksDB's defaults 0: archived logs are deleted).
+     * {@code databaseOptions("WAL_ttl_seconds=<seconds>;WAL_size_limit_MB=<megabytes>")}.
+     *
+     * @param seconds the age at which an archived log is deleted, 0 for none
+     * @param megabytes the archive's size limit, 0 for none
+     * @return a copy with the settings added
+     */
+    public DbOptions walArchiveLimits(long seconds, long megabytes) {
+        return databaseOptions("WAL_ttl_seconds=" + seconds + ";WAL_size_limit_MB=" + megabytes);
+    }
+
+    /**
+     * Returns a copy that asks the OS to write table files out every this
+     * many bytes while they are written, smoothing I/O (RocksDB's default 0:
+     * off). {@code databaseOptions("bytes_per_sync=<bytes>")}.
+     *
+     * @param bytes bytes between syncs, 0 for none
+     * @return a copy with the setting added
+     */
+    public DbOptions bytesPerSync(long bytes) {
+        return databaseOptions("bytes_per_sync=" + bytes);
+    }
+
+    /**
+     * Returns a copy that flushes every column family together, so that
+     * writes across families without a write-ahead log stay consistent
+     * (RocksDB's default, false). {@code databaseOptions("atomic_flush=<value>")}.
+     *
+     * @param value whether all families flush at once
+     * @return a copy with the setting added
+     */
+    public DbOptions atomicFlush(boolean value) {
+        return databaseOptions("atomic_flush=" + value);
+    }
+
+    private static double positive(double value, String name) {
+        if (!(value > 0)) {
+            throw new IllegalArgumentException(name + " must be more than 0, not " + value);
+        }
+        return value;
+    }
+
+    private static long positive(long value, String name) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be more than 0, not " + value);
+        }
+        return value;
+    }
+
     private static List<String> appended(List<String> strings, String options) {
         NativeStrings.require(Objects.requireNonNull(options, "options"), "options");
         List<String> longer = new ArrayList<>(strings);

@@ -169,6 +169,73 @@ class OptionStringsTest {
         assertThrows(IllegalStateException.class, () -> closed.setFamilyOptions("write_buffer_size=8M"));
     }
 
+    /** Each shorthand setter reaches RocksDB as the option it names. */
+    @Test
+    void everyShorthandReachesRocksDB() throws IOException {
+        record Shorthand(DbOptions options, List<String> recorded) {
+        }
+        DbOptions base = DbOptions.create();
+        Path walDir = dir.resolve("wal dir; with {odd} characters");
+        List<Shorthand> shorthands = List.of(
+                new Shorthand(base.bloomFilter(10), List.of("filter_policy=bloomfilter:10:false")),
+                new Shorthand(base.ribbonFilter(8.5), List.of("ribbonfilter:8.5")),
+                new Shorthand(base.wholeKeyFiltering(false), List.of("whole_key_filtering=false")),
+                new Shorthand(base.blockSize(16 << 10), List.of("block_size=16384")),
+                new Shorthand(base.cacheIndexAndFilterBlocks(true), List.of("cache_index_and_filter_blocks=true")),
+                new Shorthand(base.pinL0FilterAndIndexBlocks(true),
+                        List.of("pin_l0_filter_and_index_blocks_in_cache=true")),
+                new Shorthand(base.partitionedIndexAndFilters(true),
+                        List.of("index_type=kTwoLevelIndexSearch", "partition_filters=true")),
+                new Shorthand(base.dataBlockHashIndex(true), List.of("data_block_index_type=kDataBlockBinaryAndHash")),
+                new Shorthand(base.formatVersion(5), List.of("format_version=5")),
+                new Shorthand(base.optimizeFiltersForHits(true), List.of("optimize_filters_for_hits=true")),
+                new Shorthand(base.fixedPrefix(4), List.of("prefix_extractor=rocksdb.FixedPrefix.4")),
+                new Shorthand(base.cappedPrefix(6), List.of("prefix_extractor=rocksdb.CappedPrefix.6")),
+                new Shorthand(base.memtablePrefixBloomRatio(0.1), List.of("memtable_prefix_bloom_size_ratio=0.1")),
+                new Shorthand(base.compactionStyle(CompactionStyle.UNIVERSAL),
+                        List.of("compaction_style=kCompactionStyleUniversal")),
+                new Shorthand(base.compactionStyle(CompactionStyle.FIFO), List.of("compaction_style=kCompactionStyleFIFO")),
+                new Shorthand(base.maxWriteBufferNumber(3), List.of("max_write_buffer_number=3")),
+                new Shorthand(base.maxWriteBufferNumber(4).minWriteBufferNumberToMerge(2),
+                        List.of("min_write_buffer_number_to_merge=2")),
+                new Shorthand(base.level0Triggers(3, 15, 30), List.of("level0_file_num_compaction_trigger=3",
+                        "level0_slowdown_writes_trigger=15", "level0_stop_writes_trigger=30")),
+                new Shorthand(base.targetFileSizeBase(32L << 20), List.of("target_file_size_base=33554432")),
+                new Shorthand(base.maxBytesForLevelBase(512L << 20), List.of("max_bytes_for_level_base=536870912")),
+                new Shorthand(base.levelCompactionDynamicLevelBytes(false),
+                        List.of("level_compaction_dynamic_level_bytes=false")),
+                new Shorthand(base.periodicCompactionSeconds(86_400), List.of("periodic_compaction_seconds=86400")),
+                new Shorthand(base.ttlSeconds(3_600), List.of("ttl=3600")),
+                new Shorthand(base.maxBackgroundJobs(4), List.of("max_background_jobs=4")),
+                new Shorthand(base.maxSubcompactions(2), List.of("max_subcompactions=2")),
+                new Shorthand(base.walDir(walDir), List.of("wal_dir=" + walDir.toAbsolutePath())),
+                new Shorthand(base.maxTotalWalSize(1L << 30), List.of("max_total_wal_size=1073741824")),
+                new Shorthand(base.walArchiveLimits(600, 100), List.of("WAL_ttl_seconds=600", "WAL_size_limit_MB=100")),
+                new Shorthand(base.bytesPerSync(1 << 20), List.of("bytes_per_sync=1048576")),
+                new Shorthand(base.atomicFlush(true), List.of("atomic_flush=true")));
+        int i = 0;
+        for (Shorthand shorthand : shorthands) {
+            String file = optionsFileOf("shorthand-" + i++, shorthand.options());
+            for (String expected : shorthand.recorded()) {
+                assertTrue(file.contains(expected), expected + " is not in the OPTIONS file of " + shorthand.options());
+            }
+        }
+        assertTrue(Files.isDirectory(walDir), "the log directory was not used");
+        assertThrows(IllegalArgumentException.class, () -> base.bloomFilter(0));
+        assertThrows(IllegalArgumentException.class, () -> base.bloomFilter(Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> base.fixedPrefix(0));
+        assertThrows(IllegalArgumentException.class, () -> base.blockSize(-1));
+    }
+
+    /** A shorthand is an option string: a later one, or a later string, wins. */
+    @Test
+    void shorthandsTakeEffectInCallOrder() throws IOException {
+        String file = optionsFileOf("order", DbOptions.create().blockSize(8 << 10).tableOptions("block_size=32K")
+                .maxBackgroundJobs(3).databaseOptions("max_background_jobs=5").maxBackgroundJobs(6));
+        assertTrue(file.contains("block_size=32768"), file);
+        assertTrue(file.contains("max_background_jobs=6"), file);
+    }
+
     private static String newestOptionsFile(Path path) throws IOException {
         try (Stream<Path> files = Files.list(path)) {
             return Files.readString(files.filter(file -> file.getFileName().toString().startsWith("OPTIONS-"))
