@@ -4,9 +4,9 @@
 // refuses is fine (PR_CODE_INVALID_ARGUMENT, nothing changed). With what it
 // accepts, an open may fail with a status (RocksDB validates some
 // combinations only then, and an in-memory Env has no direct I/O); an open
-// database must take writes, answer reads, flush, compact and reopen without
-// a crash or sanitizer report, and never answer a value that was not
-// written for its key. Entries may be missing only where the options ask
+// database must take writes, answer reads and cursors, flush, compact and
+// reopen without a crash or sanitizer report, never answer a value that was
+// not written for its key, and its cursors must see every entry. Entries may be missing only where the options ask
 // RocksDB to drop data (FIFO compaction, time to live, a WAL flushed by
 // hand), which a user chooses.
 #include "fuzz_common.h"
@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 using namespace pinrock_fuzz;
 
@@ -44,6 +45,49 @@ void CheckReads(pr_db_t* db, const std::map<std::string, std::string>& written, 
       FUZZ_CHECK(read == value, "a read answers a value not written for its key");
     }
   }
+}
+
+// A cursor sees every written entry in order, and a seek to a written key
+// (or to a prefix of it) lands at or before it, whatever prefix extractor
+// and filters the options set.
+void CheckCursor(pr_db_t* db, const std::map<std::string, std::string>& written, bool may_drop,
+                 char* err, size_t err_cap) {
+  pr_cursor_t* cursor = nullptr;
+  FUZZ_CHECK(pr_cursor_open(db, nullptr, 0, 0, nullptr, 0, nullptr, 0, 0, &cursor, err, err_cap) == PR_OK,
+             err);
+  pr_cursor_entry_t entry;
+  std::map<std::string, std::string> seen;
+  for (int32_t status = pr_cursor_move(cursor, PR_CURSOR_FIRST, nullptr, 0, &entry, err, err_cap);
+       status == PR_OK; status = pr_cursor_move(cursor, PR_CURSOR_NEXT, nullptr, 0, &entry, err, err_cap)) {
+    seen[std::string(reinterpret_cast<const char*>(entry.key), entry.key_len)]
+        .assign(reinterpret_cast<const char*>(entry.value), entry.value_len);
+  }
+  FUZZ_CHECK(may_drop ? seen.size() <= written.size() : seen == written, "a cursor misses written entries");
+  // Seeks to each key, to its first two and three bytes, and to those with
+  // the last one raised (prefixes no key may have): each lands on the first
+  // written key at or after the target.
+  for (const auto& [key, value] : written) {
+    std::vector<std::string> targets = {key};
+    for (size_t length : {2, 3}) {
+      std::string prefix = key.substr(0, length);
+      targets.push_back(prefix);
+      if (static_cast<uint8_t>(prefix.back()) != 0xFF) prefix.back()++;
+      targets.push_back(prefix);
+    }
+    for (const std::string& target : targets) {
+      auto expected = written.lower_bound(target);
+      int32_t status = pr_cursor_move(cursor, PR_CURSOR_SEEK, bytes(target), target.size(), &entry, err,
+                                      err_cap);
+      FUZZ_CHECK(status == PR_OK || status == PR_NOT_FOUND, err);
+      if (may_drop) continue;
+      FUZZ_CHECK((status == PR_OK) == (expected != written.end()), "a seek finds no key where one is");
+      if (status == PR_OK) {
+        FUZZ_CHECK(std::string(reinterpret_cast<const char*>(entry.key), entry.key_len) == expected->first,
+                   "a seek lands on another key than the first at or after its target");
+      }
+    }
+  }
+  pr_cursor_close(cursor);
 }
 
 }  // namespace
@@ -84,6 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (i % 16 == 15) pr_db_flush(db, err, sizeof err);
   }
   CheckReads(db, written, may_drop, err, sizeof err);
+  CheckCursor(db, written, may_drop, err, sizeof err);
   pr_db_flush(db, err, sizeof err);
   pr_db_compact_range(db, nullptr, 0, nullptr, 0, 0, err, sizeof err);
   CheckReads(db, written, may_drop, err, sizeof err);
@@ -91,6 +136,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   db = nullptr;
   if (pr_db_open(options, "/db", &db, err, sizeof err) == PR_OK) {
     CheckReads(db, written, may_drop, err, sizeof err);
+    CheckCursor(db, written, may_drop, err, sizeof err);
     FUZZ_CHECK(pr_db_close(db, err, sizeof err) == PR_OK, err);
   }
   pr_options_destroy(options);

@@ -147,6 +147,12 @@ inline rocksdb::WriteOptions base_write_options() {
 
 // options answering from the memtables and the block cache only: a read
 // needing I/O fails with Incomplete instead.
+inline rocksdb::ReadOptions total_order_read_options() {
+  rocksdb::ReadOptions options;
+  options.auto_prefix_mode = true;
+  return options;
+}
+
 inline rocksdb::ReadOptions memory_only(rocksdb::ReadOptions options) {
   options.read_tier = rocksdb::kBlockCacheTier;
   return options;
@@ -164,7 +170,13 @@ struct pr_db {
   // Shared with every pin: a pinned block lives in this cache, so the cache
   // must outlive the pins even when the database closes first.
   std::shared_ptr<rocksdb::Cache> block_cache;
-  rocksdb::ReadOptions read_options;
+  // Cursors walk every key in bytewise order whatever prefix extractor the
+  // family has: RocksDB's default seek with a prefix extractor consults the
+  // prefix filters and may skip keys of other prefixes (a seek to a prefix no
+  // key has then finds nothing). auto_prefix_mode uses those filters only
+  // where that cannot change the result, as when the upper bound shares the
+  // seek key's prefix.
+  rocksdb::ReadOptions read_options = pinrock::internal::total_order_read_options();
   // read_options answering from memory only (PR_READ_MEMORY_ONLY alone),
   // kept so the hot path of memory-only gets copies no ReadOptions.
   rocksdb::ReadOptions memory_only_read_options =

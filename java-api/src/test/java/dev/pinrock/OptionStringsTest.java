@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -234,6 +235,58 @@ class OptionStringsTest {
                 .maxBackgroundJobs(3).databaseOptions("max_background_jobs=5").maxBackgroundJobs(6));
         assertTrue(file.contains("block_size=32768"), file);
         assertTrue(file.contains("max_background_jobs=6"), file);
+    }
+
+    /**
+     * A prefix extractor makes RocksDB's filters hold prefixes; cursors still
+     * walk every key in order, across prefixes, from any seek, whether the
+     * keys are in table files (with prefix filters) or memtables (with a
+     * memtable prefix filter).
+     */
+    @Test
+    void aPrefixExtractorDoesNotChangeWhatCursorsSee() {
+        List<String> keys = new ArrayList<>();
+        for (char first = 'a'; first <= 'f'; first++) {
+            for (char second = 'a'; second <= 'f'; second += 2) {
+                keys.add("" + first + second + "-key");
+            }
+        }
+        try (RocksDb db = RocksDb.open(dir.resolve("prefixed"), DbOptions.create().createIfMissing(true)
+                .fixedPrefix(2).memtablePrefixBloomRatio(0.2).bloomFilter(10))) {
+            for (int i = 0; i < keys.size(); i++) {
+                db.put(bytes(keys.get(i)), bytes("v"));
+                if (i % 5 == 4) {
+                    db.flush(); // several table files, each with its prefix filter
+                }
+            }
+            for (String seek : List.of("", "a", "ab", "ac", "bz", "cb-key", "zz")) {
+                List<String> expected = keys.stream().filter(key -> key.compareTo(seek) >= 0).sorted().toList();
+                List<String> seen = new ArrayList<>();
+                try (Cursor cursor = db.cursor()) {
+                    for (boolean on = cursor.seek(bytes(seek)); on; on = cursor.next()) {
+                        seen.add(new String(cursor.keyBytes(), StandardCharsets.UTF_8));
+                    }
+                }
+                assertEquals(expected, seen, "from " + seek);
+            }
+            List<String> backwards = new ArrayList<>();
+            try (Cursor cursor = db.cursor()) {
+                for (boolean on = cursor.last(); on; on = cursor.prev()) {
+                    backwards.add(new String(cursor.keyBytes(), StandardCharsets.UTF_8));
+                }
+            }
+            assertEquals(keys.reversed(), backwards);
+            for (String prefix : List.of("ab", "ac", "c", "")) {
+                List<String> expected = keys.stream().filter(key -> key.startsWith(prefix)).toList();
+                List<String> seen = new ArrayList<>();
+                try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.prefix(bytes(prefix)))) {
+                    for (boolean on = cursor.first(); on; on = cursor.next()) {
+                        seen.add(new String(cursor.keyBytes(), StandardCharsets.UTF_8));
+                    }
+                }
+                assertEquals(expected, seen, "prefix " + prefix);
+            }
+        }
     }
 
     private static String newestOptionsFile(Path path) throws IOException {
