@@ -8,14 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.Serdes;
@@ -369,5 +373,36 @@ class KeyValueStoreTest {
         var e = assertThrows(org.apache.kafka.common.config.ConfigException.class,
                 () -> PinrockStores.keyValueStore("s").get().init(context, null));
         assertTrue(e.getMessage().contains(PinrockStoreConfig.BOUNDED_MEMORY_BYTES_CONFIG), e.getMessage());
+    }
+    /** The options RocksDB recorded for the one database below root, from its newest OPTIONS file. */
+    private static Map<String, String> recordedOptions(Path root) throws IOException {
+        Path newest;
+        try (Stream<Path> files = Files.walk(root)) {
+            newest = files.filter(file -> file.getFileName().toString().startsWith("OPTIONS-"))
+                    .max(Comparator.comparing(file -> file.getFileName().toString())).orElseThrow();
+        }
+        Map<String, String> options = new HashMap<>();
+        for (String line : Files.readAllLines(newest)) {
+            int equals = line.indexOf('=');
+            if (equals > 0) {
+                options.put(line.substring(0, equals).trim(), line.substring(equals + 1).trim());
+            }
+        }
+        return options;
+    }
+
+    /** A store's defaults are the built-in store's RocksDB options, read from what RocksDB recorded for each. */
+    @Test
+    void theDefaultsAreTheBuiltInStoresOptions() throws IOException {
+        pinrock("store", Map.of());
+        open(Stores.persistentKeyValueStore("store").get(), context("builtin", Map.of()));
+        Map<String, String> pinrock = recordedOptions(stateDir.resolve("pinrock"));
+        Map<String, String> builtIn = recordedOptions(stateDir.resolve("builtin"));
+        for (String option : List.of("compaction_style", "max_write_buffer_number", "write_buffer_size",
+                "compression", "filter_policy", "block_size", "max_background_jobs", "info_log_level")) {
+            assertEquals(builtIn.get(option), pinrock.get(option), option);
+        }
+        assertEquals("kCompactionStyleUniversal", pinrock.get("compaction_style"));
+        assertEquals("bloomfilter:10:false", pinrock.get("filter_policy"));
     }
 }

@@ -12,6 +12,8 @@ import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 
+import dev.pinrock.CompactionStyle;
+import dev.pinrock.Compression;
 import dev.pinrock.DbOptions;
 import dev.pinrock.InfoLogLevel;
 import dev.pinrock.MemoryBudget;
@@ -25,7 +27,7 @@ import dev.pinrock.kafka.PinrockStoreConfig;
 /**
  * One open pinrock database of a Kafka Streams store (a key-value store, or
  * one segment of a window or session store), opened with the application's
- * configuration: pinrock's defaults for stores, the shared memory bound, the
+ * configuration: the built-in store's RocksDB options, the shared memory bound, the
  * statistics level that the metrics recording level asks for, and the
  * user's {@link PinrockConfigSetter}. Closing it closes the database, then
  * releases the memory bound and the config setter.
@@ -40,6 +42,8 @@ public final class StoreDatabase implements AutoCloseable {
 
     static final long BLOCK_CACHE_BYTES = 50L << 20;
     static final long WRITE_BUFFER_BYTES = 16L << 20;
+    static final int MAX_WRITE_BUFFERS = 3;
+    static final int BLOOM_BITS_PER_KEY = 10;
 
     private final String name;
     private final RocksDb db;
@@ -67,12 +71,18 @@ public final class StoreDatabase implements AutoCloseable {
         SharedMemoryBudgets.Lease budget = SharedMemoryBudgets.acquire(appConfigs);
         PinrockConfigSetter setter = null;
         try {
+            // The built-in store's options (RocksDBStore.openDB), each the same RocksDB option.
             DbOptions options = DbOptions.create()
                     .createIfMissing(true)
                     .blockCacheBytes(BLOCK_CACHE_BYTES)
                     .writeBufferBytes(WRITE_BUFFER_BYTES)
+                    .maxWriteBufferNumber(MAX_WRITE_BUFFERS)
+                    .compactionStyle(CompactionStyle.UNIVERSAL)
+                    .bloomFilter(BLOOM_BITS_PER_KEY)
+                    .compression(Compression.NONE)
+                    .maxBackgroundJobs(Math.max(Runtime.getRuntime().availableProcessors(), 2))
                     .statistics(statisticsLevel(appConfigs))
-                    .infoLogLevel(InfoLogLevel.ERROR); // as the built-in store
+                    .infoLogLevel(InfoLogLevel.ERROR);
             if (budget != null) {
                 options = options.memoryBudget(budget.budget());
             }
