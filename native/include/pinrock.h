@@ -289,7 +289,8 @@ PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const
  * name, which it checks instead: a database it cannot open as it was is
  * PR_CODE_INVALID_ARGUMENT naming the family and the object (a comparator
  * that is not bytewise, a merge operator pinrock does not offer, a
- * compaction filter, a table format other than block-based). Returns PR_OK,
+ * compaction filter, a table format other than block-based), and a file
+ * whose names or values hold a NUL byte is too. Returns PR_OK,
  * PR_CODE_NOT_FOUND with a message when path holds no OPTIONS file, or
  * another RocksDB status. Reads files only; thread-safe. */
 PR_API int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t* length,

@@ -586,6 +586,15 @@ int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t*
                        "flush_block_policy_factory", "id"});
       texts.insert(texts.end(), {family.name, merge_operator, family_text, table_text});
     }
+    // Texts are NUL-terminated: a name or value holding a NUL byte (a
+    // hostile or damaged file) would shift every text after it.
+    for (const std::string& text : texts) {
+      if (text.find('\0') != std::string::npos) {
+        return invalid_argument(std::string("the OPTIONS file of ") + path +
+                                    " holds a NUL byte in an option or family name or value",
+                                err, err_cap);
+      }
+    }
     return write_names(texts, buf, buf_cap, length);
   });
 }
