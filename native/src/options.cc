@@ -42,9 +42,10 @@ bool known_compression(int32_t type) {
   }
 }
 
-// The compression options of every level: the bottommost level's and the others'.
-std::array<rocksdb::CompressionOptions*, 2> compression_options(pr_options_t* options) {
-  return {&options->family.compression_opts, &options->family.bottommost_compression_opts};
+// The compression options of every level of a family: the bottommost level's and the others'.
+template <typename Family>
+auto compression_options(Family& family) {
+  return std::array{&family.compression_opts, &family.bottommost_compression_opts};
 }
 
 // Why an option string may not set name in scope (the part of name before
@@ -156,8 +157,7 @@ std::string unsafe_value_error(const rocksdb::DBOptions& db) {
 }
 
 std::string unsafe_value_error(const rocksdb::ColumnFamilyOptions& family) {
-  for (const rocksdb::CompressionOptions* opts :
-       {&family.compression_opts, &family.bottommost_compression_opts}) {
+  for (const rocksdb::CompressionOptions* opts : compression_options(family)) {
     std::string error = compression_threads_error(opts->parallel_threads);
     if (error.empty()) error = zstd_dictionary_error(opts->max_dict_bytes, opts->zstd_max_train_bytes);
     if (!error.empty()) return error;
@@ -166,23 +166,6 @@ std::string unsafe_value_error(const rocksdb::ColumnFamilyOptions& family) {
 }
 
 std::string unsafe_value_error(const rocksdb::BlockBasedTableOptions&) { return ""; }
-
-// Applies the options RocksDB parses from named over current, unless it
-// refuses them or they hold an unsafe value; returns its status.
-template <typename Options, typename Parse>
-int32_t parse_into(Options* current, const std::unordered_map<std::string, std::string>& named,
-                   const std::string& where, Parse parse, char* err, size_t err_cap) {
-  rocksdb::ConfigOptions config;
-  config.ignore_unknown_options = false;
-  config.ignore_unsupported_options = false;
-  Options parsed;
-  rocksdb::Status s = parse(config, *current, named, &parsed);
-  if (!s.ok()) return invalid_argument(where + s.ToString(), err, err_cap);
-  std::string unsafe = unsafe_value_error(parsed);
-  if (!unsafe.empty()) return invalid_argument(where + unsafe, err, err_cap);
-  *current = std::move(parsed);
-  return PR_OK;
-}
 
 // The options text names in scope, as RocksDB's StringToMap reads them,
 // into *named, and how messages name the text (*where). Returns PR_OK, or
@@ -208,8 +191,7 @@ int32_t named_options(int32_t scope, const char* text, std::string* where,
   return PR_OK;
 }
 
-// Parses DBOptions or ColumnFamilyOptions names over a base (RocksDB's
-// GetDBOptionsFromMap, GetColumnFamilyOptionsFromMap).
+// Parses one scope's option names over a base with RocksDB's parser for it.
 rocksdb::Status parse_options(const rocksdb::ConfigOptions& config, const rocksdb::DBOptions& base,
                               const std::unordered_map<std::string, std::string>& named,
                               rocksdb::DBOptions* parsed) {
@@ -221,6 +203,39 @@ rocksdb::Status parse_options(const rocksdb::ConfigOptions& config,
                               const std::unordered_map<std::string, std::string>& named,
                               rocksdb::ColumnFamilyOptions* parsed) {
   return rocksdb::GetColumnFamilyOptionsFromMap(config, base, named, parsed);
+}
+
+rocksdb::Status parse_options(const rocksdb::ConfigOptions& config,
+                              const rocksdb::BlockBasedTableOptions& base,
+                              const std::unordered_map<std::string, std::string>& named,
+                              rocksdb::BlockBasedTableOptions* parsed) {
+  rocksdb::Status s = rocksdb::GetBlockBasedTableOptionsFromMap(config, base, named, parsed);
+  // RocksDB reads a filter it does not know as no filter, unsaid.
+  auto filter = named.find("filter_policy");
+  if (s.ok() && filter != named.end() && parsed->filter_policy == nullptr && !filter->second.empty() &&
+      filter->second != "nullptr") {
+    return rocksdb::Status::InvalidArgument(
+        "filter_policy \"" + filter->second +
+        "\" is no filter RocksDB knows (bloomfilter:<bits per key>:false, ribbonfilter:<bits per key>)");
+  }
+  return s;
+}
+
+// Applies the options RocksDB parses from named over current, unless it
+// refuses them or they hold an unsafe value; returns its status.
+template <typename Options>
+int32_t parse_into(Options* current, const std::unordered_map<std::string, std::string>& named,
+                   const std::string& where, char* err, size_t err_cap) {
+  rocksdb::ConfigOptions config;
+  config.ignore_unknown_options = false;
+  config.ignore_unsupported_options = false;
+  Options parsed;
+  rocksdb::Status s = parse_options(config, *current, named, &parsed);
+  if (!s.ok()) return invalid_argument(where + s.ToString(), err, err_cap);
+  std::string unsafe = unsafe_value_error(parsed);
+  if (!unsafe.empty()) return invalid_argument(where + unsafe, err, err_cap);
+  *current = std::move(parsed);
+  return PR_OK;
 }
 
 // Option text from RocksDB's serialization of one scope's options, without
@@ -259,10 +274,7 @@ pr_options::pr_options() {
   family.compression = rocksdb::kLZ4Compression;
   family.bottommost_compression = rocksdb::kZSTD;
   family.write_buffer_size = 64ull << 20;
-  for (rocksdb::CompressionOptions* opts :
-       {&family.compression_opts, &family.bottommost_compression_opts}) {
-    opts->level = ZSTD_CLEVEL_DEFAULT;
-  }
+  for (rocksdb::CompressionOptions* opts : compression_options(family)) opts->level = ZSTD_CLEVEL_DEFAULT;
   family.bottommost_compression_opts.enabled = true;
 }
 
@@ -363,7 +375,7 @@ int32_t pr_options_set_zstd_level(pr_options_t* options, int32_t level, char* er
                                   std::to_string(ZSTD_maxCLevel()) + "]",
                               err, err_cap);
     }
-    for (rocksdb::CompressionOptions* opts : compression_options(options)) opts->level = level;
+    for (rocksdb::CompressionOptions* opts : compression_options(options->family)) opts->level = level;
     return PR_OK;
   });
 }
@@ -394,7 +406,7 @@ int32_t pr_options_set_zstd_dictionary(pr_options_t* options, uint32_t max_dict_
   return guarded(err, err_cap, [&] {
     std::string error = zstd_dictionary_error(max_dict_bytes, train_bytes);
     if (!error.empty()) return invalid_argument(error, err, err_cap);
-    for (rocksdb::CompressionOptions* opts : compression_options(options)) {
+    for (rocksdb::CompressionOptions* opts : compression_options(options->family)) {
       opts->max_dict_bytes = max_dict_bytes;
       opts->zstd_max_train_bytes = train_bytes;
     }
@@ -407,7 +419,7 @@ int32_t pr_options_set_compression_threads(pr_options_t* options, uint32_t threa
   return guarded(err, err_cap, [&] {
     std::string error = compression_threads_error(threads);
     if (!error.empty()) return invalid_argument(error, err, err_cap);
-    for (rocksdb::CompressionOptions* opts : compression_options(options)) opts->parallel_threads = threads;
+    for (rocksdb::CompressionOptions* opts : compression_options(options->family)) opts->parallel_threads = threads;
     return PR_OK;
   });
 }
@@ -458,29 +470,9 @@ int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const char* 
     std::unordered_map<std::string, std::string> named;
     int32_t status = named_options(scope, text, &where, &named, err, err_cap);
     if (status != PR_OK) return status;
-    auto parse = [](const auto&... args) { return parse_options(args...); };
-    if (scope == PR_OPTION_SCOPE_DB) return parse_into(&options->db, named, where, parse, err, err_cap);
-    if (scope == PR_OPTION_SCOPE_FAMILY) {
-      return parse_into(&options->family, named, where, parse, err, err_cap);
-    }
-    // RocksDB reads a filter it does not know as no filter, unsaid.
-    auto filter = named.find("filter_policy");
-    auto check_filter = [&](const rocksdb::ConfigOptions& config,
-                            const rocksdb::BlockBasedTableOptions& base,
-                            const std::unordered_map<std::string, std::string>& map,
-                            rocksdb::BlockBasedTableOptions* parsed) {
-      rocksdb::Status parsed_status =
-          rocksdb::GetBlockBasedTableOptionsFromMap(config, base, map, parsed);
-      if (parsed_status.ok() && filter != named.end() && parsed->filter_policy == nullptr &&
-          !filter->second.empty() && filter->second != "nullptr") {
-        return rocksdb::Status::InvalidArgument(
-            "filter_policy \"" + filter->second +
-            "\" is no filter RocksDB knows (bloomfilter:<bits per key>:false, "
-            "ribbonfilter:<bits per key>)");
-      }
-      return parsed_status;
-    };
-    return parse_into(&options->table, named, where, check_filter, err, err_cap);
+    if (scope == PR_OPTION_SCOPE_DB) return parse_into(&options->db, named, where, err, err_cap);
+    if (scope == PR_OPTION_SCOPE_FAMILY) return parse_into(&options->family, named, where, err, err_cap);
+    return parse_into(&options->table, named, where, err, err_cap);
   });
 }
 
@@ -498,16 +490,15 @@ int32_t pr_db_set_options(pr_db_t* db, int32_t scope, const char* text, char* er
     if (status != PR_OK) return status;
     // Parsed over the options in use first: refused as pr_options_set_string
     // refuses (unknown names, unsafe values) before RocksDB changes anything.
-    auto parse = [](const auto&... args) { return parse_options(args...); };
     rocksdb::Status s;
     if (scope == PR_OPTION_SCOPE_DB) {
       rocksdb::DBOptions in_use = db->db->GetDBOptions();
-      status = parse_into(&in_use, named, where, parse, err, err_cap);
+      status = parse_into(&in_use, named, where, err, err_cap);
       if (status != PR_OK) return status;
       s = db->db->SetDBOptions(named);
     } else {
       rocksdb::ColumnFamilyOptions in_use = db->db->GetOptions(db->family);
-      status = parse_into(&in_use, named, where, parse, err, err_cap);
+      status = parse_into(&in_use, named, where, err, err_cap);
       if (status != PR_OK) return status;
       s = db->db->SetOptions(db->family, named);
     }

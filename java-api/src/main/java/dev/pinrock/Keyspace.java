@@ -15,7 +15,6 @@ import java.util.function.Consumer;
 
 import dev.pinrock.internal.BufferSegments;
 import dev.pinrock.internal.MultiGet;
-import dev.pinrock.internal.NativeStrings;
 import dev.pinrock.internal.DataPath;
 import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.PinnedValue;
@@ -635,7 +634,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws IllegalStateException when the database is closed
      */
     public void setFamilyOptions(String options) {
-        NativeStrings.require(Objects.requireNonNull(options, "options"), "options");
+        Objects.requireNonNull(options, "options");
         adminRun(owner -> owner.setOptions(true, options));
     }
 

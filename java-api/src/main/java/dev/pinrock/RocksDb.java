@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.pinrock.internal.Binding;
 import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.NativeStatistics;
-import dev.pinrock.internal.NativeStrings;
 import dev.pinrock.internal.ResourceGuard;
 
 /**
@@ -276,7 +275,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws IllegalStateException when the database is closed
      */
     public void setDatabaseOptions(String options) {
-        NativeStrings.require(Objects.requireNonNull(options, "options"), "options");
+        Objects.requireNonNull(options, "options");
         adminRun(owner -> owner.setOptions(false, options));
     }
 

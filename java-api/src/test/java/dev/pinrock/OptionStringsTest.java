@@ -39,12 +39,7 @@ class OptionStringsTest {
             db.flush();
             assertArrayEquals(bytes("value"), db.get(bytes("key")));
         }
-        try (Stream<Path> files = Files.list(path)) {
-            Path newest = files.filter(file -> file.getFileName().toString().startsWith("OPTIONS-"))
-                    .max(Comparator.comparing(file -> file.getFileName().toString()))
-                    .orElseThrow();
-            return Files.readString(newest);
-        }
+        return newestOptionsFile(path);
     }
 
     @Test
@@ -88,14 +83,10 @@ class OptionStringsTest {
         try (RocksDb db = RocksDb.open(path, DbOptions.create().columnFamily("tuned", family))) {
             assertArrayEquals(bytes("v"), db.columnFamily("tuned").get(bytes("k")));
         }
-        try (Stream<Path> files = Files.list(path)) {
-            String newest = Files.readString(files
-                    .filter(file -> file.getFileName().toString().startsWith("OPTIONS-"))
-                    .max(Comparator.comparing(file -> file.getFileName().toString())).orElseThrow());
-            String tunedSection = newest.substring(newest.indexOf("[CFOptions \"tuned\"]"));
-            assertTrue(tunedSection.contains("max_write_buffer_number=7"), tunedSection);
-            assertFalse(newest.substring(0, newest.indexOf("[CFOptions \"tuned\"]")).contains("max_write_buffer_number=7"));
-        }
+        String newest = newestOptionsFile(path);
+        String tunedSection = newest.substring(newest.indexOf("[CFOptions \"tuned\"]"));
+        assertTrue(tunedSection.contains("max_write_buffer_number=7"), tunedSection);
+        assertFalse(newest.substring(0, newest.indexOf("[CFOptions \"tuned\"]")).contains("max_write_buffer_number=7"));
     }
 
     @Test

@@ -161,7 +161,7 @@ public final class NativeOptions {
             Scratch scratch) throws Throwable {
         for (String text : strings) {
             check((int) Downcalls.optionsSetString().invokeExact(nativeOptions, scope,
-                    NativeStrings.allocate(arena, text, "options"), scratch.err, Scratch.ERR_CAP), scratch);
+                    NativeStrings.allocate(arena, text, "options"), scratch.err, ERR_CAP), scratch);
         }
     }
 
