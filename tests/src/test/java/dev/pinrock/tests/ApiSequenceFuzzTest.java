@@ -319,6 +319,18 @@ class ApiSequenceFuzzTest {
             return expect;
         }
 
+        /** What a read through family with snapshot implies for expect, beyond {@link #onDatabase}. */
+        private void onSnapshot(Expect expect, Keyspace family, Snapshot snapshot) {
+            if (!snapshot.isOpen()) {
+                expect.mustFail("the snapshot is closed", IllegalStateException.class);
+            }
+            // Snapshots do not outlive a reopen here, dropped families do.
+            if (family.database() != db) {
+                expect.mustFail("the dropped family belongs to the database before a reopen, the snapshot to this one",
+                        IllegalArgumentException.class);
+            }
+        }
+
         private SegmentKind segmentKind() {
             return data.pickValue(SegmentKind.values());
         }
@@ -770,8 +782,8 @@ class ApiSequenceFuzzTest {
             Snapshot snapshot = snapshots.isEmpty() || data.consumeBoolean() ? null
                     : snapshots.get(data.consumeInt(0, snapshots.size() - 1));
             ReadOptions read = ReadOptions.DEFAULT.lowerBound(lower).upperBound(upper).snapshot(snapshot);
-            if (snapshot != null && !snapshot.isOpen()) {
-                expect.mustFail("the snapshot is closed", IllegalStateException.class);
+            if (snapshot != null) {
+                onSnapshot(expect, family, snapshot);
             }
             Map<String, NavigableMap<byte[], byte[]>> view = snapshot == null ? null : snapshotViews.get(snapshot);
             boolean reverse = data.consumeBoolean();
@@ -840,9 +852,7 @@ class ApiSequenceFuzzTest {
                     Keyspace family = family(name);
                     byte[] key = key();
                     Expect expect = onDatabase(name);
-                    if (!snapshot.isOpen()) {
-                        expect.mustFail("the snapshot is closed", IllegalStateException.class);
-                    }
+                    onSnapshot(expect, family, snapshot);
                     NavigableMap<byte[], byte[]> view = name == null ? null : snapshotViews.get(snapshot).get(name);
                     String what = "get(" + family.name() + ", " + snapshot + ", " + ApiModel.hex(key) + ")";
                     call(what, expect, () -> {
