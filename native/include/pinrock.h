@@ -349,6 +349,113 @@ PR_API int32_t pr_options_set_merge_operator(pr_options_t* options, const char* 
 PR_API int32_t pr_options_set_statistics(pr_options_t* options, int32_t level, char* err,
                                          size_t err_cap);
 
+/* ---- shared I/O limits --------------------------------------------------
+ * Two objects several databases may share, as they share a memory budget:
+ * a rate limiter (RocksDB's GenericRateLimiter) capping the bytes flushes
+ * and compactions write (or read, or both) per second, and an SST file
+ * manager (RocksDB's SstFileManager) tracking the table files of every
+ * database opened with it, capping their total size and pacing their
+ * deletion. Both are thread-safe; databases opened with them keep their own
+ * references, so either may be destroyed while those databases are open. */
+typedef struct pr_rate_limiter pr_rate_limiter_t;
+typedef struct pr_sst_file_manager pr_sst_file_manager_t;
+
+/* What a rate limiter counts: RocksDB's RateLimiter::Mode values. */
+enum pr_rate_limiter_mode {
+  PR_RATE_LIMIT_READS = 0,
+  PR_RATE_LIMIT_WRITES = 1,
+  PR_RATE_LIMIT_ALL = 2
+};
+
+/* Creates a rate limiter granting bytes_per_second, refilled every
+ * refill_period_us microseconds, giving low-priority (compaction) requests
+ * precedence once in fairness times, counting what mode says; auto_tuned
+ * (non-zero) lets RocksDB move the rate within [bytes_per_second / 20,
+ * bytes_per_second] by demand. Returns PR_OK, or PR_CODE_INVALID_ARGUMENT
+ * when refill_period_us is outside [1000, 10^7], fairness outside [1, 100],
+ * mode not an enum pr_rate_limiter_mode value, or the lowest rate (auto-tuned:
+ * bytes_per_second / 20) would refill less than one byte a period (RocksDB
+ * would never grant a request; 0 and negative rates divide by zero). The
+ * caller destroys it with pr_rate_limiter_destroy. */
+PR_API int32_t pr_rate_limiter_create(int64_t bytes_per_second, int64_t refill_period_us,
+                                      int32_t fairness, int32_t mode, int32_t auto_tuned,
+                                      pr_rate_limiter_t** limiter_out, char* err, size_t err_cap);
+
+/* Drops the caller's reference to a rate limiter. NULL is accepted. */
+PR_API void pr_rate_limiter_destroy(pr_rate_limiter_t* limiter);
+
+/* Changes the rate of every database sharing the limiter (auto-tuned: the
+ * current rate, which tuning then moves within the range fixed at
+ * creation). Returns PR_OK, or PR_CODE_INVALID_ARGUMENT for a rate that
+ * would refill less than one byte a period. */
+PR_API int32_t pr_rate_limiter_set_bytes_per_second(pr_rate_limiter_t* limiter,
+                                                    int64_t bytes_per_second, char* err,
+                                                    size_t err_cap);
+
+/* What pr_rate_limiter_read reads. */
+enum pr_rate_limiter_value {
+  PR_RATE_LIMITER_BYTES_PER_SECOND = 0, /* the current rate */
+  PR_RATE_LIMITER_TOTAL_BYTES = 1,      /* bytes granted so far */
+  PR_RATE_LIMITER_TOTAL_REQUESTS = 2    /* requests granted so far */
+};
+
+/* Reads one value of the limiter (enum pr_rate_limiter_value); -1 for any
+ * other value. Never fails. */
+PR_API int64_t pr_rate_limiter_read(const pr_rate_limiter_t* limiter, int32_t value);
+
+/* Makes databases opened with these options share the limiter. The options
+ * take their own reference. Returns PR_OK, or PR_CODE_INTERNAL when memory
+ * is exhausted. */
+PR_API int32_t pr_options_set_rate_limiter(pr_options_t* options, const pr_rate_limiter_t* limiter,
+                                           char* err, size_t err_cap);
+
+/* Creates an SST file manager over the default file system, with no space
+ * limit, no compaction buffer and deletions unpaced (set them with
+ * pr_sst_file_manager_set). Returns PR_OK, or PR_CODE_INTERNAL when memory
+ * is exhausted. The caller destroys it with pr_sst_file_manager_destroy. */
+PR_API int32_t pr_sst_file_manager_create(pr_sst_file_manager_t** manager_out, char* err,
+                                          size_t err_cap);
+
+/* Drops the caller's reference to an SST file manager. NULL is accepted. */
+PR_API void pr_sst_file_manager_destroy(pr_sst_file_manager_t* manager);
+
+/* What pr_sst_file_manager_set sets and pr_sst_file_manager_read reads. */
+enum pr_sst_file_manager_value {
+  /* Settable: the total size of table files past which flushes and
+   * compactions fail (writes then fail with IOError "Max allowed space was
+   * reached" until the limit is raised or files shrink, when RocksDB
+   * resumes by itself); 0 means no limit. */
+  PR_SST_MAX_ALLOWED_SPACE = 0,
+  /* Settable: space a compaction leaves free for flushes and logging. */
+  PR_SST_COMPACTION_BUFFER = 1,
+  /* Settable and readable: bytes of obsolete files deleted per second; 0
+   * deletes at once. */
+  PR_SST_DELETE_RATE = 2,
+  /* Readable: the total size of the table files tracked now. */
+  PR_SST_TOTAL_SIZE = 3,
+  /* Readable: the size of files waiting for a paced deletion. */
+  PR_SST_TRASH_SIZE = 4,
+  /* Readable: 1 when the total size has reached the space limit, else 0. */
+  PR_SST_SPACE_LIMIT_REACHED = 5
+};
+
+/* Sets one setting (a settable enum pr_sst_file_manager_value) for every
+ * database sharing the manager. Returns PR_OK, or PR_CODE_INVALID_ARGUMENT
+ * for a negative value or a value that is not settable. */
+PR_API int32_t pr_sst_file_manager_set(pr_sst_file_manager_t* manager, int32_t setting,
+                                       int64_t value, char* err, size_t err_cap);
+
+/* Reads one value (a readable enum pr_sst_file_manager_value); -1 for any
+ * other. Never fails. */
+PR_API int64_t pr_sst_file_manager_read(const pr_sst_file_manager_t* manager, int32_t value);
+
+/* Makes databases opened with these options share the manager. The options
+ * take their own reference. Returns PR_OK, or PR_CODE_INTERNAL when memory
+ * is exhausted. */
+PR_API int32_t pr_options_set_sst_file_manager(pr_options_t* options,
+                                               const pr_sst_file_manager_t* manager, char* err,
+                                               size_t err_cap);
+
 /* ---- info log ------------------------------------------------------------
  * RocksDB's info log records what the engine does (open and recovery,
  * flushes, compactions, background errors, periodic statistics). By default

@@ -50,6 +50,8 @@ public final class DbOptions {
         int maxOpenFiles = UNLIMITED_OPEN_FILES;
         String mergeOperator;
         MemoryBudget memoryBudget;
+        RateLimiter rateLimiter;
+        SstFileManager sstFileManager;
         List<Compression> compressionPerLevel = List.of();
         int zstdDictionaryBytes;
         int zstdTrainingBytes;
@@ -304,6 +306,33 @@ public final class DbOptions {
     }
 
     /**
+     * Returns a copy whose databases share a rate limiter for their flushes
+     * and compactions (RocksDB's {@code rate_limiter}).
+     *
+     * @param limiter the limiter, open when the database opens, or null for none (the default)
+     * @return a copy with the setting changed
+     */
+    public DbOptions rateLimiter(RateLimiter limiter) {
+        Values v = values();
+        v.rateLimiter = limiter;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy whose databases share an SST file manager, which tracks
+     * their table files' total size, caps it and paces deletions (RocksDB's
+     * {@code sst_file_manager}).
+     *
+     * @param manager the manager, open when the database opens, or null for none (the default)
+     * @return a copy with the setting changed
+     */
+    public DbOptions sstFileManager(SstFileManager manager) {
+        Values v = values();
+        v.sstFileManager = manager;
+        return new DbOptions(v);
+    }
+
+    /**
      * Returns a copy with the compression of each level. The first entry is
      * level 0; as RocksDB sizes levels dynamically, the next entries are the
      * levels counted from the one level 0 compacts into, and the last entry
@@ -509,10 +538,11 @@ public final class DbOptions {
      * database last opened it with. Adding one where it had none is allowed.
      *
      * @param name the family's name
-     * @param options the family's options; without a memory budget of their own (a family
-     *     uses the database's)
+     * @param options the family's options; without a memory budget, rate limiter or SST file
+     *     manager of their own (a family uses the database's)
      * @return a copy with the setting changed
-     * @throws IllegalArgumentException when options has a memory budget or column family options,
+     * @throws IllegalArgumentException when options has a memory budget, a rate limiter, an SST
+     *     file manager or column family options,
      *     or name contains a NUL character or an unpaired surrogate
      */
     public DbOptions columnFamily(String name, DbOptions options) {
@@ -525,11 +555,12 @@ public final class DbOptions {
         return new DbOptions(v);
     }
 
-    /** Checks that options can be a column family's: no database-wide budget or nested families. */
+    /** Checks that options can be a column family's: no database-wide shared objects or nested families. */
     static DbOptions requireFamilyOptions(DbOptions options) {
         Objects.requireNonNull(options, "options");
-        if (options.v.memoryBudget != null) {
-            throw new IllegalArgumentException("a column family uses its database's memory budget, not its own");
+        if (options.v.memoryBudget != null || options.v.rateLimiter != null || options.v.sstFileManager != null) {
+            throw new IllegalArgumentException(
+                    "a column family uses its database's memory budget, rate limiter and SST file manager, not its own");
         }
         if (!options.v.columnFamilyOptions.isEmpty()) {
             throw new IllegalArgumentException("column family options cannot name column families");
@@ -1043,6 +1074,24 @@ public final class DbOptions {
     }
 
     /**
+     * Returns the shared rate limiter, or null for none.
+     *
+     * @return the shared rate limiter, or null for none
+     */
+    public RateLimiter rateLimiter() {
+        return v.rateLimiter;
+    }
+
+    /**
+     * Returns the shared SST file manager, or null for none.
+     *
+     * @return the shared SST file manager, or null for none
+     */
+    public SstFileManager sstFileManager() {
+        return v.sstFileManager;
+    }
+
+    /**
      * Returns whether a missing database is created.
      *
      * @return whether a missing database is created
@@ -1147,7 +1196,8 @@ public final class DbOptions {
                 + ", paranoidChecks=" + v.paranoidChecks + ", walRecovery=" + v.walRecovery + ", compression=" + v.compression
                 + ", bottommostCompression=" + v.bottommostCompression + ", zstdLevel=" + v.zstdLevel
                 + ", blockCacheBytes=" + v.blockCacheBytes + ", writeBufferBytes=" + v.writeBufferBytes
-                + ", maxOpenFiles=" + v.maxOpenFiles + ", mergeOperator=" + v.mergeOperator + ", memoryBudget=" + (v.memoryBudget != null) + ", compressionPerLevel=" + v.compressionPerLevel
+                + ", maxOpenFiles=" + v.maxOpenFiles + ", mergeOperator=" + v.mergeOperator + ", memoryBudget=" + (v.memoryBudget != null) + ", rateLimiter=" + (v.rateLimiter != null)
+                + ", sstFileManager=" + (v.sstFileManager != null) + ", compressionPerLevel=" + v.compressionPerLevel
                 + ", zstdDictionaryBytes=" + v.zstdDictionaryBytes + ", zstdTrainingBytes=" + v.zstdTrainingBytes
                 + ", compressionThreads=" + v.compressionThreads + ", statistics=" + v.statistics
                 + ", infoLogLevel=" + v.infoLogLevel + ", infoLogToSystemLogger=" + v.infoLogToSystemLogger

@@ -1,9 +1,6 @@
 package dev.pinrock;
 
-import java.util.function.LongFunction;
-
-import dev.pinrock.internal.NativeOptions;
-import dev.pinrock.internal.ResourceGuard;
+import dev.pinrock.internal.NativeShared;
 
 /**
  * One memory cap for several databases: a block cache of the budget's size,
@@ -19,13 +16,11 @@ import dev.pinrock.internal.ResourceGuard;
  * databases already open keep theirs, and new databases can no longer be
  * opened with it.
  */
-public final class MemoryBudget implements AutoCloseable {
-    private final long handle;
+public final class MemoryBudget extends SharedObject {
     private final long totalBytes;
-    private final ResourceGuard guard = new ResourceGuard("MemoryBudget");
 
     private MemoryBudget(long handle, long totalBytes) {
-        this.handle = handle;
+        super("MemoryBudget", handle, NativeShared::destroyMemoryBudget);
         this.totalBytes = totalBytes;
     }
 
@@ -40,7 +35,7 @@ public final class MemoryBudget implements AutoCloseable {
      *     memtableBytes exceeds it
      */
     public static MemoryBudget create(long totalBytes, long memtableBytes) {
-        return new MemoryBudget(NativeOptions.createMemoryBudget(totalBytes, memtableBytes), totalBytes);
+        return new MemoryBudget(NativeShared.createMemoryBudget(totalBytes, memtableBytes), totalBytes);
     }
 
     /**
@@ -59,27 +54,6 @@ public final class MemoryBudget implements AutoCloseable {
      * @throws IllegalStateException when the budget is closed
      */
     public long usageBytes() {
-        guard.acquire();
-        try {
-            return NativeOptions.memoryBudgetUsage(handle);
-        } finally {
-            guard.release();
-        }
-    }
-
-    /** Runs an open with the budget's native handle held valid. */
-    <T> T withHandle(LongFunction<T> open) {
-        guard.acquire();
-        try {
-            return open.apply(handle);
-        } finally {
-            guard.release();
-        }
-    }
-
-    /** Drops this handle's reference; idempotent. */
-    @Override
-    public void close() {
-        guard.close(() -> NativeOptions.destroyMemoryBudget(handle));
+        return use(NativeShared::memoryBudgetUsage);
     }
 }

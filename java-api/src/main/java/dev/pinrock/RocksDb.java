@@ -116,6 +116,8 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      *     the database is already open, in this process (under any path naming its directory,
      *     or being repaired) or another
      * @throws RocksDbException.CorruptionException when the database's files are damaged
+     * @throws IllegalStateException when the options' memory budget, rate limiter or SST file
+     *     manager is closed
      */
     public static RocksDb open(Path path, DbOptions options) {
         return open(path, options, Binding.FFM);
@@ -126,11 +128,9 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(options, "options");
         Path absolute = path.toAbsolutePath();
-        MemoryBudget budget = options.memoryBudget();
-        FfmDb db = budget == null
-                ? FfmDb.open(absolute, options, 0L)
-                : budget.withHandle(handle -> FfmDb.open(absolute, options, handle));
-        return new RocksDb(absolute, db, binding, budget);
+        FfmDb db = SharedObject.withHandles(options.memoryBudget(), options.rateLimiter(), options.sstFileManager(),
+                shared -> FfmDb.open(absolute, options, shared));
+        return new RocksDb(absolute, db, binding, options.memoryBudget());
     }
 
     /**
@@ -422,8 +422,8 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @return the family
      * @throws RocksDbException.InvalidArgumentException when a family of that name exists or an
      *     option is out of range
-     * @throws IllegalArgumentException when options has a memory budget of its own, or name
-     *     contains a NUL character or an unpaired surrogate
+     * @throws IllegalArgumentException when options has a memory budget, rate limiter or SST file
+     *     manager of its own, or name contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public ColumnFamily createColumnFamily(String name, DbOptions options) {
@@ -434,9 +434,8 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         guard.acquire();
         try {
             // Created while columnFamily(name) waits, so that it finds this one.
-            return families.compute(name, (unused, known) -> new ColumnFamily(this, name, memoryBudget == null
-                    ? db.createFamily(name, options, 0L)
-                    : memoryBudget.withHandle(handle -> db.createFamily(name, options, handle))));
+            return families.compute(name, (unused, known) -> new ColumnFamily(this, name,
+                    SharedObject.withHandles(memoryBudget, null, null, shared -> db.createFamily(name, options, shared))));
         } finally {
             guard.release();
         }

@@ -54,10 +54,22 @@ final class Downcalls {
     static final int OPTION_SCOPE_DB = PinrockNative.PR_OPTION_SCOPE_DB();
     static final int OPTION_SCOPE_FAMILY = PinrockNative.PR_OPTION_SCOPE_FAMILY();
     static final int OPTION_SCOPE_TABLE = PinrockNative.PR_OPTION_SCOPE_TABLE();
+    static final int RATE_LIMIT_ALL = PinrockNative.PR_RATE_LIMIT_ALL();
+    static final int RATE_LIMIT_READS = PinrockNative.PR_RATE_LIMIT_READS();
+    static final int RATE_LIMIT_WRITES = PinrockNative.PR_RATE_LIMIT_WRITES();
+    static final int RATE_LIMITER_BYTES_PER_SECOND = PinrockNative.PR_RATE_LIMITER_BYTES_PER_SECOND();
+    static final int RATE_LIMITER_TOTAL_BYTES = PinrockNative.PR_RATE_LIMITER_TOTAL_BYTES();
+    static final int RATE_LIMITER_TOTAL_REQUESTS = PinrockNative.PR_RATE_LIMITER_TOTAL_REQUESTS();
     static final int RANGE_HAS_BEGIN = PinrockNative.PR_RANGE_HAS_BEGIN();
     static final int RANGE_HAS_END = PinrockNative.PR_RANGE_HAS_END();
     static final int READ_MEMORY_ONLY = PinrockNative.PR_READ_MEMORY_ONLY();
     static final int SCAN_REVERSE = PinrockNative.PR_SCAN_REVERSE();
+    static final int SST_COMPACTION_BUFFER = PinrockNative.PR_SST_COMPACTION_BUFFER();
+    static final int SST_DELETE_RATE = PinrockNative.PR_SST_DELETE_RATE();
+    static final int SST_MAX_ALLOWED_SPACE = PinrockNative.PR_SST_MAX_ALLOWED_SPACE();
+    static final int SST_SPACE_LIMIT_REACHED = PinrockNative.PR_SST_SPACE_LIMIT_REACHED();
+    static final int SST_TOTAL_SIZE = PinrockNative.PR_SST_TOTAL_SIZE();
+    static final int SST_TRASH_SIZE = PinrockNative.PR_SST_TRASH_SIZE();
 
     /*
      * Each downcall handle is made on its first use, not when this class is
@@ -211,6 +223,46 @@ final class Downcalls {
 
     static MethodHandle memoryBudgetUsage() {
         return PinrockNative.pr_memory_budget_usage$handle();
+    }
+
+    static MethodHandle rateLimiterCreate() {
+        return PinrockNative.pr_rate_limiter_create$handle();
+    }
+
+    static MethodHandle rateLimiterDestroy() {
+        return PinrockNative.pr_rate_limiter_destroy$handle();
+    }
+
+    static MethodHandle rateLimiterSetBytesPerSecond() {
+        return PinrockNative.pr_rate_limiter_set_bytes_per_second$handle();
+    }
+
+    static MethodHandle rateLimiterRead() {
+        return PinrockNative.pr_rate_limiter_read$handle();
+    }
+
+    static MethodHandle optionsSetRateLimiter() {
+        return PinrockNative.pr_options_set_rate_limiter$handle();
+    }
+
+    static MethodHandle sstFileManagerCreate() {
+        return PinrockNative.pr_sst_file_manager_create$handle();
+    }
+
+    static MethodHandle sstFileManagerDestroy() {
+        return PinrockNative.pr_sst_file_manager_destroy$handle();
+    }
+
+    static MethodHandle sstFileManagerSet() {
+        return PinrockNative.pr_sst_file_manager_set$handle();
+    }
+
+    static MethodHandle sstFileManagerRead() {
+        return PinrockNative.pr_sst_file_manager_read$handle();
+    }
+
+    static MethodHandle optionsSetSstFileManager() {
+        return PinrockNative.pr_options_set_sst_file_manager$handle();
     }
 
     static MethodHandle optionsSetMergeOperator() {

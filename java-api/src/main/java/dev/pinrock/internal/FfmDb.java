@@ -63,14 +63,14 @@ public final class FfmDb {
      *
      * @param path the database directory
      * @param options validated by the native layer
-     * @param memoryBudget a memory budget's native handle, or 0
+     * @param shared the native handles of the objects it shares with other databases
      * @return the open database
      */
-    public static FfmDb open(Path path, DbOptions options, long memoryBudget) {
+    public static FfmDb open(Path path, DbOptions options, SharedHandles shared) {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            NativeOptions.with(options, memoryBudget, nativeOptions -> check(
+            NativeOptions.with(options, shared, nativeOptions -> check(
                     (int) Downcalls.dbOpen().invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
             return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0),
                     options.memoryFirstReads() && options.statistics() == StatsLevel.OFF);
@@ -228,7 +228,7 @@ public final class FfmDb {
     public static void repair(Path path, DbOptions options) {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            NativeOptions.with(options, 0, nativeOptions -> check(
+            NativeOptions.with(options, SharedHandles.NONE, nativeOptions -> check(
                     (int) Downcalls.dbRepair().invokeExact(nativeOptions, nativePath, scratch.err, ERR_CAP), scratch));
         }
     }
@@ -274,10 +274,10 @@ public final class FfmDb {
      * Creates a column family.
      *
      * @param options its options, or null for those of the default family
-     * @param memoryBudget the database's memory budget handle, or 0
+     * @param shared the database's shared objects' native handles (its memory budget's matters)
      * @return its handle
      */
-    public FfmDb createFamily(String name, DbOptions options, long memoryBudget) {
+    public FfmDb createFamily(String name, DbOptions options, SharedHandles shared) {
         long family = word((scratch, arena) -> {
             MemorySegment nativeName = NativeStrings.allocate(arena, name, "name");
             if (options == null) {
@@ -285,7 +285,7 @@ public final class FfmDb {
                         scratch.err, ERR_CAP);
             }
             int[] status = new int[1];
-            NativeOptions.with(options, memoryBudget, nativeOptions -> status[0] = (int) Downcalls.dbCreateFamily().invokeExact(
+            NativeOptions.with(options, shared, nativeOptions -> status[0] = (int) Downcalls.dbCreateFamily().invokeExact(
                     handle, nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP));
             return status[0];
         }).getAsLong();

@@ -27,7 +27,7 @@ public final class FfmSstWriter {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            NativeOptions.with(options, 0L, nativeOptions -> check(
+            NativeOptions.with(options, SharedHandles.NONE, nativeOptions -> check(
                     (int) Downcalls.sstWriterOpen().invokeExact(nativeOptions, nativePath, out, scratch.err, Scratch.ERR_CAP), scratch));
             return new FfmSstWriter(out.get(ValueLayout.ADDRESS, 0));
         }

@@ -13,7 +13,7 @@ import dev.pinrock.DbOptions;
 
 /**
  * Native options (pr_options_t) built from {@link DbOptions}, each value
- * validated by its native setter, and memory budgets (pr_memory_budget_t):
+ * validated by its native setter, with the shared objects a database uses:
  * what open, repair, column family creation and table file writers are given.
  */
 public final class NativeOptions {
@@ -41,17 +41,17 @@ public final class NativeOptions {
      * writes) are set: each setter whose signature no other call shares costs
      * a generated class at start-up.
      *
-     * @param memoryBudget a memory budget's native handle, or 0
+     * @param shared the shared objects' native handles
      */
-    static void with(DbOptions options, long memoryBudget, OptionsUse use) {
-        with(options, DbOptions.create(), memoryBudget, use);
+    static void with(DbOptions options, SharedHandles shared, OptionsUse use) {
+        with(options, DbOptions.create(), shared, use);
     }
 
     /**
-     * {@link #with(DbOptions, long, OptionsUse)}, skipping the settings whose
+     * {@link #with(DbOptions, SharedHandles, OptionsUse)}, skipping the settings whose
      * value equals base's, or calling every setter when base is null.
      */
-    static void with(DbOptions options, DbOptions base, long memoryBudget, OptionsUse use) {
+    static void with(DbOptions options, DbOptions base, SharedHandles shared, OptionsUse use) {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment err = scratch.err;
             MemorySegment nativeOptions = (MemorySegment) Downcalls.optionsCreate().invokeExact();
@@ -132,13 +132,21 @@ public final class NativeOptions {
                 if (options.infoLogToSystemLogger()) {
                     InfoLogPump.ensureStarted();
                 }
-                if (memoryBudget != 0) {
+                if (shared.memoryBudget() != 0) {
                     check((int) Downcalls.optionsSetMemoryBudget().invokeExact(nativeOptions,
-                            MemorySegment.ofAddress(memoryBudget), err, ERR_CAP), scratch);
+                            MemorySegment.ofAddress(shared.memoryBudget()), err, ERR_CAP), scratch);
+                }
+                if (shared.rateLimiter() != 0) {
+                    check((int) Downcalls.optionsSetRateLimiter().invokeExact(nativeOptions,
+                            MemorySegment.ofAddress(shared.rateLimiter()), err, ERR_CAP), scratch);
+                }
+                if (shared.sstFileManager() != 0) {
+                    check((int) Downcalls.optionsSetSstFileManager().invokeExact(nativeOptions,
+                            MemorySegment.ofAddress(shared.sstFileManager()), err, ERR_CAP), scratch);
                 }
                 for (var family : options.columnFamilyOptions().entrySet()) {
                     MemorySegment name = NativeStrings.allocate(arena, family.getKey(), "column family name");
-                    with(family.getValue(), base, memoryBudget, familyOptions -> check(
+                    with(family.getValue(), base, shared, familyOptions -> check(
                             (int) Downcalls.optionsSetFamilyOptions().invokeExact(nativeOptions, name, familyOptions,
                                     err, ERR_CAP), scratch));
                 }
@@ -162,34 +170,6 @@ public final class NativeOptions {
         for (String text : strings) {
             check((int) Downcalls.optionsSetString().invokeExact(nativeOptions, scope,
                     NativeStrings.allocate(arena, text, "options"), scratch.err, ERR_CAP), scratch);
-        }
-    }
-
-    /**
-     * Creates a memory budget (pr_memory_budget_create).
-     *
-     * @return its native handle
-     */
-    public static long createMemoryBudget(long totalBytes, long memtableBytes) {
-        return Downcalls.word((scratch, arena) -> (int) Downcalls.memoryBudgetCreate().invokeExact(totalBytes, memtableBytes,
-                scratch.word, scratch.err, ERR_CAP)).getAsLong();
-    }
-
-    /** Bytes in use in a memory budget's cache (pr_memory_budget_usage). */
-    public static long memoryBudgetUsage(long budget) {
-        try {
-            return (long) Downcalls.memoryBudgetUsage().invokeExact(MemorySegment.ofAddress(budget));
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    /** Drops a memory budget handle (pr_memory_budget_destroy). */
-    public static void destroyMemoryBudget(long budget) {
-        try {
-            Downcalls.memoryBudgetDestroy().invokeExact(MemorySegment.ofAddress(budget));
-        } catch (Throwable t) {
-            throw unchecked(t);
         }
     }
 

@@ -2075,6 +2075,716 @@ public class PinrockNative {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+    private static final int PR_RATE_LIMIT_READS = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_rate_limiter_mode.PR_RATE_LIMIT_READS = 0
+     * }
+     */
+    public static int PR_RATE_LIMIT_READS() {
+        return PR_RATE_LIMIT_READS;
+    }
+    private static final int PR_RATE_LIMIT_WRITES = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_rate_limiter_mode.PR_RATE_LIMIT_WRITES = 1
+     * }
+     */
+    public static int PR_RATE_LIMIT_WRITES() {
+        return PR_RATE_LIMIT_WRITES;
+    }
+    private static final int PR_RATE_LIMIT_ALL = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_rate_limiter_mode.PR_RATE_LIMIT_ALL = 2
+     * }
+     */
+    public static int PR_RATE_LIMIT_ALL() {
+        return PR_RATE_LIMIT_ALL;
+    }
+
+    private static class pr_rate_limiter_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_INT,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_rate_limiter_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_rate_limiter_create(int64_t bytes_per_second, int64_t refill_period_us, int32_t fairness, int32_t mode, int32_t auto_tuned, pr_rate_limiter_t **limiter_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_rate_limiter_create$descriptor() {
+        return pr_rate_limiter_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_rate_limiter_create(int64_t bytes_per_second, int64_t refill_period_us, int32_t fairness, int32_t mode, int32_t auto_tuned, pr_rate_limiter_t **limiter_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_rate_limiter_create$handle() {
+        return pr_rate_limiter_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_rate_limiter_create(int64_t bytes_per_second, int64_t refill_period_us, int32_t fairness, int32_t mode, int32_t auto_tuned, pr_rate_limiter_t **limiter_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_rate_limiter_create$address() {
+        return pr_rate_limiter_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_rate_limiter_create(int64_t bytes_per_second, int64_t refill_period_us, int32_t fairness, int32_t mode, int32_t auto_tuned, pr_rate_limiter_t **limiter_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_rate_limiter_create(long bytes_per_second, long refill_period_us, int fairness, int mode, int auto_tuned, MemorySegment limiter_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_rate_limiter_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_rate_limiter_create", bytes_per_second, refill_period_us, fairness, mode, auto_tuned, limiter_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(bytes_per_second, refill_period_us, fairness, mode, auto_tuned, limiter_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_rate_limiter_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_rate_limiter_destroy");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_rate_limiter_destroy(pr_rate_limiter_t *limiter)
+     * }
+     */
+    public static FunctionDescriptor pr_rate_limiter_destroy$descriptor() {
+        return pr_rate_limiter_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_rate_limiter_destroy(pr_rate_limiter_t *limiter)
+     * }
+     */
+    public static MethodHandle pr_rate_limiter_destroy$handle() {
+        return pr_rate_limiter_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_rate_limiter_destroy(pr_rate_limiter_t *limiter)
+     * }
+     */
+    public static MemorySegment pr_rate_limiter_destroy$address() {
+        return pr_rate_limiter_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_rate_limiter_destroy(pr_rate_limiter_t *limiter)
+     * }
+     */
+    public static void pr_rate_limiter_destroy(MemorySegment limiter) {
+        var mh$ = pr_rate_limiter_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_rate_limiter_destroy", limiter);
+            }
+            mh$.invokeExact(limiter);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_rate_limiter_set_bytes_per_second {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_rate_limiter_set_bytes_per_second");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_rate_limiter_set_bytes_per_second(pr_rate_limiter_t *limiter, int64_t bytes_per_second, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_rate_limiter_set_bytes_per_second$descriptor() {
+        return pr_rate_limiter_set_bytes_per_second.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_rate_limiter_set_bytes_per_second(pr_rate_limiter_t *limiter, int64_t bytes_per_second, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_rate_limiter_set_bytes_per_second$handle() {
+        return pr_rate_limiter_set_bytes_per_second.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_rate_limiter_set_bytes_per_second(pr_rate_limiter_t *limiter, int64_t bytes_per_second, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_rate_limiter_set_bytes_per_second$address() {
+        return pr_rate_limiter_set_bytes_per_second.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_rate_limiter_set_bytes_per_second(pr_rate_limiter_t *limiter, int64_t bytes_per_second, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_rate_limiter_set_bytes_per_second(MemorySegment limiter, long bytes_per_second, MemorySegment err, long err_cap) {
+        var mh$ = pr_rate_limiter_set_bytes_per_second.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_rate_limiter_set_bytes_per_second", limiter, bytes_per_second, err, err_cap);
+            }
+            return (int)mh$.invokeExact(limiter, bytes_per_second, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+    private static final int PR_RATE_LIMITER_BYTES_PER_SECOND = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_rate_limiter_value.PR_RATE_LIMITER_BYTES_PER_SECOND = 0
+     * }
+     */
+    public static int PR_RATE_LIMITER_BYTES_PER_SECOND() {
+        return PR_RATE_LIMITER_BYTES_PER_SECOND;
+    }
+    private static final int PR_RATE_LIMITER_TOTAL_BYTES = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_rate_limiter_value.PR_RATE_LIMITER_TOTAL_BYTES = 1
+     * }
+     */
+    public static int PR_RATE_LIMITER_TOTAL_BYTES() {
+        return PR_RATE_LIMITER_TOTAL_BYTES;
+    }
+    private static final int PR_RATE_LIMITER_TOTAL_REQUESTS = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_rate_limiter_value.PR_RATE_LIMITER_TOTAL_REQUESTS = 2
+     * }
+     */
+    public static int PR_RATE_LIMITER_TOTAL_REQUESTS() {
+        return PR_RATE_LIMITER_TOTAL_REQUESTS;
+    }
+
+    private static class pr_rate_limiter_read {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_rate_limiter_read");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int64_t pr_rate_limiter_read(const pr_rate_limiter_t *limiter, int32_t value)
+     * }
+     */
+    public static FunctionDescriptor pr_rate_limiter_read$descriptor() {
+        return pr_rate_limiter_read.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int64_t pr_rate_limiter_read(const pr_rate_limiter_t *limiter, int32_t value)
+     * }
+     */
+    public static MethodHandle pr_rate_limiter_read$handle() {
+        return pr_rate_limiter_read.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int64_t pr_rate_limiter_read(const pr_rate_limiter_t *limiter, int32_t value)
+     * }
+     */
+    public static MemorySegment pr_rate_limiter_read$address() {
+        return pr_rate_limiter_read.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int64_t pr_rate_limiter_read(const pr_rate_limiter_t *limiter, int32_t value)
+     * }
+     */
+    public static long pr_rate_limiter_read(MemorySegment limiter, int value) {
+        var mh$ = pr_rate_limiter_read.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_rate_limiter_read", limiter, value);
+            }
+            return (long)mh$.invokeExact(limiter, value);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_rate_limiter {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_rate_limiter");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_rate_limiter(pr_options_t *options, const pr_rate_limiter_t *limiter, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_rate_limiter$descriptor() {
+        return pr_options_set_rate_limiter.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_rate_limiter(pr_options_t *options, const pr_rate_limiter_t *limiter, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_rate_limiter$handle() {
+        return pr_options_set_rate_limiter.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_rate_limiter(pr_options_t *options, const pr_rate_limiter_t *limiter, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_rate_limiter$address() {
+        return pr_options_set_rate_limiter.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_rate_limiter(pr_options_t *options, const pr_rate_limiter_t *limiter, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_rate_limiter(MemorySegment options, MemorySegment limiter, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_rate_limiter.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_rate_limiter", options, limiter, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, limiter, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_sst_file_manager_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_sst_file_manager_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_file_manager_create(pr_sst_file_manager_t **manager_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_sst_file_manager_create$descriptor() {
+        return pr_sst_file_manager_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_file_manager_create(pr_sst_file_manager_t **manager_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_sst_file_manager_create$handle() {
+        return pr_sst_file_manager_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_file_manager_create(pr_sst_file_manager_t **manager_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_sst_file_manager_create$address() {
+        return pr_sst_file_manager_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_sst_file_manager_create(pr_sst_file_manager_t **manager_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_sst_file_manager_create(MemorySegment manager_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_sst_file_manager_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_sst_file_manager_create", manager_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(manager_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_sst_file_manager_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_sst_file_manager_destroy");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_sst_file_manager_destroy(pr_sst_file_manager_t *manager)
+     * }
+     */
+    public static FunctionDescriptor pr_sst_file_manager_destroy$descriptor() {
+        return pr_sst_file_manager_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_sst_file_manager_destroy(pr_sst_file_manager_t *manager)
+     * }
+     */
+    public static MethodHandle pr_sst_file_manager_destroy$handle() {
+        return pr_sst_file_manager_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_sst_file_manager_destroy(pr_sst_file_manager_t *manager)
+     * }
+     */
+    public static MemorySegment pr_sst_file_manager_destroy$address() {
+        return pr_sst_file_manager_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_sst_file_manager_destroy(pr_sst_file_manager_t *manager)
+     * }
+     */
+    public static void pr_sst_file_manager_destroy(MemorySegment manager) {
+        var mh$ = pr_sst_file_manager_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_sst_file_manager_destroy", manager);
+            }
+            mh$.invokeExact(manager);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+    private static final int PR_SST_MAX_ALLOWED_SPACE = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_sst_file_manager_value.PR_SST_MAX_ALLOWED_SPACE = 0
+     * }
+     */
+    public static int PR_SST_MAX_ALLOWED_SPACE() {
+        return PR_SST_MAX_ALLOWED_SPACE;
+    }
+    private static final int PR_SST_COMPACTION_BUFFER = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_sst_file_manager_value.PR_SST_COMPACTION_BUFFER = 1
+     * }
+     */
+    public static int PR_SST_COMPACTION_BUFFER() {
+        return PR_SST_COMPACTION_BUFFER;
+    }
+    private static final int PR_SST_DELETE_RATE = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_sst_file_manager_value.PR_SST_DELETE_RATE = 2
+     * }
+     */
+    public static int PR_SST_DELETE_RATE() {
+        return PR_SST_DELETE_RATE;
+    }
+    private static final int PR_SST_TOTAL_SIZE = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_sst_file_manager_value.PR_SST_TOTAL_SIZE = 3
+     * }
+     */
+    public static int PR_SST_TOTAL_SIZE() {
+        return PR_SST_TOTAL_SIZE;
+    }
+    private static final int PR_SST_TRASH_SIZE = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_sst_file_manager_value.PR_SST_TRASH_SIZE = 4
+     * }
+     */
+    public static int PR_SST_TRASH_SIZE() {
+        return PR_SST_TRASH_SIZE;
+    }
+    private static final int PR_SST_SPACE_LIMIT_REACHED = (int)5L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_sst_file_manager_value.PR_SST_SPACE_LIMIT_REACHED = 5
+     * }
+     */
+    public static int PR_SST_SPACE_LIMIT_REACHED() {
+        return PR_SST_SPACE_LIMIT_REACHED;
+    }
+
+    private static class pr_sst_file_manager_set {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_sst_file_manager_set");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_file_manager_set(pr_sst_file_manager_t *manager, int32_t setting, int64_t value, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_sst_file_manager_set$descriptor() {
+        return pr_sst_file_manager_set.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_file_manager_set(pr_sst_file_manager_t *manager, int32_t setting, int64_t value, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_sst_file_manager_set$handle() {
+        return pr_sst_file_manager_set.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_sst_file_manager_set(pr_sst_file_manager_t *manager, int32_t setting, int64_t value, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_sst_file_manager_set$address() {
+        return pr_sst_file_manager_set.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_sst_file_manager_set(pr_sst_file_manager_t *manager, int32_t setting, int64_t value, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_sst_file_manager_set(MemorySegment manager, int setting, long value, MemorySegment err, long err_cap) {
+        var mh$ = pr_sst_file_manager_set.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_sst_file_manager_set", manager, setting, value, err, err_cap);
+            }
+            return (int)mh$.invokeExact(manager, setting, value, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_sst_file_manager_read {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_sst_file_manager_read");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int64_t pr_sst_file_manager_read(const pr_sst_file_manager_t *manager, int32_t value)
+     * }
+     */
+    public static FunctionDescriptor pr_sst_file_manager_read$descriptor() {
+        return pr_sst_file_manager_read.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int64_t pr_sst_file_manager_read(const pr_sst_file_manager_t *manager, int32_t value)
+     * }
+     */
+    public static MethodHandle pr_sst_file_manager_read$handle() {
+        return pr_sst_file_manager_read.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int64_t pr_sst_file_manager_read(const pr_sst_file_manager_t *manager, int32_t value)
+     * }
+     */
+    public static MemorySegment pr_sst_file_manager_read$address() {
+        return pr_sst_file_manager_read.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int64_t pr_sst_file_manager_read(const pr_sst_file_manager_t *manager, int32_t value)
+     * }
+     */
+    public static long pr_sst_file_manager_read(MemorySegment manager, int value) {
+        var mh$ = pr_sst_file_manager_read.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_sst_file_manager_read", manager, value);
+            }
+            return (long)mh$.invokeExact(manager, value);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_sst_file_manager {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_sst_file_manager");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_sst_file_manager(pr_options_t *options, const pr_sst_file_manager_t *manager, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_sst_file_manager$descriptor() {
+        return pr_options_set_sst_file_manager.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_sst_file_manager(pr_options_t *options, const pr_sst_file_manager_t *manager, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_sst_file_manager$handle() {
+        return pr_options_set_sst_file_manager.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_sst_file_manager(pr_options_t *options, const pr_sst_file_manager_t *manager, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_sst_file_manager$address() {
+        return pr_options_set_sst_file_manager.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_sst_file_manager(pr_options_t *options, const pr_sst_file_manager_t *manager, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_sst_file_manager(MemorySegment options, MemorySegment manager, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_sst_file_manager.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_sst_file_manager", options, manager, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, manager, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
     private static final int PR_LOG_DEBUG = (int)0L;
     /**
      * {@snippet lang=c :
