@@ -374,6 +374,53 @@ class KeyValueStoreTest {
                 () -> PinrockStores.keyValueStore("s").get().init(context, null));
         assertTrue(e.getMessage().contains(PinrockStoreConfig.BOUNDED_MEMORY_BYTES_CONFIG), e.getMessage());
     }
+    /** The config setter of Kafka Streams' documentation (section "RocksDB"), as written there for RocksJava. */
+    public static final class DocumentedRocksDbConfig implements org.apache.kafka.streams.state.RocksDBConfigSetter {
+        private final org.rocksdb.Cache cache = new org.rocksdb.LRUCache(16 * 1024L * 1024L);
+
+        @Override
+        public void setConfig(String storeName, org.rocksdb.Options options, Map<String, Object> configs) {
+            org.rocksdb.BlockBasedTableConfig tableConfig = (org.rocksdb.BlockBasedTableConfig) options.tableFormatConfig();
+            tableConfig.setBlockCache(cache);
+            tableConfig.setBlockSize(16 * 1024L);
+            tableConfig.setCacheIndexAndFilterBlocks(true);
+            options.setTableFormatConfig(tableConfig);
+            options.setMaxWriteBufferNumber(2);
+        }
+
+        @Override
+        public void close(String storeName, org.rocksdb.Options options) {
+            cache.close();
+        }
+    }
+
+    /** {@link DocumentedRocksDbConfig} ported line by line, as docs/guide.md shows it. */
+    public static final class DocumentedPinrockConfig implements PinrockConfigSetter {
+        @Override
+        public DbOptions setConfig(String storeName, DbOptions options, Map<String, Object> configs) {
+            return options.blockCacheBytes(16 * 1024L * 1024L)
+                    .blockSize(16 * 1024L)
+                    .cacheIndexAndFilterBlocks(true)
+                    .maxWriteBufferNumber(2);
+        }
+    }
+
+    @Test
+    void aPortedConfigSetterGivesTheOptionsOfTheOriginal() throws IOException {
+        pinrock("store", Map.of(PinrockStoreConfig.CONFIG_SETTER_CLASS_CONFIG, DocumentedPinrockConfig.class.getName()));
+        open(Stores.persistentKeyValueStore("store").get(), context("builtin",
+                Map.of(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, DocumentedRocksDbConfig.class)));
+        Map<String, String> pinrock = recordedOptions(stateDir.resolve("pinrock"));
+        Map<String, String> builtIn = recordedOptions(stateDir.resolve("builtin"));
+        for (String option : List.of("block_size", "cache_index_and_filter_blocks", "max_write_buffer_number",
+                "compaction_style", "filter_policy", "write_buffer_size", "compression")) {
+            assertEquals(builtIn.get(option), pinrock.get(option), option);
+        }
+        assertEquals("16384", pinrock.get("block_size"));
+        assertEquals("true", pinrock.get("cache_index_and_filter_blocks"));
+        assertEquals("2", pinrock.get("max_write_buffer_number"));
+    }
+
     /** The options RocksDB recorded for the one database below root, from its newest OPTIONS file. */
     private static Map<String, String> recordedOptions(Path root) throws IOException {
         Path newest;
