@@ -16,8 +16,14 @@ import dev.pinrock.bindings.pr_cursor_entry;
  * lifetimes.
  */
 public abstract class NativeCursor {
-    /** Scan buffer size at first; it grows when one entry does not fit. */
-    private static final long INITIAL_BATCH_BYTES = 64 * 1024;
+    /**
+     * Scan buffer size at a cursor's first scan: enough for a short scan
+     * (the entries of one prefix), whose cursor would otherwise pay for
+     * allocating and zeroing a large buffer it does not fill.
+     */
+    private static final long FIRST_BATCH_BYTES = 4 * 1024;
+    /** The size the scan buffer doubles up to while scans fill it (one larger entry grows it beyond). */
+    private static final long FULL_BATCH_BYTES = 64 * 1024;
 
     /** Native memory this cursor keeps; freed by the GC once the cursor is unreachable. */
     private final Arena arena = Arena.ofAuto();
@@ -25,7 +31,8 @@ public abstract class NativeCursor {
     protected final MemorySegment entry = arena.allocate(pr_cursor_entry.layout());
     /** Two uint64 outputs of a scan: entries copied, bytes used (or needed). */
     protected final MemorySegment counts = arena.allocate(ValueLayout.JAVA_LONG, 2);
-    private MemorySegment batch = arena.allocate(INITIAL_BATCH_BYTES, 8);
+    /** The scan buffer, allocated by the first scan. */
+    private MemorySegment batch;
     private long batchBytes;
     private boolean onEntry;
 
@@ -102,6 +109,11 @@ public abstract class NativeCursor {
      */
     public long fill(boolean reverse, long maxEntries) {
         int flags = reverse ? Downcalls.SCAN_REVERSE : 0;
+        if (batch == null) {
+            batch = arena.allocate(FIRST_BATCH_BYTES, 8);
+        } else if (batchBytes > batch.byteSize() / 2 && batch.byteSize() < FULL_BATCH_BYTES) {
+            batch = arena.allocate(2 * batch.byteSize(), 8);
+        }
         while (true) {
             moved(scan(flags, maxEntries, batch));
             long entries = counts.getAtIndex(ValueLayout.JAVA_LONG, 0);
