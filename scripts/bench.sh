@@ -6,6 +6,9 @@
 #                                      recorded in docs/benchmarks/
 #   scripts/bench.sh --kafka-streams   Kafka Streams on pinrock against the built-in
 #                                      store, recorded in docs/benchmarks/kafka-streams.md
+#   scripts/bench.sh --tuning          reads served by filters and prefix extractors,
+#                                      pinrock against RocksJava with the same options,
+#                                      recorded in docs/benchmarks/tuning.md
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 prepare
@@ -23,6 +26,14 @@ if [[ ${1:-} == --kafka-streams ]]; then
   report=docs/benchmarks
   runner=dev.pinrock.bench.KafkaStreamsComparison
   command="scripts/bench.sh --kafka-streams"
+fi
+if [[ ${1:-} == --tuning ]]; then
+  # Absent-key gets with and without a Bloom filter and prefix scans (about 4 minutes),
+  # recorded in docs/benchmarks/tuning.md.
+  shift
+  report=docs/benchmarks
+  runner=dev.pinrock.bench.TuningComparison
+  command="scripts/bench.sh --tuning"
 fi
 # One reactor build: the class path points at this tree's jars, not at the
 # local Maven repository, which other builds may be rewriting.

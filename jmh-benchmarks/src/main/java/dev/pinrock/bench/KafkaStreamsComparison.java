@@ -1,27 +1,15 @@
 package dev.pinrock.bench;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 import org.apache.kafka.common.utils.AppInfoParser;
-import org.openjdk.jmh.results.format.ResultFormatType;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 
 import dev.pinrock.RocksDb;
 
@@ -38,10 +26,6 @@ public final class KafkaStreamsComparison {
     private KafkaStreamsComparison() {
     }
 
-    /** One benchmark's result: records/s and JMH's 99.9 % error, per store. */
-    record Result(String benchmark, String store, double recordsPerSecond, double error) {
-    }
-
     public static void main(String[] args) throws Exception {
         Path report = Path.of("jmh-benchmarks/target/kafka-streams");
         String command = "scripts/bench.sh --kafka-streams";
@@ -56,57 +40,25 @@ public final class KafkaStreamsComparison {
             }
         }
         Files.createDirectories(report);
-        Path json = Files.createTempFile("kafka-streams-jmh", ".json");
-        new Runner(new OptionsBuilder()
-                .include(Pattern.quote(KafkaStreamsBenchmark.class.getName()) + "\\.")
-                .forks(1)
-                .warmupIterations(2)
-                .warmupTime(TimeValue.seconds(3))
-                .measurementIterations(5)
-                .measurementTime(TimeValue.seconds(3))
-                .timeUnit(TimeUnit.SECONDS)
-                .jvmArgsAppend("--enable-native-access=ALL-UNNAMED")
-                .resultFormat(ResultFormatType.JSON)
-                .result(json.toString())
-                .build()).run();
-        List<Result> results = read(json);
+        List<JmhRuns.Result> results = JmhRuns.run(KafkaStreamsBenchmark.class);
         String markdown = markdown(results, command, ZonedDateTime.now());
         Files.writeString(report.resolve("kafka-streams.md"), markdown);
         List<String> csv = new ArrayList<>(List.of("benchmark,store,records_per_s,error"));
-        results.forEach(r -> csv.add(String.format(Locale.ROOT, "%s,%s,%.1f,%.1f", r.benchmark(), r.store(),
-                r.recordsPerSecond(), r.error())));
+        results.forEach(r -> csv.add(String.format(Locale.ROOT, "%s,%s,%.1f,%.1f", r.benchmark(), r.param("store"),
+                r.score(), r.error())));
         Files.write(report.resolve("kafka-streams.csv"), csv);
         System.out.println(markdown);
     }
 
-    static List<Result> read(Path json) throws IOException {
-        List<Result> results = new ArrayList<>();
-        for (JsonElement element : JsonParser.parseString(Files.readString(json)).getAsJsonArray()) {
-            JsonObject result = element.getAsJsonObject();
-            String benchmark = result.get("benchmark").getAsString();
-            JsonObject metric = result.getAsJsonObject("primaryMetric");
-            results.add(new Result(benchmark.substring(benchmark.lastIndexOf('.') + 1),
-                    result.getAsJsonObject("params").get("store").getAsString(),
-                    metric.get("score").getAsDouble(), metric.get("scoreError").getAsDouble()));
-        }
-        return results;
-    }
-
-    static String markdown(List<Result> results, String command, ZonedDateTime measured) {
-        Map<String, Map<String, Result>> byBenchmark = new TreeMap<>();
-        results.forEach(r -> byBenchmark.computeIfAbsent(r.benchmark(), b -> new TreeMap<>()).put(r.store(), r));
-        StringBuilder md = new StringBuilder("# Kafka Streams: pinrock's store against the built-in one\n\n");
-        md.append("| | |\n|---|---|\n");
-        md.append("| command | `").append(command).append("` |\n");
-        md.append("| date | ").append(measured.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)).append(" |\n");
-        md.append("| machine | ").append(Report.machine()).append(" |\n");
-        md.append("| JDK | ").append(System.getProperty("java.vm.vendor")).append(' ').append(Runtime.version())
-                .append(" |\n");
+    static String markdown(List<JmhRuns.Result> results, String command, ZonedDateTime measured) {
+        Map<String, Map<String, JmhRuns.Result>> byBenchmark = new TreeMap<>();
+        results.forEach(r -> byBenchmark.computeIfAbsent(r.benchmark(), b -> new TreeMap<>()).put(r.param("store"), r));
+        StringBuilder md = JmhRuns.header("Kafka Streams: pinrock's store against the built-in one", command, measured);
         md.append("| Kafka Streams | ").append(AppInfoParser.getVersion()).append(" |\n");
         md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
                 .append("; the built-in store on RocksJava org.rocksdb:rocksdbjni:").append(Report.rocksJavaVersion())
                 .append(" |\n\n");
-        md.append("Word count, records per second, one JMH run (1 fork, 2 × 3 s warm-up, 5 × 3 s measured); ")
+        md.append("Word count, records per second, ").append(JmhRuns.PROTOCOL).append("; ")
                 .append("± is JMH's 99.9 % error. Compare the ratio, not absolute numbers: these 2-core machines ")
                 .append("are noisy. `topology` drives the whole application through `TopologyTestDriver` (record ")
                 .append("cache off), which commits, and so flushes every store's memtable, after every input line; ")
@@ -117,11 +69,11 @@ public final class KafkaStreamsComparison {
                 .append("compaction, a 10-bit Bloom filter, 16 MiB memtables up to 3, a 50 MiB block cache).\n\n");
         md.append("| benchmark | pinrock records/s | built-in records/s | pinrock/built-in |\n|---|---|---|---|\n");
         byBenchmark.forEach((benchmark, stores) -> {
-            Result pinrock = stores.get("pinrock");
-            Result builtIn = stores.get("builtin");
+            JmhRuns.Result pinrock = stores.get("pinrock");
+            JmhRuns.Result builtIn = stores.get("builtin");
             md.append(String.format(Locale.ROOT, "| %s | %,.0f ± %,.0f | %,.0f ± %,.0f | %.2f |%n", benchmark,
-                    pinrock.recordsPerSecond(), pinrock.error(), builtIn.recordsPerSecond(), builtIn.error(),
-                    pinrock.recordsPerSecond() / builtIn.recordsPerSecond()));
+                    pinrock.score(), pinrock.error(), builtIn.score(), builtIn.error(),
+                    pinrock.score() / builtIn.score()));
         });
         return md.toString();
     }
