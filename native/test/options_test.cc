@@ -195,7 +195,9 @@ std::string options_file_of(const std::string& dir, Options& o) {
   pr_db_t* db = nullptr;
   pr_options_set_create_if_missing(o.handle, 1);
   EXPECT_EQ(PR_OK, pr_db_open(o.handle, dir.c_str(), &db, err, sizeof err)) << err;
-  if (db != nullptr) EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  if (db != nullptr) {
+    EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
   return latest_options_file(dir);
 }
 

@@ -703,6 +703,19 @@ public final class DbOptions {
     }
 
     /**
+     * Returns a copy that caches index and filter blocks (with
+     * {@link #cacheIndexAndFilterBlocks(boolean)}) at high priority, so that
+     * data blocks are evicted before them (RocksDB's default, true).
+     * {@code tableOptions("cache_index_and_filter_blocks_with_high_priority=<value>")}.
+     *
+     * @param value whether index and filter blocks are cached at high priority
+     * @return a copy with the setting added
+     */
+    public DbOptions cacheIndexAndFilterBlocksWithHighPriority(boolean value) {
+        return tableOptions("cache_index_and_filter_blocks_with_high_priority=" + value);
+    }
+
+    /**
      * Returns a copy that pins the index and filter blocks of level-0 files
      * in the block cache (with {@link #cacheIndexAndFilterBlocks(boolean)}).
      * {@code tableOptions("pin_l0_filter_and_index_blocks_in_cache=<value>")}.

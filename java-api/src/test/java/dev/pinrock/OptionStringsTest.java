@@ -174,6 +174,8 @@ class OptionStringsTest {
                 new Shorthand(base.wholeKeyFiltering(false), List.of("whole_key_filtering=false")),
                 new Shorthand(base.blockSize(16 << 10), List.of("block_size=16384")),
                 new Shorthand(base.cacheIndexAndFilterBlocks(true), List.of("cache_index_and_filter_blocks=true")),
+                new Shorthand(base.cacheIndexAndFilterBlocksWithHighPriority(false),
+                        List.of("cache_index_and_filter_blocks_with_high_priority=false")),
                 new Shorthand(base.pinL0FilterAndIndexBlocks(true),
                         List.of("pin_l0_filter_and_index_blocks_in_cache=true")),
                 new Shorthand(base.partitionedIndexAndFilters(true),
