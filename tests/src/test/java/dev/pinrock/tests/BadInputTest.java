@@ -111,6 +111,8 @@ class BadInputTest {
             "ReadOptions.lowerBound(byte[])#0",
             "ReadOptions.upperBound(byte[])#0",
             "DbOptions.memoryBudget(MemoryBudget)#0",
+            "DbOptions.rateLimiter(RateLimiter)#0",
+            "DbOptions.sstFileManager(SstFileManager)#0",
             "DbOptions.mergeOperator(String)#0",
             "RocksDb.compactRange(byte[], byte[])#0",
             "RocksDb.compactRange(byte[], byte[])#1",
