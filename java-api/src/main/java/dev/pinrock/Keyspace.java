@@ -19,6 +19,7 @@ import dev.pinrock.internal.DataPath;
 import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.PinnedValue;
 import dev.pinrock.internal.ResourceGuard;
+import dev.pinrock.internal.Scratch;
 import dev.pinrock.internal.Segments;
 
 /**
@@ -394,7 +395,9 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public MemorySegment getPinned(Arena arena, MemorySegment key) {
         Objects.requireNonNull(arena, "arena");
         Objects.requireNonNull(key, "key");
-        return view(arena, pin(key));
+        try (Scratch scratch = Scratch.borrow()) {
+            return view(arena, pin(key, scratch), scratch);
+        }
     }
 
     /**
@@ -407,7 +410,9 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public MemorySegment getPinned(Arena arena, byte[] key) {
         Objects.requireNonNull(arena, "arena");
         Objects.requireNonNull(key, "key");
-        return view(arena, pin(key));
+        try (Scratch scratch = Scratch.borrow()) {
+            return view(arena, pin(key, scratch), scratch);
+        }
     }
 
     /**
@@ -432,7 +437,20 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public boolean getPinned(MemorySegment key, Consumer<? super MemorySegment> reader) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(reader, "reader");
-        return read(pin(key), reader);
+        long address;
+        long length;
+        long pin;
+        // The scratch goes back before reader runs: reader may read this database again.
+        try (Scratch scratch = Scratch.borrow()) {
+            if (!pin(key, scratch)) {
+                return false;
+            }
+            address = scratch.resultData();
+            length = scratch.resultLength();
+            pin = scratch.resultPin();
+        }
+        PinnedValue.read(address, length, pin, data, reader);
+        return true;
     }
 
     /**
@@ -446,44 +464,47 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public boolean getPinned(byte[] key, Consumer<? super MemorySegment> reader) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(reader, "reader");
-        return read(pin(key), reader);
+        long address;
+        long length;
+        long pin;
+        try (Scratch scratch = Scratch.borrow()) {
+            if (!pin(key, scratch)) {
+                return false;
+            }
+            address = scratch.resultData();
+            length = scratch.resultLength();
+            pin = scratch.resultPin();
+        }
+        PinnedValue.read(address, length, pin, data, reader);
+        return true;
     }
 
-    private PinnedValue pin(MemorySegment key) {
+    private boolean pin(MemorySegment key, Scratch scratch) {
         acquire();
         try {
-            return data.pin(key);
+            return data.pin(key, scratch);
         } finally {
             release();
         }
     }
 
-    private PinnedValue pin(byte[] key) {
+    private boolean pin(byte[] key, Scratch scratch) {
         acquire();
         try {
-            return data.pin(key);
+            return data.pin(key, scratch);
         } finally {
             release();
         }
     }
 
-    /** The pinned value as a segment of arena; null (once the arena is known usable) when there is none. */
-    private static MemorySegment view(Arena arena, PinnedValue value) {
-        if (value == null) {
+    /** The pinned value in scratch as a segment of arena; null (once the arena is known usable) when there is none. */
+    private MemorySegment view(Arena arena, boolean found, Scratch scratch) {
+        if (!found) {
             // Nothing was pinned into the arena: fail as a pin would have.
             MemorySegment.NULL.reinterpret(0, arena, null);
             return null;
         }
-        return value.view(arena);
-    }
-
-    /** Shows the pinned value to reader; false when there is none. */
-    private static boolean read(PinnedValue value, Consumer<? super MemorySegment> reader) {
-        if (value == null) {
-            return false;
-        }
-        value.read(reader);
-        return true;
+        return PinnedValue.view(scratch.resultData(), scratch.resultLength(), scratch.resultPin(), data, arena);
     }
 
     /**

@@ -40,14 +40,20 @@ public interface DataPath {
     void delete(MemorySegment key);
 
     /**
-     * Reads a value without copying it: pins it.
+     * Reads a value without copying it: pins it and records its address,
+     * length and pin (0 for an empty value, which needs none) in scratch's
+     * result, so that no object is made per read. The caller then owns the
+     * pin and hands it to {@link #release(long)} once.
      *
-     * @return this thread's PinnedValue, refilled, whose pin the caller now owns; null when the key is absent
+     * @return false when the key is absent (nothing is pinned)
      */
-    PinnedValue pin(MemorySegment key);
+    boolean pin(MemorySegment key, Scratch scratch);
 
-    /** {@link #pin(MemorySegment)} of an array key. */
-    PinnedValue pin(byte[] key);
+    /** {@link #pin(MemorySegment, Scratch)} of an array key. */
+    boolean pin(byte[] key, Scratch scratch);
+
+    /** Releases a pin {@link #pin} recorded; 0 is accepted. */
+    void release(long pin);
 
     /**
      * Reads many keys in one native call. Fills statuses[i] with PR_OK,

@@ -295,26 +295,23 @@ final class FfmDataPath implements DataPath {
     }
 
     @Override
-    public PinnedValue pin(MemorySegment key) {
-        try (Scratch scratch = Scratch.borrow()) {
-            return pin(scratch, scratch.nativeKey(key), key.byteSize());
-        }
+    public boolean pin(MemorySegment key, Scratch scratch) {
+        return pin(scratch, scratch.nativeKey(key), key.byteSize());
     }
 
     @Override
-    public PinnedValue pin(byte[] key) {
-        try (Scratch scratch = Scratch.borrow()) {
-            return pin(scratch, scratch.nativeKey(key), key.length);
-        }
+    public boolean pin(byte[] key, Scratch scratch) {
+        return pin(scratch, scratch.nativeKey(key), key.length);
     }
 
     /** A get that pins whatever value it finds (an empty one fits the empty buffer: pin 0). */
-    private PinnedValue pin(Scratch scratch, MemorySegment nativeKey, long keyLength) {
-        if (!getMemoryFirst(scratch, 0L, 0, nativeKey, keyLength, MemorySegment.NULL, 0, Downcalls.GET_PIN_IF_LARGER)) {
-            return null;
-        }
-        return new PinnedValue(scratch.resultData(), scratch.resultLength(), scratch.resultPin(),
-                FfmDataPath::releasePin);
+    private boolean pin(Scratch scratch, MemorySegment nativeKey, long keyLength) {
+        return getMemoryFirst(scratch, 0L, 0, nativeKey, keyLength, MemorySegment.NULL, 0, Downcalls.GET_PIN_IF_LARGER);
+    }
+
+    @Override
+    public void release(long pin) {
+        releasePin(pin);
     }
 
     @Override

@@ -139,12 +139,12 @@ public final class JniDb implements DataPath {
     }
 
     @Override
-    public PinnedValue pin(MemorySegment key) {
-        return pin(key.toArray(ValueLayout.JAVA_BYTE));
+    public boolean pin(MemorySegment key, Scratch scratch) {
+        return pin(key.toArray(ValueLayout.JAVA_BYTE), scratch);
     }
 
     @Override
-    public PinnedValue pin(byte[] key) {
+    public boolean pin(byte[] key, Scratch scratch) {
         long[] dataAndLength = new long[2];
         long pin = NEEDS_IO_LENGTH;
         if (memoryFirst(0L, 0)) {
@@ -154,8 +154,19 @@ public final class JniDb implements DataPath {
         if (pin == NEEDS_IO_LENGTH) {
             pin = getPinned(handle, 0, key, dataAndLength);
         }
+        if (pin == NOT_FOUND) {
+            return false;
+        }
         // An empty value fits the empty buffer: it is not pinned (pin 0).
-        return pin == NOT_FOUND ? null : new PinnedValue(dataAndLength[0], dataAndLength[1], pin, JniDb::releasePin);
+        scratch.setResult(dataAndLength[0], dataAndLength[1], pin);
+        return true;
+    }
+
+    @Override
+    public void release(long pin) {
+        if (pin != 0) {
+            releasePin(pin);
+        }
     }
 
     @Override

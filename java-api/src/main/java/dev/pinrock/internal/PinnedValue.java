@@ -6,46 +6,28 @@ import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
- * What a binding's pinned read found: the value's address and length in
- * RocksDB's memory, and the pin that keeps that memory alive (0 for an empty
- * value, which needs none). Each pinned read makes one. The caller owns the
- * pin and hands it on exactly once: to {@link #read(Consumer)}, which
- * releases it, or to a {@link #view(Arena)}'s arena.
+ * What is done with a value a pinned read found ({@link DataPath#pin}): its
+ * address and length in RocksDB's memory, and the pin that keeps that memory
+ * alive (0 for an empty value, which needs none). The caller owns the pin and
+ * hands it on exactly once: to {@link #read}, which releases it, or to a
+ * {@link #view}'s arena. No object stands for the pinned value, so a pinned
+ * read allocates nothing whatever the JIT inlines.
  */
 public final class PinnedValue {
-    private final LongConsumer releasePin;
-    private final long address;
-    private final long length;
-    private final long pin;
-
-    /** @param releasePin the binding's release of a non-zero pin */
-    PinnedValue(long address, long length, long pin, LongConsumer releasePin) {
-        this.address = address;
-        this.length = length;
-        this.pin = pin;
-        this.releasePin = releasePin;
-    }
-
-    /** Releases a pin this binding reported; 0 is accepted. */
-    private void release(long pin) {
-        if (pin != 0) {
-            releasePin.accept(pin);
-        }
+    private PinnedValue() {
     }
 
     /**
      * Shows the value to reader through a read-only segment of a confined
      * arena of this call, closed before the pin is released, also when reader
-     * throws. The value is taken first: reader may pin again on this thread.
-     * Nothing is registered with the arena, so the JIT can remove it and the
-     * segment when it inlines reader here.
+     * throws. Nothing is registered with the arena, so the JIT can remove it
+     * and the segment when it inlines reader here.
      */
-    public void read(Consumer<? super MemorySegment> reader) {
-        long pin = this.pin;
+    public static void read(long address, long length, long pin, DataPath path, Consumer<? super MemorySegment> reader) {
         try (Arena call = Arena.ofConfined()) {
             reader.accept(MemorySegment.ofAddress(address).asReadOnly().reinterpret(length, call, null));
         } finally {
-            release(pin);
+            path.release(pin);
         }
     }
 
@@ -54,15 +36,14 @@ public final class PinnedValue {
      * pin. When the segment cannot be made (the arena is closed or another
      * thread's), the pin is released at once and the failure thrown.
      */
-    public MemorySegment view(Arena arena) {
+    public static MemorySegment view(long address, long length, long pin, DataPath path, Arena arena) {
         if (pin == 0) {
             return MemorySegment.NULL.reinterpret(0, arena, null).asReadOnly();
         }
-        long pin = this.pin;
         try {
-            return view(address, length, pin, arena, releasePin);
+            return view(address, length, pin, arena, path::release);
         } catch (RuntimeException | Error e) {
-            releasePin.accept(pin);
+            path.release(pin);
             throw e;
         }
     }

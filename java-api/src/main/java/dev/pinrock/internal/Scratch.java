@@ -21,7 +21,7 @@ import dev.pinrock.bindings.pr_get_result;
  * its id, so a platform thread finds the scratch it gave back (its buffers
  * still in its processor's cache) unless another thread took it meanwhile.
  */
-final class Scratch implements AutoCloseable {
+public final class Scratch implements AutoCloseable {
     static final long ERR_CAP = 1024;
     /** Values up to this size come back from a get in one downcall. */
     static final long VALUE_CAP = 16 * 1024;
@@ -50,7 +50,7 @@ final class Scratch implements AutoCloseable {
      * {@link #close()} and uses it on no other thread meanwhile, except one
      * the call hands its work to and waits for.
      */
-    static Scratch borrow() {
+    public static Scratch borrow() {
         int home = (int) Thread.currentThread().threadId() & (POOL_SLOTS - 1);
         Scratch pooled = take(home);
         if (pooled == null) {
@@ -116,18 +116,25 @@ final class Scratch implements AutoCloseable {
     }
 
     /** @return the value length the last get wrote into result */
-    long resultLength() {
+    public long resultLength() {
         return result.get(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset());
     }
 
     /** @return the address of the pin the last get wrote into result, or 0 */
-    long resultPin() {
+    public long resultPin() {
         return result.get(ValueLayout.JAVA_LONG, pr_get_result.pin$offset());
     }
 
     /** @return the address of the value's bytes the last get wrote into result */
-    long resultData() {
+    public long resultData() {
         return result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset());
+    }
+
+    /** Records a get's result as the native get writes it: the value's address and length, and its pin or 0. */
+    void setResult(long data, long length, long pin) {
+        result.set(ValueLayout.JAVA_LONG, pr_get_result.data$offset(), data);
+        result.set(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset(), length);
+        result.set(ValueLayout.JAVA_LONG, pr_get_result.pin$offset(), pin);
     }
 
     /** Records that the last get's value was copied out of its pin, which was released. */
