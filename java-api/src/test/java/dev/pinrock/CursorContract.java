@@ -378,6 +378,43 @@ class CursorContract extends OpenDatabaseContract {
     }
 
     @Test
+    void theNextCursorReusesAClosedCursorsScanMemoryWithoutShowingItsEntries() {
+        // One entry larger than any pooled scan buffer, then many small ones.
+        db.put(bytes("big"), new byte[100_000]);
+        for (int i = 0; i < 200; i++) {
+            db.put(bytes(String.format("s%03d", i)), bytes("v" + i));
+        }
+        List<Cursor.Batch> kept = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            List<String> seen = new ArrayList<>();
+            try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.prefix(bytes("s")))) {
+                cursor.scanBatches(Long.MAX_VALUE, batch -> {
+                    while (batch.next()) {
+                        seen.add(entryText(batch));
+                    }
+                    kept.add(batch);
+                });
+            }
+            assertEquals(200, seen.size());
+            assertEquals("s000=v0", seen.getFirst());
+            assertEquals("s199=v199", seen.getLast());
+            try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.prefix(bytes("b")))) {
+                long[] bigValue = {-1};
+                assertEquals(1, cursor.scanBatches(Long.MAX_VALUE, batch -> {
+                    assertTrue(batch.next());
+                    bigValue[0] = batch.valueLength();
+                    kept.add(batch);
+                }));
+                assertEquals(100_000, bigValue[0]);
+            }
+        }
+        // No batch of a closed cursor reads the memory the later cursors used.
+        for (Cursor.Batch batch : kept) {
+            assertThrows(IllegalStateException.class, () -> batch.segment().get(ValueLayout.JAVA_BYTE, 0));
+        }
+    }
+
+    @Test
     void aBatchVisitorCannotUseItsCursorAndWhatItThrowsReachesTheCaller() {
         putAll("a", "b", "c");
         try (Cursor cursor = db.cursor()) {

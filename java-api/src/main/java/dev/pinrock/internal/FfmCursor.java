@@ -4,13 +4,10 @@ import static dev.pinrock.internal.Downcalls.check;
 import static dev.pinrock.internal.Downcalls.unchecked;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /** A cursor reached through FFM downcalls. */
 final class FfmCursor extends NativeCursor {
     private final MemorySegment handle;
-    private final MemorySegment entriesOut = counts.asSlice(0, ValueLayout.JAVA_LONG.byteSize());
-    private final MemorySegment bytesOut = counts.asSlice(ValueLayout.JAVA_LONG.byteSize());
 
     FfmCursor(MemorySegment handle) {
         this.handle = handle;
@@ -21,7 +18,7 @@ final class FfmCursor extends NativeCursor {
         try (Scratch scratch = Scratch.borrow()) {
             int status;
             try {
-                status = (int) Downcalls.cursorMove().invokeExact(handle, op, key, keyLength, entry, scratch.err,
+                status = (int) Downcalls.cursorMove().invokeExact(handle, op, key, keyLength, memory.entry, scratch.err,
                         Scratch.ERR_CAP);
             } catch (Throwable t) {
                 throw unchecked(t);
@@ -35,8 +32,9 @@ final class FfmCursor extends NativeCursor {
         try (Scratch scratch = Scratch.borrow()) {
             int status;
             try {
+                Memory memory = this.memory;
                 status = (int) Downcalls.cursorScan().invokeExact(handle, flags, maxEntries, buf, buf.byteSize(),
-                        entriesOut, bytesOut, entry, scratch.err, Scratch.ERR_CAP);
+                        memory.entriesOut, memory.bytesOut, memory.entry, scratch.err, Scratch.ERR_CAP);
             } catch (Throwable t) {
                 throw unchecked(t);
             }
@@ -52,7 +50,7 @@ final class FfmCursor extends NativeCursor {
     }
 
     @Override
-    public void close() {
+    protected void closeNative() {
         try {
             Downcalls.cursorClose().invokeExact(handle);
         } catch (Throwable t) {

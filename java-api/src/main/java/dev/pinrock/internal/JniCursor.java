@@ -14,18 +14,19 @@ final class JniCursor extends NativeCursor {
     @Override
     protected int move(int op, MemorySegment key, long keyLength) {
         Segments.requireUsable(key);
-        int status = move(handle, op, key.address(), keyLength, entry.address());
+        int status = move(handle, op, key.address(), keyLength, memory.entry.address());
         Reference.reachabilityFence(key);
         return status;
     }
 
     @Override
     protected int scan(int flags, long maxEntries, MemorySegment buf) {
-        return scan(handle, flags, maxEntries, buf.address(), buf.byteSize(), counts.address(), entry.address());
+        return scan(handle, flags, maxEntries, buf.address(), buf.byteSize(), memory.counts.address(),
+                memory.entry.address());
     }
 
     @Override
-    public void close() {
+    protected void closeNative() {
         close(handle);
     }
 

@@ -11,30 +11,58 @@ import dev.pinrock.bindings.pr_cursor_entry;
  * One open native cursor (pr_cursor_t) as a binding reaches it. This class
  * owns what both bindings share: the native entry record that every move
  * fills, and the scan buffer ({@link dev.pinrock.Cursor.Batch} reads its
- * layout); a binding supplies the two downcalls. Not thread-safe: the
- * public {@link dev.pinrock.Cursor} guards it and hands out views with their
- * lifetimes.
+ * layout); a binding supplies the downcalls. Not thread-safe: the public
+ * {@link dev.pinrock.Cursor} guards it and hands out views with their
+ * lifetimes, none of which outlives the cursor, so the native memory goes
+ * back to a pool when the cursor closes: a short cursor (the entries of one
+ * prefix) would otherwise spend about a third of its time allocating,
+ * zeroing and later freeing it.
  */
 public abstract class NativeCursor {
     /**
-     * Scan buffer size at a cursor's first scan: enough for a short scan
-     * (the entries of one prefix), whose cursor would otherwise pay for
-     * allocating and zeroing a large buffer it does not fill.
+     * Scan buffer size at a fresh memory's first scan: enough for a short
+     * scan, whose cursor would otherwise pay for allocating and zeroing a
+     * large buffer it does not fill.
      */
     private static final long FIRST_BATCH_BYTES = 4 * 1024;
-    /** The size the scan buffer doubles up to while scans fill it (one larger entry grows it beyond). */
+    /**
+     * The size the scan buffer doubles up to while scans fill it (one larger
+     * entry grows it beyond, and such a buffer is not pooled).
+     */
     private static final long FULL_BATCH_BYTES = 64 * 1024;
 
-    /** Native memory this cursor keeps; freed by the GC once the cursor is unreachable. */
-    private final Arena arena = Arena.ofAuto();
-    /** The pr_cursor_entry that moves and scans fill. */
-    protected final MemorySegment entry = arena.allocate(pr_cursor_entry.layout());
-    /** Two uint64 outputs of a scan: entries copied, bytes used (or needed). */
-    protected final MemorySegment counts = arena.allocate(ValueLayout.JAVA_LONG, 2);
-    /** The scan buffer, allocated by the first scan. */
-    private MemorySegment batch;
+    /** The native memory of open cursors, kept for the next cursor while none is open. */
+    private static final SlotPool<Memory> POOL = new SlotPool<>();
+
+    /** The native memory of one cursor at a time, each region freed by the GC once unreachable. */
+    protected static final class Memory {
+        /** The pr_cursor_entry that moves and scans fill. */
+        final MemorySegment entry = Arena.ofAuto().allocate(pr_cursor_entry.layout());
+        /** Two uint64 outputs of a scan: entries copied, bytes used (or needed). */
+        final MemorySegment counts = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG, 2);
+        final MemorySegment entriesOut = counts.asSlice(0, ValueLayout.JAVA_LONG.byteSize());
+        final MemorySegment bytesOut = counts.asSlice(ValueLayout.JAVA_LONG.byteSize());
+        /** The scan buffer, allocated by the first scan. */
+        private MemorySegment batch;
+
+        private MemorySegment batch(long minimumBytes) {
+            if (batch == null || batch.byteSize() < minimumBytes) {
+                batch = Arena.ofAuto().allocate(minimumBytes, 8);
+            }
+            return batch;
+        }
+    }
+
+    /** This cursor's memory, until it closes. */
+    protected Memory memory;
+    /** The bytes the last scan used of the scan buffer. */
     private long batchBytes;
     private boolean onEntry;
+
+    protected NativeCursor() {
+        Memory pooled = POOL.take();
+        memory = pooled != null ? pooled : new Memory();
+    }
 
     /**
      * pr_cursor_move: returns PR_OK or PR_NOT_FOUND, throws RocksDbException otherwise.
@@ -46,8 +74,22 @@ public abstract class NativeCursor {
     /** pr_cursor_scan into buf: returns PR_OK or PR_NOT_FOUND, throws RocksDbException otherwise. */
     protected abstract int scan(int flags, long maxEntries, MemorySegment buf);
 
-    /** pr_cursor_close; called once. */
-    public abstract void close();
+    /** pr_cursor_close. */
+    protected abstract void closeNative();
+
+    /** Closes the native cursor and gives its memory back; called once, when no view of the cursor is open. */
+    public final void close() {
+        Memory returned = memory;
+        memory = null;
+        try {
+            closeNative();
+        } finally {
+            if (returned.batch != null && returned.batch.byteSize() > FULL_BATCH_BYTES) {
+                returned.batch = null;
+            }
+            POOL.giveBack(returned);
+        }
+    }
 
     public boolean first() {
         return moved(move(Downcalls.CURSOR_FIRST, MemorySegment.NULL, 0));
@@ -91,11 +133,13 @@ public abstract class NativeCursor {
 
     /** The current key as an unscoped view: the caller scopes it before handing it out. */
     public MemorySegment rawKey() {
+        MemorySegment entry = memory.entry;
         return pr_cursor_entry.key(entry).reinterpret(pr_cursor_entry.key_len(entry));
     }
 
     /** The current value as an unscoped view: the caller scopes it before handing it out. */
     public MemorySegment rawValue() {
+        MemorySegment entry = memory.entry;
         return pr_cursor_entry.value(entry).reinterpret(pr_cursor_entry.value_len(entry));
     }
 
@@ -109,17 +153,16 @@ public abstract class NativeCursor {
      */
     public long fill(boolean reverse, long maxEntries) {
         int flags = reverse ? Downcalls.SCAN_REVERSE : 0;
-        if (batch == null) {
-            batch = arena.allocate(FIRST_BATCH_BYTES, 8);
-        } else if (batchBytes > batch.byteSize() / 2 && batch.byteSize() < FULL_BATCH_BYTES) {
-            batch = arena.allocate(2 * batch.byteSize(), 8);
+        MemorySegment batch = memory.batch(FIRST_BATCH_BYTES);
+        if (batchBytes > batch.byteSize() / 2 && batch.byteSize() < FULL_BATCH_BYTES) {
+            batch = memory.batch(2 * batch.byteSize());
         }
         while (true) {
             moved(scan(flags, maxEntries, batch));
-            long entries = counts.getAtIndex(ValueLayout.JAVA_LONG, 0);
-            long bytes = counts.getAtIndex(ValueLayout.JAVA_LONG, 1);
+            long entries = memory.counts.getAtIndex(ValueLayout.JAVA_LONG, 0);
+            long bytes = memory.counts.getAtIndex(ValueLayout.JAVA_LONG, 1);
             if (entries == 0 && bytes > batch.byteSize()) {
-                batch = arena.allocate(Math.max(bytes, 2 * batch.byteSize()), 8);
+                batch = memory.batch(Math.max(bytes, 2 * batch.byteSize()));
                 continue;
             }
             batchBytes = bytes;
@@ -129,6 +172,6 @@ public abstract class NativeCursor {
 
     /** The buffer the last scan filled, of the bytes it used. */
     public MemorySegment batch() {
-        return batch.asSlice(0, batchBytes);
+        return memory.batch.asSlice(0, batchBytes);
     }
 }

@@ -3,7 +3,6 @@ package dev.pinrock.internal;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import dev.pinrock.bindings.pr_get_result;
 
@@ -12,14 +11,12 @@ import dev.pinrock.bindings.pr_get_result;
  * (byte[] keys and values, heap buffers and heap segments) allocate nothing
  * per call. A call borrows a scratch ({@link #borrow()}) and gives it back
  * when it ends ({@link #close()}, with try-with-resources): no thread keeps
- * one. Given-back scratches wait in a pool of {@link #POOL_SLOTS} slots, so
- * the native memory kept is at most POOL_SLOTS times about 150 KiB (the
- * fixed buffers and two copy regions of at most {@link #KEEP_LIMIT}),
- * however many threads (virtual ones included) read and write; a call that
- * finds no scratch in the pool makes one, which the garbage collector frees
- * when the pool has no room for it. Each thread looks first in the slot of
- * its id, so a platform thread finds the scratch it gave back (its buffers
- * still in its processor's cache) unless another thread took it meanwhile.
+ * one. Given-back scratches wait in a {@link SlotPool}, so the native memory
+ * kept is at most {@link SlotPool#SLOTS} times about 150 KiB (the fixed
+ * buffers and two copy regions of at most {@link #KEEP_LIMIT}), however many
+ * threads (virtual ones included) read and write; a call that finds no
+ * scratch in the pool makes one, which the garbage collector frees when the
+ * pool has no room for it.
  */
 public final class Scratch implements AutoCloseable {
     static final long ERR_CAP = 1024;
@@ -27,9 +24,7 @@ public final class Scratch implements AutoCloseable {
     static final long VALUE_CAP = 16 * 1024;
     /** Key and value copies grow their region up to this size; larger ones use a one-off segment. */
     private static final long KEEP_LIMIT = 64 * 1024;
-    /** Four slots per processor (a power of two, at least 16): borrowers rarely meet in one. */
-    static final int POOL_SLOTS = Integer.highestOneBit(Math.max(16, Runtime.getRuntime().availableProcessors() * 4));
-    private static final AtomicReferenceArray<Scratch> POOL = new AtomicReferenceArray<>(POOL_SLOTS);
+    private static final SlotPool<Scratch> POOL = new SlotPool<>();
 
     final MemorySegment err = allocate(ERR_CAP);
     final MemorySegment result = Arena.ofAuto().allocate(pr_get_result.layout());
@@ -45,46 +40,19 @@ public final class Scratch implements AutoCloseable {
     }
 
     /**
-     * Takes a scratch for one call: from the pool (the slot of this thread's
-     * id, then the next), or a new one. The caller gives it back with
-     * {@link #close()} and uses it on no other thread meanwhile, except one
-     * the call hands its work to and waits for.
+     * Takes a scratch for one call: from the pool, or a new one. The caller
+     * gives it back with {@link #close()} and uses it on no other thread
+     * meanwhile, except one the call hands its work to and waits for.
      */
     public static Scratch borrow() {
-        int home = (int) Thread.currentThread().threadId() & (POOL_SLOTS - 1);
-        Scratch pooled = take(home);
-        if (pooled == null) {
-            pooled = take((home + 1) & (POOL_SLOTS - 1));
-        }
+        Scratch pooled = POOL.take();
         return pooled != null ? pooled : new Scratch();
     }
 
-    private static Scratch take(int slot) {
-        Scratch pooled = POOL.getAcquire(slot);
-        return pooled != null && POOL.compareAndSet(slot, pooled, null) ? pooled : null;
-    }
-
-    /**
-     * Gives this scratch back: into the first empty one of the two slots
-     * {@link #borrow()} looks in, else to the garbage collector. So two
-     * threads whose ids share a slot settle on one slot each rather than one
-     * of them making a scratch per call. Two threads giving back into one
-     * empty slot at once may both store; the one overwritten is only dropped.
-     */
+    /** Gives this scratch back to the pool (or to the garbage collector when the pool has no room). */
     @Override
     public void close() {
-        int home = (int) Thread.currentThread().threadId() & (POOL_SLOTS - 1);
-        if (!giveBack(home)) {
-            giveBack((home + 1) & (POOL_SLOTS - 1));
-        }
-    }
-
-    private boolean giveBack(int slot) {
-        if (POOL.getPlain(slot) != null) {
-            return false;
-        }
-        POOL.setRelease(slot, this);
-        return true;
+        POOL.giveBack(this);
     }
 
     /** Each region has its own automatic arena, so a replaced region is freed by the GC. */
