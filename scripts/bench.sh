@@ -28,7 +28,7 @@ if [[ ${1:-} == --kafka-streams ]]; then
   command="scripts/bench.sh --kafka-streams"
 fi
 if [[ ${1:-} == --tuning ]]; then
-  # Absent-key gets with and without a Bloom filter and prefix scans (about 4 minutes),
+  # Absent-key gets with and without a Bloom filter and prefix scans (about 10 minutes),
   # recorded in docs/benchmarks/tuning.md.
   shift
   report=docs/benchmarks

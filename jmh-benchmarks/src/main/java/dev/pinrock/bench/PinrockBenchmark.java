@@ -217,29 +217,42 @@ public class PinrockBenchmark {
     /** Every entry through the batched scan: many entries per native call, zero-copy views. */
     @Benchmark
     public long scanBatched(ReadDb s) {
-        long[] hash = {0};
         try (Cursor cursor = s.db.cursor()) {
-            cursor.scan(Long.MAX_VALUE, (key, value) -> hash[0] = Keys.scanHash(hash[0], key, key.byteSize(), value,
-                    value.byteSize()));
+            return hashThroughViews(cursor);
         }
+    }
+
+    /** {@link Keys#scanHash} of the entries from the cursor's position on, through {@link Cursor#scan}'s views. */
+    static long hashThroughViews(Cursor cursor) {
+        long[] hash = {0};
+        cursor.scan(Long.MAX_VALUE, (key, value) -> hash[0] = Keys.scanHash(hash[0], key, key.byteSize(), value,
+                value.byteSize()));
         return hash[0];
     }
 
     /** Every entry through batches of many entries per native call, read in place by offset. */
     @Benchmark
     public long scanBatchSteps(ReadDb s) {
-        long[] hash = {0};
         try (Cursor cursor = s.db.cursor()) {
-            cursor.scanBatches(Long.MAX_VALUE, batch -> {
-                long batchHash = hash[0];
-                MemorySegment entries = batch.segment();
-                while (batch.next()) {
-                    batchHash = Keys.scanHash(batchHash, entries, batch.keyOffset(), batch.keyLength(), entries,
-                            batch.valueOffset(), batch.valueLength());
-                }
-                hash[0] = batchHash;
-            });
+            return hashThroughBatchSteps(cursor);
         }
+    }
+
+    /**
+     * {@link Keys#scanHash} of the entries from the cursor's position on,
+     * stepping through {@link Cursor#scanBatches}' batches by offset.
+     */
+    static long hashThroughBatchSteps(Cursor cursor) {
+        long[] hash = {0};
+        cursor.scanBatches(Long.MAX_VALUE, batch -> {
+            long batchHash = hash[0];
+            MemorySegment entries = batch.segment();
+            while (batch.next()) {
+                batchHash = Keys.scanHash(batchHash, entries, batch.keyOffset(), batch.keyLength(), entries,
+                        batch.valueOffset(), batch.valueLength());
+            }
+            hash[0] = batchHash;
+        });
         return hash[0];
     }
 

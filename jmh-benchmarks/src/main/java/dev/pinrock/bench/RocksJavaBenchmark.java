@@ -235,15 +235,24 @@ public class RocksJavaBenchmark {
     /** Every entry, copying each key and value into reused arrays (RocksIterator.key(byte[])/value(byte[])). */
     @Benchmark
     public long scanIntoArrays(ReadDb s, ScanBuffers b) {
-        long hash = 0;
-        MemorySegment key = MemorySegment.ofArray(b.keyArray);
-        MemorySegment value = MemorySegment.ofArray(b.valueArray);
         try (RocksIterator it = s.db.newIterator(s.readOptions)) {
-            for (it.seekToFirst(); it.isValid(); it.next()) {
-                int keyLength = it.key(b.keyArray);
-                int valueLength = it.value(b.valueArray);
-                hash = Keys.scanHash(hash, key, keyLength, value, valueLength);
-            }
+            it.seekToFirst();
+            return hashIntoArrays(it, b.keyArray, b.valueArray);
+        }
+    }
+
+    /**
+     * {@link Keys#scanHash} of the entries from the iterator's position on,
+     * each key and value copied into the reused arrays (which fit them).
+     */
+    static long hashIntoArrays(RocksIterator it, byte[] keyArray, byte[] valueArray) {
+        long hash = 0;
+        MemorySegment key = MemorySegment.ofArray(keyArray);
+        MemorySegment value = MemorySegment.ofArray(valueArray);
+        for (; it.isValid(); it.next()) {
+            int keyLength = it.key(keyArray);
+            int valueLength = it.value(valueArray);
+            hash = Keys.scanHash(hash, key, keyLength, value, valueLength);
         }
         return hash;
     }
@@ -251,17 +260,26 @@ public class RocksJavaBenchmark {
     /** Every entry, copying each key and value into reused direct buffers. */
     @Benchmark
     public long scanDirectBuffer(ReadDb s, ScanBuffers b) {
-        long hash = 0;
-        MemorySegment key = MemorySegment.ofBuffer(b.key);
-        MemorySegment value = MemorySegment.ofBuffer(b.value);
         try (RocksIterator it = s.db.newIterator(s.readOptions)) {
-            for (it.seekToFirst(); it.isValid(); it.next()) {
-                b.key.clear();
-                b.value.clear();
-                int keyLength = it.key(b.key);
-                int valueLength = it.value(b.value);
-                hash = Keys.scanHash(hash, key, keyLength, value, valueLength);
-            }
+            it.seekToFirst();
+            return hashIntoDirectBuffers(it, b.key, b.value);
+        }
+    }
+
+    /**
+     * {@link Keys#scanHash} of the entries from the iterator's position on,
+     * each key and value copied into the reused direct buffers (which fit them).
+     */
+    static long hashIntoDirectBuffers(RocksIterator it, ByteBuffer keyBuffer, ByteBuffer valueBuffer) {
+        long hash = 0;
+        MemorySegment key = MemorySegment.ofBuffer(keyBuffer);
+        MemorySegment value = MemorySegment.ofBuffer(valueBuffer);
+        for (; it.isValid(); it.next()) {
+            keyBuffer.clear();
+            valueBuffer.clear();
+            int keyLength = it.key(keyBuffer);
+            int valueLength = it.value(valueBuffer);
+            hash = Keys.scanHash(hash, key, keyLength, value, valueLength);
         }
         return hash;
     }

@@ -1,6 +1,6 @@
 package dev.pinrock.bench;
 
-import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +35,8 @@ import dev.pinrock.RocksDb;
  * Reads that a tuned database's filters serve, on pinrock and on RocksJava
  * with identical RocksDB options: a lookup of an absent key, with a 10-bit
  * Bloom filter and without a filter, and a scan of one prefix with a fixed
- * 8-byte prefix extractor.
+ * 8-byte prefix extractor, in each library's two ways of reading entries
+ * (as the main grid's scans, compare each library's best).
  *
  * <p>Each (library, filter) trial builds its own database with its own
  * library: {@value #PREFIXES} prefixes of {@value #KEYS_PER_PREFIX} keys each
@@ -43,9 +44,12 @@ import dev.pinrock.RocksDb;
  * numbers; present suffixes are even), {@value #VALUE_BYTES}-byte values, no
  * compression, a block cache holding everything, written in {@value #FILES}
  * passes flushed to {@value #FILES} table files that each span the whole key
- * range, with automatic compactions off: a read consults every file, as in a
- * database whose writes are spread over time. An absent key has an odd
- * suffix within a present prefix, so only a whole-key filter can answer it.
+ * range, with automatic compactions off. In the {@code overlapping} layout
+ * the files stay so: a read consults every file, as in a database whose
+ * writes are spread over time. In the {@code compacted} layout a full
+ * compaction then merges them into one sorted run, as in a database that
+ * compaction has caught up with. An absent key has an odd suffix within a
+ * present prefix, so only a whole-key filter can answer it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -60,6 +64,7 @@ public class TuningBenchmark {
     static final int BLOOM_BITS_PER_KEY = 10;
     static final long BLOCK_CACHE_BYTES = 1L << 30;
     static final long WRITE_BUFFER_BYTES = 256L << 20;
+    static final String LEVEL0_FILES = "rocksdb.num-files-at-level0";
 
     /** {@code pinrock} (FFM) or {@code rocksjava} (org.rocksdb:rocksdbjni). */
     @Param({"pinrock", "rocksjava"})
@@ -69,16 +74,38 @@ public class TuningBenchmark {
     @Param({"bloom", "none"})
     public String filter;
 
+    /** {@code overlapping}: {@value #FILES} files each spanning every key; {@code compacted}: one sorted run. */
+    @Param({"overlapping", "compacted"})
+    public String layout;
+
     /** What a library must do for the benchmarks. */
     interface Reads extends AutoCloseable {
         /** @return the value's length, or a negative number when key is absent */
         int get(byte[] key, byte[] dst);
 
-        /** @return a hash of the entries whose keys start with prefix ({@link Keys#scanHash}) */
+        /**
+         * Reads the entries whose keys start with prefix the convenient way
+         * (pinrock: a view of each key and value; RocksJava: each copied into
+         * reused arrays).
+         *
+         * @return a hash of the entries ({@link Keys#scanHash})
+         */
         long scanHash(byte[] prefix);
+
+        /**
+         * Reads the entries whose keys start with prefix the other way
+         * (pinrock: stepping through each batch by offset, no object per
+         * entry; RocksJava: each copied into reused direct buffers).
+         *
+         * @return what {@link #scanHash(byte[])} returns
+         */
+        long scanHashFlat(byte[] prefix);
 
         /** @return the number of entries whose keys start with prefix */
         int count(byte[] prefix);
+
+        /** @return the number of table files in level 0 */
+        long level0Files();
 
         @Override
         void close();
@@ -99,9 +126,14 @@ public class TuningBenchmark {
             case "none" -> false;
             default -> throw new IllegalArgumentException("filter must be bloom or none: " + filter);
         };
+        boolean compacted = switch (layout) {
+            case "compacted" -> true;
+            case "overlapping" -> false;
+            default -> throw new IllegalArgumentException("layout must be overlapping or compacted: " + layout);
+        };
         reads = switch (library) {
-            case "pinrock" -> new PinrockReads(dir, bloom);
-            case "rocksjava" -> new RocksJavaReads(dir, bloom);
+            case "pinrock" -> new PinrockReads(dir, bloom, compacted);
+            case "rocksjava" -> new RocksJavaReads(dir, bloom, compacted);
             default -> throw new IllegalArgumentException("library must be pinrock or rocksjava: " + library);
         };
         // Both libraries must see the same database through their options.
@@ -116,6 +148,11 @@ public class TuningBenchmark {
         fillPrefix(prefix, 7);
         if (reads.count(prefix) != KEYS_PER_PREFIX) {
             throw new IllegalStateException(library + " scans " + reads.count(prefix) + " entries of a prefix");
+        }
+        long level0Files = reads.level0Files();
+        if (level0Files != (compacted ? 0 : FILES)) {
+            throw new IllegalStateException(library + " has " + level0Files + " level-0 files in the " + layout
+                    + " layout");
         }
     }
 
@@ -137,6 +174,12 @@ public class TuningBenchmark {
         return reads.scanHash(prefix);
     }
 
+    @Benchmark
+    public long prefixScanFlat() {
+        fillPrefix(prefix, random.nextInt(PREFIXES));
+        return reads.scanHashFlat(prefix);
+    }
+
     static void fillPrefix(byte[] prefix, long id) {
         for (int i = 0; i < PREFIX_BYTES; i++) {
             prefix[i] = (byte) (id >>> (8 * (PREFIX_BYTES - 1 - i)));
@@ -150,15 +193,21 @@ public class TuningBenchmark {
         }
     }
 
-    /** Receives the database's entries, and a flush after each pass. */
+    /** Receives the database's entries, a flush after each pass, and the compaction of a compacted layout. */
     interface Loader {
         void put(byte[] key, byte[] value) throws Exception;
 
         void flush() throws Exception;
+
+        /** Compacts the whole key range into one sorted run. */
+        void compact() throws Exception;
     }
 
-    /** Writes every present key in {@value #FILES} passes over the whole key range, each flushed. */
-    static void load(Loader loader) {
+    /**
+     * Writes every present key in {@value #FILES} passes over the whole key
+     * range, each flushed, then compacts them into one sorted run when asked.
+     */
+    static void load(Loader loader, boolean compacted) {
         byte[] key = new byte[KEY_BYTES];
         byte[] value = new byte[VALUE_BYTES];
         try {
@@ -172,6 +221,9 @@ public class TuningBenchmark {
                 }
                 loader.flush();
             }
+            if (compacted) {
+                loader.compact();
+            }
         } catch (Exception e) {
             throw new IllegalStateException("loading the database failed", e);
         }
@@ -180,7 +232,7 @@ public class TuningBenchmark {
     static final class PinrockReads implements Reads {
         private final RocksDb db;
 
-        PinrockReads(Path dir, boolean bloom) {
+        PinrockReads(Path dir, boolean bloom, boolean compacted) {
             DbOptions options = DbOptions.create().createIfMissing(true).compression(Compression.NONE)
                     .blockCacheBytes(BLOCK_CACHE_BYTES).writeBufferBytes(WRITE_BUFFER_BYTES)
                     .fixedPrefix(PREFIX_BYTES).familyOptions("disable_auto_compactions=true");
@@ -195,7 +247,12 @@ public class TuningBenchmark {
                 public void flush() {
                     db.flush();
                 }
-            });
+
+                @Override
+                public void compact() {
+                    db.compactRange();
+                }
+            }, compacted);
         }
 
         @Override
@@ -205,12 +262,16 @@ public class TuningBenchmark {
 
         @Override
         public long scanHash(byte[] prefix) {
-            long[] hash = {0};
             try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.prefix(prefix))) {
-                cursor.scan(Long.MAX_VALUE, (k, v) -> hash[0] = Keys.scanHash(hash[0], k, k.byteSize(), v,
-                        v.byteSize()));
+                return PinrockBenchmark.hashThroughViews(cursor);
             }
-            return hash[0];
+        }
+
+        @Override
+        public long scanHashFlat(byte[] prefix) {
+            try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.prefix(prefix))) {
+                return PinrockBenchmark.hashThroughBatchSteps(cursor);
+            }
         }
 
         @Override
@@ -222,6 +283,11 @@ public class TuningBenchmark {
                 }
             }
             return count;
+        }
+
+        @Override
+        public long level0Files() {
+            return Long.parseLong(db.property(LEVEL0_FILES));
         }
 
         @Override
@@ -242,8 +308,10 @@ public class TuningBenchmark {
         private final org.rocksdb.ReadOptions prefixRead = new org.rocksdb.ReadOptions().setPrefixSameAsStart(true);
         private final byte[] keyBuffer = new byte[KEY_BYTES];
         private final byte[] valueBuffer = new byte[VALUE_BYTES];
+        private final ByteBuffer keyDirect = ByteBuffer.allocateDirect(KEY_BYTES);
+        private final ByteBuffer valueDirect = ByteBuffer.allocateDirect(VALUE_BYTES);
 
-        RocksJavaReads(Path dir, boolean bloom) {
+        RocksJavaReads(Path dir, boolean bloom, boolean compacted) {
             BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockCache(cache);
             bloomFilter = bloom ? new BloomFilter(BLOOM_BITS_PER_KEY, false) : null;
             if (bloom) {
@@ -268,7 +336,12 @@ public class TuningBenchmark {
                     public void flush() throws RocksDBException {
                         db.flush(flush);
                     }
-                });
+
+                    @Override
+                    public void compact() throws RocksDBException {
+                        db.compactRange();
+                    }
+                }, compacted);
             }
         }
 
@@ -283,17 +356,18 @@ public class TuningBenchmark {
 
         @Override
         public long scanHash(byte[] prefix) {
-            long hash = 0;
-            MemorySegment keySegment = MemorySegment.ofArray(keyBuffer);
-            MemorySegment valueSegment = MemorySegment.ofArray(valueBuffer);
             try (RocksIterator it = db.newIterator(prefixRead)) {
-                for (it.seek(prefix); it.isValid(); it.next()) {
-                    int keyLength = it.key(keyBuffer);
-                    int valueLength = it.value(valueBuffer);
-                    hash = Keys.scanHash(hash, keySegment, keyLength, valueSegment, valueLength);
-                }
+                it.seek(prefix);
+                return RocksJavaBenchmark.hashIntoArrays(it, keyBuffer, valueBuffer);
             }
-            return hash;
+        }
+
+        @Override
+        public long scanHashFlat(byte[] prefix) {
+            try (RocksIterator it = db.newIterator(prefixRead)) {
+                it.seek(prefix);
+                return RocksJavaBenchmark.hashIntoDirectBuffers(it, keyDirect, valueDirect);
+            }
         }
 
         @Override
@@ -305,6 +379,15 @@ public class TuningBenchmark {
                 }
             }
             return count;
+        }
+
+        @Override
+        public long level0Files() {
+            try {
+                return Long.parseLong(db.getProperty(LEVEL0_FILES));
+            } catch (RocksDBException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         @Override
