@@ -21,6 +21,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -29,6 +30,8 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
+import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
 import org.apache.kafka.streams.query.FailureReason;
 import org.apache.kafka.streams.query.KeyQuery;
 import org.apache.kafka.streams.query.Position;
@@ -41,6 +44,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.TimestampedBytesStore;
+import org.apache.kafka.streams.state.internals.PositionSerde;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -275,6 +279,43 @@ class KeyValueStoreTest {
         assertEquals(FailureReason.UNKNOWN_QUERY_TYPE, windowQuery.getFailureReason());
     }
 
+    /**
+     * As the built-in store: the position is written to {@code <store>.position}
+     * at every commit and read back when the store opens again, and restored
+     * changelog records advance it by their position headers (IQ consistency on).
+     */
+    @Test
+    void aPositionReachedBeforeARestartBoundsQueriesAfterIt() throws IOException {
+        Map<String, Object> consistency = Map.of(StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED, true);
+        StoreContexts.Recording context = context("pinrock", consistency);
+        KeyValueStore<Bytes, byte[]> store = open(PinrockStores.keyValueStore("store").get(), context);
+        context.processing("input", 0, 42);
+        store.put(bytes(1), new byte[] {1});
+        context.commitCallback.onCommit();
+        store.close();
+        assertTrue(Files.exists(context.stateDir().toPath().resolve("store.position")));
+
+        StoreContexts.Recording reopened = context("pinrock", consistency);
+        store = open(PinrockStores.keyValueStore("store").get(), reopened);
+        QueryConfig config = new QueryConfig(false);
+        PositionBound reached = PositionBound.at(Position.fromMap(Map.of("input", Map.of(0, 42L))));
+        assertTrue(store.query(KeyQuery.withKey(bytes(1)), reached, config).isSuccess());
+        PositionBound restoredTo = PositionBound.at(Position.fromMap(Map.of("input", Map.of(0, 50L, 1, 7L))));
+        assertEquals(FailureReason.NOT_UP_TO_BOUND, store.query(KeyQuery.withKey(bytes(1)), restoredTo, config)
+                .getFailureReason());
+
+        ConsumerRecord<byte[], byte[]> restored = new ConsumerRecord<>("changelog", 0, 0, bytes(2).get(),
+                new byte[] {2});
+        restored.headers().add(ChangelogRecordDeserializationHelper.CHANGELOG_VERSION_HEADER_RECORD_CONSISTENCY);
+        restored.headers().add(ChangelogRecordDeserializationHelper.CHANGELOG_POSITION_HEADER_KEY,
+                PositionSerde.serialize(Position.fromMap(Map.of("input", Map.of(0, 50L, 1, 7L)))).array());
+        ((RecordBatchingStateRestoreCallback) reopened.restoreCallback).restoreBatch(List.of(restored));
+        QueryResult<byte[]> afterRestore = store.query(KeyQuery.withKey(bytes(2)), restoredTo, config);
+        assertTrue(afterRestore.isSuccess(), afterRestore.toString());
+        assertArrayEquals(new byte[] {2}, afterRestore.getResult());
+        store.close();
+    }
+
     @Test
     void registersRocksDbMetricsAndRecordsStatisticsOnFlush() {
         StoreContexts.Recording context = context("pinrock",
@@ -290,6 +331,10 @@ class KeyValueStoreTest {
         assertTrue(metric(context, "bytes-written-total") >= 1000 * 100, "bytes written");
         assertTrue(metric(context, "memtable-bytes-flushed-total") > 0, "flushed");
         assertEquals(1000, metric(context, "estimate-num-keys"));
+        assertTrue(metric(context, "memtable-flush-time-avg") > 0, "flush time");
+        assertTrue(metric(context, "memtable-flush-time-max") >= metric(context, "memtable-flush-time-avg"));
+        assertTrue(metric(context, "memtable-flush-time-min") <= metric(context, "memtable-flush-time-avg"));
+        assertEquals(0, metric(context, "compaction-time-avg"), "no compaction ran");
         store.close();
         assertTrue(metricNames(context).isEmpty(), "metrics removed on close: " + metricNames(context));
     }

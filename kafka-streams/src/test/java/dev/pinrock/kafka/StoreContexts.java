@@ -21,11 +21,12 @@ final class StoreContexts {
     private StoreContexts() {
     }
 
-    /** A store context that remembers the restore callback its store registers. */
+    /** A store context that remembers the restore and commit callbacks its store registers. */
     static final class Recording implements StateStoreContext {
         private final StateStoreContext delegate;
         private final MockProcessorContext<Object, Object> processorContext;
         StateRestoreCallback restoreCallback;
+        CommitCallback commitCallback;
 
         Recording(File stateDir, Map<String, Object> extraConfig) {
             Properties config = new Properties();
@@ -84,6 +85,7 @@ final class StoreContexts {
         @Override
         public void register(StateStore store, StateRestoreCallback callback, CommitCallback checkpoint) {
             restoreCallback = callback;
+            commitCallback = checkpoint;
             delegate.register(store, callback, checkpoint);
         }
 

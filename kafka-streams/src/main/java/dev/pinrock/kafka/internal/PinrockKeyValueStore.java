@@ -11,7 +11,6 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
-import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.query.Position;
@@ -22,6 +21,9 @@ import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.TimestampedBytesStore;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.pinrock.ReadOptions;
 import dev.pinrock.RocksDb;
@@ -42,11 +44,13 @@ import dev.pinrock.WriteBatch;
 public class PinrockKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     /** The directory under the task's state directory that holds pinrock stores. */
     public static final String STATE_SUBDIRECTORY = "pinrock";
+    private static final Logger LOG = LoggerFactory.getLogger(PinrockKeyValueStore.class);
 
     private final String name;
     private final String metricsScope;
     private final OpenIterators iterators;
-    private final Position position = Position.emptyPosition();
+    private final StorePosition storePosition = new StorePosition();
+    private final Position position = storePosition.position();
     /** Reused by the stream thread for every write; guarded by this. */
     private WriteBatch writes;
     private StateStoreContext context;
@@ -91,7 +95,7 @@ public class PinrockKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         this.writes = new WriteBatch();
         this.metrics = StoreMetrics.register(context, name, metricsScope, () -> open ? List.of(database) : List.of());
         open = true;
-        context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
+        storePosition.register(context, root, name, this::restoreAll);
     }
 
     /** Writes one restored batch of changelog records as one write batch; a null value deletes. */
@@ -210,7 +214,7 @@ public class PinrockKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     /** Keys from {@code from} to {@code to}, both inclusive; null leaves that end open. */
     private KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to, boolean reverse) {
-        if (from != null && to != null && from.compareTo(to) > 0) {
+        if (invalidRange(from, to)) {
             return EmptyIterator.INSTANCE;
         }
         ReadOptions bounds = ReadOptions.DEFAULT
@@ -314,6 +318,21 @@ public class PinrockKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         if (key == null) {
             throw new NullPointerException("key cannot be null");
         }
+    }
+
+    /**
+     * Whether a range's from key comes after its to key; such a range is
+     * empty, and the built-in stores log it, word for word as here.
+     */
+    static boolean invalidRange(Bytes from, Bytes to) {
+        if (from == null || to == null || from.compareTo(to) <= 0) {
+            return false;
+        }
+        LOG.warn("Returning empty iterator for fetch with invalid key range: from > to. This may be due to range"
+                + " arguments set in the wrong order, or serdes that don't preserve ordering when lexicographically"
+                + " comparing the serialized bytes. Note that the built-in numerical serdes do not follow this for"
+                + " negative numbers");
+        return true;
     }
 
     /** The iterator of an empty range. */

@@ -14,13 +14,15 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.stream.Stream;
 
+import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
-import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.internals.metrics.StreamsMetricsImpl;
+import org.apache.kafka.streams.processor.internals.metrics.TaskMetrics;
 import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
@@ -50,13 +52,21 @@ final class SegmentedStore {
     private final long retentionPeriod;
     private final long segmentInterval;
     private final NavigableMap<Long, StoreDatabase> segments = new ConcurrentSkipListMap<>();
-    private final Position position = Position.emptyPosition();
+    private final StorePosition storePosition = new StorePosition();
+    private final Position position = storePosition.position();
     private OpenIterators iterators;
     /** Reused by the stream thread for every put and remove; guarded by this. */
     private WriteBatch writes;
     private StateStoreContext context;
     private Path directory;
     private StoreMetrics metrics;
+    /**
+     * Kafka's task-level dropped-records sensor, where the built-in store
+     * counts records for expired segments; null when the context's metrics
+     * are not Kafka Streams' own (they are in the runtime and in its test
+     * utilities), which have no task-level sensors.
+     */
+    private Sensor expiredRecords;
     private long observedStreamTime = -1;
     private volatile boolean open;
 
@@ -69,7 +79,7 @@ final class SegmentedStore {
         this.segmentInterval = segmentInterval;
     }
 
-    /** Opens the segments found on disk, registers the metrics and the batching restore callback. */
+    /** Opens the segments found on disk, registers the metrics, loads the position and registers the restore callback. */
     synchronized void init(StateStoreContext context, StateStore root) {
         if (open) {
             throw new IllegalStateException("Store " + name + " is already open");
@@ -90,8 +100,12 @@ final class SegmentedStore {
             throw new ProcessorStateException("Error opening store " + name + " at " + directory, e);
         }
         metrics = StoreMetrics.register(context, name, metricsScope, () -> List.copyOf(segments.values()));
+        expiredRecords = context.metrics() instanceof StreamsMetricsImpl streamsMetrics
+                ? TaskMetrics.droppedRecordsSensor(Thread.currentThread().getName(), context.taskId().toString(),
+                        streamsMetrics)
+                : null;
         open = true;
-        context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
+        storePosition.register(context, root, name, this::restoreAll);
     }
 
     /** @return the id of a segment directory named {@code <store>.<segment start>}, or -1 for anything else */
@@ -142,13 +156,19 @@ final class SegmentedStore {
         }
     }
 
-    /** Writes a binary key (a null value deletes it); a record for an expired segment is dropped. */
+    /**
+     * Writes a binary key (a null value deletes it); a record for an expired
+     * segment is dropped and counted in the task's dropped records.
+     */
     synchronized void put(Bytes key, byte[] value) {
         checkOpen();
         long timestamp = schema.segmentTimestamp(key.get());
         observedStreamTime = Math.max(observedStreamTime, timestamp);
         StoreDatabase segment = liveSegment(timestamp);
         if (segment == null) {
+            if (expiredRecords != null) {
+                expiredRecords.record();
+            }
             return;
         }
         writes.clear();
@@ -183,9 +203,8 @@ final class SegmentedStore {
         }
     }
 
-    /** @return the value of a binary key, or null when absent or expired */
+    /** @return the value of a binary key, or null when absent or expired (or the store closed: it has no segments) */
     byte[] get(Bytes key) {
-        checkOpen();
         long timestamp = schema.segmentTimestamp(key.get());
         if (timestamp < observedStreamTime - retentionPeriod + 1) {
             return null;
@@ -236,11 +255,12 @@ final class SegmentedStore {
      * matches from..to, segment by segment.
      *
      * @param fixedSizeKey whether keyFrom and keyTo are one key (tighter binary bounds)
+     * @return the iterator; empty once the store is closed (it has no segments), as the built-in
+     *     store answers, unless a restore reopened segments since
      */
     KeyValueIterator<Bytes, byte[]> fetch(Bytes keyFrom, Bytes keyTo, long from, long to, boolean forward,
             boolean fixedSizeKey) {
-        checkOpen();
-        if (keyFrom != null && keyTo != null && keyFrom.compareTo(keyTo) > 0) {
+        if (PinrockKeyValueStore.invalidRange(keyFrom, keyTo)) {
             return PinrockKeyValueStore.EmptyIterator.INSTANCE;
         }
         long actualFrom = Math.max(from, observedStreamTime - retentionPeriod + 1);
@@ -262,7 +282,12 @@ final class SegmentedStore {
                 storeKey -> schema.matches(storeKey, keyFrom, keyTo, actualFrom, to));
     }
 
-    /** Walks the searched segments one after another, skipping entries the query excludes. */
+    /**
+     * Walks the searched segments one after another, skipping entries the
+     * query excludes. A segment closed meanwhile (expired, or the store
+     * closed) ends its part of the walk: an iterator left open when the store
+     * closes then has no next entry, as the built-in store's.
+     */
     private final class SegmentIterator implements KeyValueIterator<Bytes, byte[]> {
         private final Iterator<StoreDatabase> remaining;
         private final ReadOptions bounds;
@@ -280,7 +305,6 @@ final class SegmentedStore {
 
         @Override
         public boolean hasNext() {
-            checkOpen();
             while (true) {
                 if (current != null) {
                     try {
@@ -291,7 +315,7 @@ final class SegmentedStore {
                             current.next();
                         }
                     } catch (InvalidStateStoreException segmentClosed) {
-                        checkOpen(); // the segment expired meanwhile: go on with the next one
+                        // go on with the next segment
                     }
                     current.close();
                     current = null;
@@ -303,7 +327,7 @@ final class SegmentedStore {
                 try {
                     current = iterators.open(segment.db().cursor(bounds), !forward);
                 } catch (IllegalStateException segmentClosed) {
-                    checkOpen();
+                    // go on with the next segment
                 }
             }
         }

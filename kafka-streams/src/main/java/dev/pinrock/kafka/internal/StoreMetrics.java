@@ -19,6 +19,7 @@ import org.apache.kafka.common.metrics.stats.Value;
 import org.apache.kafka.streams.StreamsMetrics;
 import org.apache.kafka.streams.processor.StateStoreContext;
 
+import dev.pinrock.Histogram;
 import dev.pinrock.RocksDbException;
 import dev.pinrock.Statistics;
 
@@ -37,9 +38,11 @@ import dev.pinrock.Statistics;
  *   <li>Statistics (recording level DEBUG; the store then opens its databases
  *       with statistics on): bytes written and read, memtable bytes flushed,
  *       compaction bytes, write stalls and file errors as rates and totals,
- *       and memtable and block-cache hit ratios. They are recorded as the
- *       change since the previous recording, on every {@link #record()},
- *       which the store calls from {@code flush()}, that is on every commit.</li>
+ *       and memtable and block-cache hit ratios, recorded as the change since
+ *       the previous recording; and the average, minimum and maximum of the
+ *       memtable flush and compaction times over the databases' lives. All
+ *       are recorded on every {@link #record()}, which the store calls from
+ *       {@code flush()}, that is on every commit.</li>
  * </ul>
  *
  * <p>{@link #record()} and {@link #close()} run on the stream thread; gauges
@@ -76,11 +79,22 @@ public final class StoreMetrics implements AutoCloseable {
             "block-cache-index-hit-ratio", "rocksdb.block.cache.index.hit",
             "block-cache-filter-hit-ratio", "rocksdb.block.cache.filter.hit");
 
+    /**
+     * Statistics histograms reported, as the built-in store reports them, by
+     * their average, minimum and maximum over the databases' lives (in
+     * microseconds, as RocksDB records them): metric name to histogram.
+     */
+    static final Map<String, String> TIME_HISTOGRAMS = orderedMap(
+            "memtable-flush-time", "rocksdb.db.flush.micros",
+            "compaction-time", "rocksdb.compaction.times.micros");
+
     private final StreamsMetrics registry;
     private final Supplier<List<StoreDatabase>> databases;
     private final List<Sensor> sensors = new ArrayList<>();
     private final Map<String, Sensor> tickerSensors = new LinkedHashMap<>();
     private final Map<String, Sensor> ratioSensors = new LinkedHashMap<>();
+    /** Per TIME_HISTOGRAMS name: the sensors of its average, minimum and maximum. */
+    private final Map<String, List<Sensor>> timeSensors = new LinkedHashMap<>();
     /** Ticker totals at the previous recording, per database. */
     private final Map<StoreDatabase, Map<String, Long>> previousTickers = new IdentityHashMap<>();
 
@@ -123,6 +137,17 @@ public final class StoreMetrics implements AutoCloseable {
             Sensor sensor = metrics.sensor(prefix + name, Sensor.RecordingLevel.DEBUG);
             sensor.add(metricName(name, "Hits over lookups since the previous commit", tags), new Value());
             metrics.ratioSensors.put(name, sensor);
+        }
+        for (String name : TIME_HISTOGRAMS.keySet()) {
+            List<Sensor> sensors = new ArrayList<>();
+            for (String statistic : List.of("avg", "min", "max")) {
+                String metric = name + "-" + statistic;
+                Sensor sensor = metrics.sensor(prefix + metric, Sensor.RecordingLevel.DEBUG);
+                sensor.add(metricName(metric, statistic + " of RocksDB's " + TIME_HISTOGRAMS.get(name)
+                        + " histogram", tags), new Value());
+                sensors.add(sensor);
+            }
+            metrics.timeSensors.put(name, sensors);
         }
         return metrics;
     }
@@ -169,6 +194,7 @@ public final class StoreMetrics implements AutoCloseable {
         }
         Map<String, Long> delta = new HashMap<>();
         Map<StoreDatabase, Map<String, Long>> seen = new IdentityHashMap<>();
+        Map<String, TimeTotals> times = new HashMap<>();
         for (StoreDatabase database : databases.get()) {
             Statistics statistics;
             try {
@@ -180,11 +206,19 @@ public final class StoreMetrics implements AutoCloseable {
             seen.put(database, statistics.tickers());
             statistics.tickers().forEach((ticker, total) ->
                     delta.merge(ticker, total - previous.getOrDefault(ticker, 0L), Long::sum));
+            TIME_HISTOGRAMS.forEach((name, histogram) -> times.computeIfAbsent(name, n -> new TimeTotals())
+                    .add(statistics.histogram(histogram)));
         }
         previousTickers.clear();
         previousTickers.putAll(seen);
         long now = System.currentTimeMillis();
         RATE_TOTALS.forEach((name, ticker) -> tickerSensors.get(name).record(delta.getOrDefault(ticker, 0L), now));
+        times.forEach((name, totals) -> {
+            List<Sensor> sensors = timeSensors.get(name);
+            sensors.get(0).record(totals.count == 0 ? 0 : (double) totals.sum / totals.count, now);
+            sensors.get(1).record(totals.min, now);
+            sensors.get(2).record(totals.max, now);
+        });
         HIT_RATIOS.forEach((name, hitTicker) -> {
             long hits = delta.getOrDefault(hitTicker, 0L);
             long misses = delta.getOrDefault(hitTicker.substring(0, hitTicker.length() - 3) + "miss", 0L);
@@ -203,6 +237,7 @@ public final class StoreMetrics implements AutoCloseable {
         sensors.clear();
         tickerSensors.clear();
         ratioSensors.clear();
+        timeSensors.clear();
         previousTickers.clear();
     }
 
@@ -212,6 +247,21 @@ public final class StoreMetrics implements AutoCloseable {
             map.put(keysAndValues[i], keysAndValues[i + 1]);
         }
         return map;
+    }
+
+    /** A time histogram summed over a store's databases, as the built-in store sums it. */
+    private static final class TimeTotals {
+        long sum;
+        long count;
+        double min = Double.MAX_VALUE;
+        double max;
+
+        void add(Histogram histogram) {
+            sum += histogram.sum();
+            count += histogram.count();
+            min = Math.min(min, histogram.min());
+            max = Math.max(max, histogram.max());
+        }
     }
 
     /** A metric whose value is read when a reporter asks. */

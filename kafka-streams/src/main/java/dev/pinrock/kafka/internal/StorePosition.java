@@ -1,0 +1,83 @@
+package dev.pinrock.kafka.internal;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.state.internals.OffsetCheckpoint;
+import org.apache.kafka.streams.state.internals.StoreQueryUtils;
+
+/**
+ * A store's position (the input offsets its contents reflect, which IQv2
+ * position bounds compare against), kept as the built-in stores keep it:
+ * read when the store opens from {@code <task state dir>/<store>.position},
+ * written there at every commit, advanced by every record the store writes
+ * ({@link StoreQueries#updatePosition}) and, during restoration, by the
+ * position header Kafka Streams writes into each changelog record when IQ
+ * consistency is on. So a query bounded by a position the store reached
+ * before a restart is answered after it. Thread-safe as the position is:
+ * every change and read synchronizes on it.
+ */
+final class StorePosition {
+    private final Position position = Position.emptyPosition();
+    private OffsetCheckpoint checkpoint;
+    private boolean consistencyEnabled;
+
+    /** @return the position, the same object for the store's whole life */
+    Position position() {
+        return position;
+    }
+
+    /**
+     * Loads the position a previous run wrote and registers the store with
+     * its context: each restored batch goes to {@code restore} (after the
+     * position advances by its records' headers), and every commit writes
+     * the position file.
+     *
+     * @param restore writes one batch of restored changelog records (a null value deletes)
+     */
+    void register(StateStoreContext context, StateStore root, String storeName,
+            Consumer<Collection<KeyValue<byte[], byte[]>>> restore) {
+        checkpoint = new OffsetCheckpoint(new File(context.stateDir(), storeName + ".position"));
+        consistencyEnabled = StreamsConfig.InternalConfig.getBoolean(context.appConfigs(),
+                StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED, false);
+        synchronized (position) {
+            position.merge(StoreQueryUtils.readPositionFromCheckpoint(checkpoint));
+        }
+        context.register(root, new RecordBatchingStateRestoreCallback() {
+            @Override
+            public void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
+                List<KeyValue<byte[], byte[]>> batch = new ArrayList<>(records.size());
+                synchronized (position) {
+                    for (ConsumerRecord<byte[], byte[]> record : records) {
+                        ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(record,
+                                consistencyEnabled, position);
+                        batch.add(KeyValue.pair(record.key(), record.value()));
+                    }
+                }
+                restore.accept(batch);
+            }
+
+            /** A context that restores key-value pairs (carrying no headers) restores through this. */
+            @Override
+            public void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
+                restore.accept(records);
+            }
+        }, this::checkpoint);
+    }
+
+    /** Writes the position file (Kafka Streams calls this at every commit). */
+    void checkpoint() {
+        StoreQueryUtils.checkpointPosition(checkpoint, position);
+    }
+}
