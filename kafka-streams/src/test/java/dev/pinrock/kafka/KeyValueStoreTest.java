@@ -317,6 +317,23 @@ class KeyValueStoreTest {
     }
 
     @Test
+    void aDamagedPositionFileFailsTheOpenNamingItAndLeavesNothingOpen() throws IOException {
+        StoreContexts.Recording context = context("pinrock", Map.of());
+        Files.createDirectories(context.stateDir().toPath());
+        Path positionFile = context.stateDir().toPath().resolve("store.position");
+        Files.writeString(positionFile, "garbage\n");
+        KeyValueStore<Bytes, byte[]> damaged = PinrockStores.keyValueStore("store").get();
+        ProcessorStateException refused = assertThrows(ProcessorStateException.class,
+                () -> damaged.init(context, damaged));
+        assertTrue(refused.getMessage().contains(positionFile.toString()), refused.getMessage());
+        Files.delete(positionFile);
+        KeyValueStore<Bytes, byte[]> store = open(PinrockStores.keyValueStore("store").get(), context);
+        store.put(bytes(1), new byte[] {1});
+        assertArrayEquals(new byte[] {1}, store.get(bytes(1)));
+        store.close();
+    }
+
+    @Test
     void registersRocksDbMetricsAndRecordsStatisticsOnFlush() {
         StoreContexts.Recording context = context("pinrock",
                 Map.of(StreamsConfig.METRICS_RECORDING_LEVEL_CONFIG, "DEBUG"));

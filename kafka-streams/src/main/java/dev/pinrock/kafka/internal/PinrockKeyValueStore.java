@@ -89,13 +89,14 @@ public class PinrockKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         if (open) {
             throw new IllegalStateException("Store " + name + " is already open");
         }
+        storePosition.load(context, name);
         Path directory = context.stateDir().toPath().resolve(STATE_SUBDIRECTORY).resolve(name);
         this.context = context;
         this.database = StoreDatabase.open(name, directory, context.appConfigs());
         this.writes = new WriteBatch();
         this.metrics = StoreMetrics.register(context, name, metricsScope, () -> open ? List.of(database) : List.of());
         open = true;
-        storePosition.register(context, root, name, this::restoreAll);
+        storePosition.register(context, root, this::restoreAll);
     }
 
     /** Writes one restored batch of changelog records as one write batch; a null value deletes. */

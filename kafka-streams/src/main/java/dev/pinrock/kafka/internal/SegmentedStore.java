@@ -84,6 +84,7 @@ final class SegmentedStore {
         if (open) {
             throw new IllegalStateException("Store " + name + " is already open");
         }
+        storePosition.load(context, name);
         this.context = context;
         this.directory = context.stateDir().toPath().resolve(PinrockKeyValueStore.STATE_SUBDIRECTORY).resolve(name);
         this.iterators = new OpenIterators(name);
@@ -105,7 +106,7 @@ final class SegmentedStore {
                         streamsMetrics)
                 : null;
         open = true;
-        storePosition.register(context, root, name, this::restoreAll);
+        storePosition.register(context, root, this::restoreAll);
     }
 
     /** @return the id of a segment directory named {@code <store>.<segment start>}, or -1 for anything else */

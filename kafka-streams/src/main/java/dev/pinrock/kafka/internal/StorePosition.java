@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
@@ -20,7 +21,8 @@ import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 /**
  * A store's position (the input offsets its contents reflect, which IQv2
  * position bounds compare against), kept as the built-in stores keep it:
- * read when the store opens from {@code <task state dir>/<store>.position},
+ * read when the store opens from {@code <task state dir>/<store>.position}
+ * ({@link #load}),
  * written there at every commit, advanced by every record the store writes
  * ({@link StoreQueries#updatePosition}) and, during restoration, by the
  * position header Kafka Streams writes into each changelog record when IQ
@@ -39,21 +41,39 @@ final class StorePosition {
     }
 
     /**
-     * Loads the position a previous run wrote and registers the store with
-     * its context: each restored batch goes to {@code restore} (after the
-     * position advances by its records' headers), and every commit writes
-     * the position file.
+     * Loads the position a previous run wrote; call before the store opens
+     * anything, so that an unreadable file leaves nothing open.
+     *
+     * @throws ProcessorStateException when the position file cannot be read or is damaged (it
+     *     names the file: deleting it starts the position empty)
+     */
+    void load(StateStoreContext context, String storeName) {
+        File file = new File(context.stateDir(), storeName + ".position");
+        checkpoint = new OffsetCheckpoint(file);
+        consistencyEnabled = StreamsConfig.InternalConfig.getBoolean(context.appConfigs(),
+                StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED, false);
+        Position stored;
+        try {
+            stored = StoreQueryUtils.readPositionFromCheckpoint(checkpoint);
+        } catch (RuntimeException e) {
+            // Kafka's reader lets a damaged number out as NumberFormatException.
+            throw new ProcessorStateException("Error reading the position file " + file + " of store " + storeName
+                    + " (deleting it starts the position empty)", e);
+        }
+        synchronized (position) {
+            position.merge(stored);
+        }
+    }
+
+    /**
+     * Registers the store with its context: each restored batch goes to
+     * {@code restore} (after the position advances by its records' headers),
+     * and every commit writes the position file. Call after {@link #load}.
      *
      * @param restore writes one batch of restored changelog records (a null value deletes)
      */
-    void register(StateStoreContext context, StateStore root, String storeName,
+    void register(StateStoreContext context, StateStore root,
             Consumer<Collection<KeyValue<byte[], byte[]>>> restore) {
-        checkpoint = new OffsetCheckpoint(new File(context.stateDir(), storeName + ".position"));
-        consistencyEnabled = StreamsConfig.InternalConfig.getBoolean(context.appConfigs(),
-                StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED, false);
-        synchronized (position) {
-            position.merge(StoreQueryUtils.readPositionFromCheckpoint(checkpoint));
-        }
         context.register(root, new RecordBatchingStateRestoreCallback() {
             @Override
             public void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
