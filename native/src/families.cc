@@ -88,6 +88,60 @@ rocksdb::Status rewrite_ingested_tables(rocksdb::DB* db,
   return rocksdb::Status::OK();
 }
 
+// Every column family the metadata of the database at path names, each
+// with its options from families (others if not named).
+rocksdb::Status named_families(const std::string& path, const rocksdb::DBOptions& db_options,
+                               const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                               const rocksdb::ColumnFamilyOptions& others,
+                               std::vector<rocksdb::ColumnFamilyDescriptor>* descriptors) {
+  std::vector<std::string> names;
+  rocksdb::Status s = rocksdb::DB::ListColumnFamilies(db_options, path, &names);
+  if (!s.ok()) return s;
+  for (const std::string& name : names) {
+    descriptors->emplace_back(name, family_options(families, name, others));
+  }
+  return s;
+}
+
+// A database opened with every column family its metadata names
+// (named_families); closed when destroyed.
+class EveryFamily {
+ public:
+  rocksdb::Status Open(const std::string& path, const rocksdb::DBOptions& db_options,
+                       const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                       const rocksdb::ColumnFamilyOptions& others) {
+    std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+    rocksdb::Status s = named_families(path, db_options, families, others, &descriptors);
+    if (!s.ok()) return s;
+    rocksdb::DB* opened = nullptr;
+    s = rocksdb::DB::Open(db_options, path, descriptors, &handles_, &opened);
+    db_.reset(opened);
+    return s;
+  }
+  ~EveryFamily() {
+    if (db_ == nullptr) return;
+    for (rocksdb::ColumnFamilyHandle* handle : handles_) db_->DestroyColumnFamilyHandle(handle);
+    db_->Close().PermitUncheckedError();
+  }
+  rocksdb::DB* db() const { return db_.get(); }
+  const std::vector<rocksdb::ColumnFamilyHandle*>& handles() const { return handles_; }
+
+ private:
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+// The options every open of repair's own uses: an existing database, its
+// log replayed into table files (a torn last record tolerated).
+rocksdb::DBOptions repair_open_options(const rocksdb::Options& options) {
+  rocksdb::DBOptions db_options(options);
+  db_options.create_if_missing = false;
+  db_options.error_if_exists = false;
+  db_options.avoid_flush_during_recovery = false;
+  db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
+  return db_options;
+}
+
 // RepairDB rebuilds the metadata from the table files alone, each of which
 // names its family. Three things it cannot know from them are settled here
 // first, when the database's metadata is intact (it names every table file
@@ -102,26 +156,38 @@ rocksdb::Status rewrite_ingested_tables(rocksdb::DB* db,
 void settle_before_repair(const std::string& path, const rocksdb::Options& options,
                           const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
                           const rocksdb::ColumnFamilyOptions& others) {
-  std::vector<std::string> names;
-  if (!rocksdb::DB::ListColumnFamilies(options, path, &names).ok()) return;
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
-  for (const std::string& name : names) {
-    descriptors.emplace_back(name, family_options(families, name, others));
-  }
+  if (!named_families(path, rocksdb::DBOptions(options), families, others, &descriptors).ok()) return;
   if (!metadata_names_every_table(path, rocksdb::DBOptions(options), descriptors)) return;
-  rocksdb::DBOptions db_options(options);
-  db_options.create_if_missing = false;
-  db_options.error_if_exists = false;
-  db_options.avoid_flush_during_recovery = false;
-  db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kTolerateCorruptedTailRecords;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* opened = nullptr;
-  if (!rocksdb::DB::Open(db_options, path, descriptors, &handles, &opened).ok()) return;
-  std::unique_ptr<rocksdb::DB> db(opened);
+  EveryFamily db;
+  if (!db.Open(path, repair_open_options(options), families, others).ok()) return;
   // A failure leaves the files as they were: RepairDB still runs.
-  rewrite_ingested_tables(db.get(), handles).PermitUncheckedError();
-  for (rocksdb::ColumnFamilyHandle* handle : handles) db->DestroyColumnFamilyHandle(handle);
-  db->Close().PermitUncheckedError();
+  rewrite_ingested_tables(db.db(), db.handles()).PermitUncheckedError();
+}
+
+// RepairDB places every table file in level 0, ordered by the largest
+// sequence number each holds. A point read searches level 0 in that order
+// and stops at the first file holding its key, while iterators and
+// compactions merge entries by their own sequence numbers. The two disagree
+// when a file holds an older version of a key under a larger largest
+// sequence number than the file holding the newer version (a compaction
+// that zeroed the sequence numbers of old entries beside newer ones, and a
+// log that RepairDB replayed into a file of its own): a get then answered the
+// older value while a cursor showed the newer. A full compaction of every
+// family merges by sequence number, so that gets answer what cursors see.
+rocksdb::Status compact_repaired(const std::string& path, const rocksdb::Options& options,
+                                 const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                                 const rocksdb::ColumnFamilyOptions& others) {
+  EveryFamily db;
+  rocksdb::Status s = db.Open(path, repair_open_options(options), families, others);
+  if (!s.ok()) return s;
+  rocksdb::CompactRangeOptions full;
+  full.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  for (rocksdb::ColumnFamilyHandle* handle : db.handles()) {
+    s = db.db()->CompactRange(full, handle, nullptr, nullptr);
+    if (!s.ok()) return s;
+  }
+  return rocksdb::Status::OK();
 }
 
 // The names of the column families the database at path has: from its
@@ -306,8 +372,9 @@ int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, s
     rocksdb::Status repaired =
         rocksdb::RepairDB(path, rocksdb::DBOptions(rocks_options), families, others);
     if (!repaired.ok()) return to_status(repaired, err, err_cap);
-    return to_status(recreate_lost_families(path, rocks_options, families, others, known), err,
-                     err_cap);
+    rocksdb::Status recreated = recreate_lost_families(path, rocks_options, families, others, known);
+    if (!recreated.ok()) return to_status(recreated, err, err_cap);
+    return to_status(compact_repaired(path, rocks_options, families, others), err, err_cap);
   });
 }
 

@@ -323,7 +323,8 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * directory) keeps every acknowledged write: it is first opened once, so
      * that its recovery writes the log into table files, and each column family
      * holding an ingested file is compacted (RepairDB cannot take such a file).
-     * Every column family the database had is there afterwards, empty ones too.
+     * Every column family the database had is there afterwards, empty ones too,
+     * each fully compacted (so that gets and cursors agree on every key).
      * Without the metadata, a column family is known by its table files alone:
      * writes only in the log of a family with none yet are lost, and so is an
      * ingested file not compacted since (moved to {@code path/lost}).
