@@ -17,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -209,7 +210,9 @@ class OptionsReferenceTest {
             } catch (RocksDbException.InvalidArgumentException e) {
                 continue;
             }
-            Set<String> names = new LinkedHashSet<>();
+            // In name order: RocksDB writes an OPTIONS file from a hash map, whose
+            // order differs between C++ standard libraries.
+            Set<String> names = new TreeSet<>();
             recorded.forEach((key, value) -> {
                 if (!value.equals(defaults.get(key))) {
                     names.add(key.substring(key.lastIndexOf(' ') + 1));
