@@ -1,5 +1,6 @@
 package dev.pinrock.kafka;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -431,6 +432,16 @@ class WindowAndSessionStoresTest {
         assertThrows(InvalidStateStoreException.class, store::flush);
         store.close();
         all.close();
+        // A restore into the closed store is read back, and the next close closes what it opened.
+        Bytes key = Bytes.wrap(new byte[] {7});
+        ((BatchingStateRestoreCallback) context.restoreCallback).restoreAll(
+                List.of(KeyValue.pair(WindowKeySchema.toStoreKeyBinary(key, 49_000, 0).get(), new byte[] {7})));
+        assertArrayEquals(new byte[] {7}, store.fetch(key, 49_000));
+        store.close();
+        WindowStore<Bytes, byte[]> reopened = open(PinrockStores.windowStore("w", Duration.ofMinutes(3),
+                Duration.ofMinutes(1), false).get(), new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        assertArrayEquals(new byte[] {7}, reopened.fetch(key, 49_000));
+        reopened.close();
     }
 
     @Test

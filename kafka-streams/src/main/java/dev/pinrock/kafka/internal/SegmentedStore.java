@@ -371,10 +371,13 @@ final class SegmentedStore {
         metrics.record();
     }
 
-    /** Closes the open iterators, the metrics and every segment; idempotent. */
+    /**
+     * Closes the open iterators, the metrics and every segment, the ones a
+     * restore into the closed store opened since included; idempotent.
+     */
     synchronized void close() {
-        if (!open) {
-            return;
+        if (iterators == null) {
+            return; // never initialized
         }
         open = false;
         iterators.closeAll();
