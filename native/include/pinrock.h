@@ -556,6 +556,23 @@ PR_API void pr_db_set_closing(pr_db_t* db, int32_t closing);
 PR_API int32_t pr_db_set_options(pr_db_t* db, int32_t scope, const char* text, char* err,
                                  size_t err_cap);
 
+/* Changes, as pr_db_set_options does, every option of scope
+ * (PR_OPTION_SCOPE_DB or PR_OPTION_SCOPE_FAMILY) that options sets: each
+ * option its option strings of that scope name, with the last value given,
+ * and each option a typed setter set to other than its default (what differs
+ * from pr_options_create's options with those strings applied), the typed
+ * value winning over a string's as at open. Setting nothing changes nothing
+ * and returns PR_OK. Returns PR_CODE_INVALID_ARGUMENT, changing nothing and
+ * naming them, when options also set options of another scope (the table
+ * scope's are fixed while open), or what only an open takes (a block cache
+ * size, memory budget, rate limiter, SST file manager, merge operator,
+ * statistics, the info log's destination, named families' options), and as
+ * pr_db_set_options for the options changed. options is not kept.
+ * Thread-safe with any call on the database but pr_db_close; options must
+ * not change meanwhile. Implemented in options.cc. */
+PR_API int32_t pr_db_set_options_from(pr_db_t* db, int32_t scope, const pr_options_t* options,
+                                      char* err, size_t err_cap);
+
 /* Writes key -> value. Returns PR_OK or a RocksDB status. Like every write
  * (pr_db_delete, pr_db_write without PR_WRITE_NO_SLOWDOWN), it waits while
  * RocksDB stalls writes, polling every 10 ms at most, and returns the

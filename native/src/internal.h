@@ -36,6 +36,7 @@
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -74,6 +75,10 @@ struct pr_options {
   bool info_log_to_queue = false;
   // Options of existing column families opened by pr_db_open, by name.
   std::map<std::string, std::shared_ptr<pr_options>> family_options;
+  // The options the option strings named, by scope (PR_OPTION_SCOPE_*) and
+  // name, the last string's value for a name named twice: what
+  // pr_db_set_options_from applies as given, whatever the defaults.
+  std::map<int32_t, std::unordered_map<std::string, std::string>> string_options;
   // Tests only (testing.h): the Env the database's files go through.
   std::shared_ptr<rocksdb::Env> env;
 };

@@ -167,6 +167,13 @@ std::string unsafe_value_error(const rocksdb::ColumnFamilyOptions& family) {
 
 std::string unsafe_value_error(const rocksdb::BlockBasedTableOptions&) { return ""; }
 
+// How messages name the options text of scope: its start, when long, so
+// that the reason after it still fits.
+std::string described(int32_t scope, const std::string& text) {
+  std::string shown = text.size() > 200 ? text.substr(0, 200) + "..." : text;
+  return std::string(scope_name(scope)) + " options \"" + shown + "\": ";
+}
+
 // The options text names in scope, as RocksDB's StringToMap reads them,
 // into *named, and how messages name the text (*where). Returns PR_OK, or
 // PR_CODE_INVALID_ARGUMENT for an unknown scope, text that does not parse,
@@ -177,10 +184,7 @@ int32_t named_options(int32_t scope, const char* text, std::string* where,
   if (scope < PR_OPTION_SCOPE_DB || scope > PR_OPTION_SCOPE_TABLE) {
     return invalid_argument("unknown option scope " + std::to_string(scope), err, err_cap);
   }
-  // The text as the message repeats it: its start, when long, so that the reason still fits.
-  std::string shown = text;
-  if (shown.size() > 200) shown = shown.substr(0, 200) + "...";
-  *where = std::string(scope_name(scope)) + " options \"" + shown + "\": ";
+  *where = described(scope, text);
   rocksdb::Status s = rocksdb::StringToMap(text, named);
   if (!s.ok()) return invalid_argument(*where + s.ToString(), err, err_cap);
   for (const auto& [name, value] : *named) {
@@ -238,20 +242,135 @@ int32_t parse_into(Options* current, const std::unordered_map<std::string, std::
   return PR_OK;
 }
 
+// parse_into for the options of scope in options.
+int32_t parse_scope_into(pr_options* options, int32_t scope,
+                         const std::unordered_map<std::string, std::string>& named,
+                         const std::string& where, char* err, size_t err_cap) {
+  if (scope == PR_OPTION_SCOPE_DB) return parse_into(&options->db, named, where, err, err_cap);
+  if (scope == PR_OPTION_SCOPE_FAMILY) {
+    return parse_into(&options->family, named, where, err, err_cap);
+  }
+  return parse_into(&options->table, named, where, err, err_cap);
+}
+
+// Option text that names what named does, in name order, the values that
+// hold text RocksDB's parser would otherwise split wrapped in braces.
+std::string option_text(const std::unordered_map<std::string, std::string>& named) {
+  std::string text;
+  for (const auto& [name, value] : std::map<std::string, std::string>(named.begin(), named.end())) {
+    bool nested = value.find_first_of(";={}") != std::string::npos;
+    text += name + "=" + (nested ? "{" + value + "}" : value) + ";";
+  }
+  return text;
+}
+
 // Option text from RocksDB's serialization of one scope's options, without
 // the names in dropped and, wrapped in braces, the values that hold text
 // RocksDB's parser would otherwise split.
 std::string option_text(const std::string& serialized, const std::set<std::string>& dropped) {
   std::unordered_map<std::string, std::string> named;
   if (!rocksdb::StringToMap(serialized, &named).ok()) return "";
-  std::map<std::string, std::string> sorted(named.begin(), named.end());
+  for (const std::string& name : dropped) named.erase(name);
+  return option_text(named);
+}
+
+// The options text RocksDB serialized names, by name (an option struct's
+// value without its braces), or none when serializing failed.
+std::unordered_map<std::string, std::string> named_in(const rocksdb::Status& serialized,
+                                                      const std::string& text) {
+  std::unordered_map<std::string, std::string> named;
+  if (serialized.ok()) rocksdb::StringToMap(text, &named).PermitUncheckedError();
+  return named;
+}
+
+// One scope's options by name as RocksDB serializes them.
+std::unordered_map<std::string, std::string> serialized_options(const rocksdb::DBOptions& db) {
   std::string text;
-  for (const auto& [name, value] : sorted) {
-    if (dropped.count(name) != 0) continue;
-    bool nested = value.find_first_of(";={}") != std::string::npos;
-    text += name + "=" + (nested ? "{" + value + "}" : value) + ";";
+  return named_in(rocksdb::GetStringFromDBOptions(rocksdb::ConfigOptions(), db, &text), text);
+}
+
+std::unordered_map<std::string, std::string> serialized_options(
+    const rocksdb::ColumnFamilyOptions& family) {
+  std::string text;
+  return named_in(rocksdb::GetStringFromColumnFamilyOptions(rocksdb::ConfigOptions(), family, &text),
+                  text);
+}
+
+std::unordered_map<std::string, std::string> serialized_options(
+    const rocksdb::BlockBasedTableOptions& table) {
+  std::string text;
+  std::unique_ptr<rocksdb::TableFactory> factory(rocksdb::NewBlockBasedTableFactory(table));
+  return named_in(factory->GetOptionString(rocksdb::ConfigOptions(), &text), text);
+}
+
+// Adds to *changes each option of these whose serialized value differs from
+// base's, with its value in these.
+template <typename Options>
+void add_changed(const Options& these, const Options& base,
+                 std::unordered_map<std::string, std::string>* changes) {
+  std::unordered_map<std::string, std::string> before = serialized_options(base);
+  for (auto& [name, value] : serialized_options(these)) {
+    auto old = before.find(name);
+    if (old == before.end() || old->second != value) (*changes)[name] = std::move(value);
   }
-  return text;
+}
+
+// What of options a running database cannot take whatever the option: the
+// settings pinrock makes when it opens, not RocksDB options, named; empty
+// when options hold none but the defaults.
+std::vector<std::string> open_only_settings(const pr_options& options) {
+  const pr_options defaults;
+  std::vector<std::string> fixed;
+  if (options.block_cache_bytes != defaults.block_cache_bytes) {
+    fixed.push_back("the block cache size");
+  }
+  if (options.memory_budget) fixed.push_back("a memory budget");
+  if (options.db.rate_limiter) fixed.push_back("a rate limiter");
+  if (options.db.sst_file_manager) fixed.push_back("an SST file manager");
+  if (options.merge_operator_kind != nullptr) fixed.push_back("a merge operator");
+  if (options.statistics_level != defaults.statistics_level) fixed.push_back("statistics");
+  if (options.info_log_to_queue != defaults.info_log_to_queue) {
+    fixed.push_back("the info log's destination");
+  }
+  if (!options.family_options.empty()) fixed.push_back("options of named column families");
+  if (options.env) fixed.push_back("an Env");
+  return fixed;
+}
+
+// Changes the options named in scope (DB or FAMILY) of the running database
+// (SetDBOptions or SetOptions of db's family), after parsing them over the
+// options in use as pr_options_set_string would; where says in messages
+// what they came from.
+int32_t change_options(pr_db_t* db, int32_t scope,
+                       const std::unordered_map<std::string, std::string>& named,
+                       const std::string& where, char* err, size_t err_cap) {
+  // Parsed over the options in use first: refused as pr_options_set_string
+  // refuses (unknown names, unsafe values) before RocksDB changes anything.
+  rocksdb::Status s;
+  int32_t status;
+  if (scope == PR_OPTION_SCOPE_DB) {
+    rocksdb::DBOptions in_use = db->db->GetDBOptions();
+    status = parse_into(&in_use, named, where, err, err_cap);
+    if (status != PR_OK) return status;
+    s = db->db->SetDBOptions(named);
+  } else {
+    rocksdb::ColumnFamilyOptions in_use = db->db->GetOptions(db->family);
+    status = parse_into(&in_use, named, where, err, err_cap);
+    if (status != PR_OK) return status;
+    s = db->db->SetOptions(db->family, named);
+  }
+  // RocksDB refuses an option it cannot change while open: InvalidArgument
+  // for a family's ("Option not changeable"), NotFound for the database's,
+  // saying "Unrecognized option" of one its parser has just read.
+  if (s.IsNotFound()) {
+    return invalid_argument(
+        where + "RocksDB cannot change it while the database is open (" + s.ToString() + ")", err,
+        err_cap);
+  }
+  if (s.IsInvalidArgument() || s.IsNotSupported()) {
+    return invalid_argument(where + s.ToString(), err, err_cap);
+  }
+  return to_status(s, err, err_cap);
 }
 
 }  // namespace
@@ -470,9 +589,10 @@ int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const char* 
     std::unordered_map<std::string, std::string> named;
     int32_t status = named_options(scope, text, &where, &named, err, err_cap);
     if (status != PR_OK) return status;
-    if (scope == PR_OPTION_SCOPE_DB) return parse_into(&options->db, named, where, err, err_cap);
-    if (scope == PR_OPTION_SCOPE_FAMILY) return parse_into(&options->family, named, where, err, err_cap);
-    return parse_into(&options->table, named, where, err, err_cap);
+    status = parse_scope_into(options, scope, named, where, err, err_cap);
+    if (status != PR_OK) return status;
+    for (auto& [name, value] : named) options->string_options[scope][name] = std::move(value);
+    return PR_OK;
   });
 }
 
@@ -488,26 +608,52 @@ int32_t pr_db_set_options(pr_db_t* db, int32_t scope, const char* text, char* er
     std::unordered_map<std::string, std::string> named;
     int32_t status = named_options(scope, text, &where, &named, err, err_cap);
     if (status != PR_OK) return status;
-    // Parsed over the options in use first: refused as pr_options_set_string
-    // refuses (unknown names, unsafe values) before RocksDB changes anything.
-    rocksdb::Status s;
-    if (scope == PR_OPTION_SCOPE_DB) {
-      rocksdb::DBOptions in_use = db->db->GetDBOptions();
-      status = parse_into(&in_use, named, where, err, err_cap);
-      if (status != PR_OK) return status;
-      s = db->db->SetDBOptions(named);
-    } else {
-      rocksdb::ColumnFamilyOptions in_use = db->db->GetOptions(db->family);
-      status = parse_into(&in_use, named, where, err, err_cap);
-      if (status != PR_OK) return status;
-      s = db->db->SetOptions(db->family, named);
+    return change_options(db, scope, named, where, err, err_cap);
+  });
+}
+
+int32_t pr_db_set_options_from(pr_db_t* db, int32_t scope, const pr_options_t* options, char* err,
+                               size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (scope != PR_OPTION_SCOPE_DB && scope != PR_OPTION_SCOPE_FAMILY) {
+      return invalid_argument("options of scope " + std::to_string(scope) +
+                                  " cannot change while the database is open",
+                              err, err_cap);
     }
-    // RocksDB refuses an option it cannot change while open (InvalidArgument
-    // for a family's, NotFound for the database's).
-    if (s.IsInvalidArgument() || s.IsNotFound() || s.IsNotSupported()) {
-      return invalid_argument(where + s.ToString(), err, err_cap);
+    std::vector<std::string> fixed = open_only_settings(*options);
+    if (!fixed.empty()) {
+      std::string named;
+      for (const std::string& setting : fixed) named += (named.empty() ? "" : ", ") + setting;
+      return invalid_argument(named + " can only be set when the database opens", err, err_cap);
     }
-    return to_status(s, err, err_cap);
+    // Every scope's changes: the names option strings set, as given, and the
+    // typed settings: what differs from the defaults with those strings applied.
+    pr_options base;
+    std::map<int32_t, std::unordered_map<std::string, std::string>> changes =
+        options->string_options;
+    for (const auto& [string_scope, named] : options->string_options) {
+      int32_t status = parse_scope_into(&base, string_scope, named,
+                                        described(string_scope, option_text(named)), err, err_cap);
+      if (status != PR_OK) return status;
+    }
+    add_changed(options->db, base.db, &changes[PR_OPTION_SCOPE_DB]);
+    add_changed(options->family, base.family, &changes[PR_OPTION_SCOPE_FAMILY]);
+    add_changed(options->table, base.table, &changes[PR_OPTION_SCOPE_TABLE]);
+    for (const auto& [other_scope, named] : changes) {
+      if (other_scope == scope || named.empty()) continue;
+      std::string text = option_text(named);
+      if (text.size() > 200) text = text.substr(0, 200) + "...";
+      return invalid_argument(
+          std::string(scope_name(other_scope)) + " options " + text +
+              (other_scope == PR_OPTION_SCOPE_TABLE
+                   ? " are fixed while the database is open: set them when it opens"
+                   : " are not " + std::string(scope_name(scope)) +
+                         " options: change them in their own scope"),
+          err, err_cap);
+    }
+    const std::unordered_map<std::string, std::string>& named = changes[scope];
+    if (named.empty()) return PR_OK;
+    return change_options(db, scope, named, described(scope, option_text(named)), err, err_cap);
   });
 }
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <initializer_list>
 #include <iterator>
 #include <string>
@@ -415,6 +416,97 @@ TEST_F(SetOptionsTest, WhatCannotChangeWhileOpenIsRefusedAndChangesNothing) {
   for (const Case& c : cases) {
     EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_set_options(db, c.scope, c.text, message, sizeof message)) << c.text;
     EXPECT_NE(nullptr, std::strstr(message, c.why)) << c.text << ": " << message;
+  }
+  EXPECT_EQ(std::string::npos, latest_options_file(dir.path()).find("write_buffer_size=8388608"));
+  Put("still", "writable");
+}
+
+// Options set typed and by strings, changed on the running database: the
+// strings' options as given (one naming a default value too), the typed ones
+// that differ from their defaults, the typed value winning over a string's.
+TEST_F(SetOptionsTest, OptionsFromAHandleChangeWhatTheyNameAndWhatTheTypedSettersChanged) {
+  char message[512] = {0};
+  Options family;
+  ASSERT_EQ(PR_OK, pr_options_set_string(family.handle, PR_OPTION_SCOPE_FAMILY,
+                                         "disable_auto_compactions=false;write_buffer_size=8M;"
+                                         "level0_file_num_compaction_trigger=7",
+                                         message, sizeof message))
+      << message;
+  pr_options_t* typed = family.handle;
+  ASSERT_EQ(PR_OK, pr_options_set_write_buffer_bytes(typed, 16ull << 20, message, sizeof message));
+  ASSERT_EQ(PR_OK, pr_options_set_compression(typed, PR_COMPRESSION_ZSTD, message, sizeof message));
+  ASSERT_EQ(PR_OK, pr_options_set_zstd_level(family.handle, 7, message, sizeof message));
+  ASSERT_EQ(PR_OK, pr_db_set_options(db, PR_OPTION_SCOPE_FAMILY, "disable_auto_compactions=true",
+                                     message, sizeof message))
+      << message;
+  ASSERT_EQ(PR_OK, pr_db_set_options_from(db, PR_OPTION_SCOPE_FAMILY, typed, message, sizeof message))
+      << message;
+  Options database;
+  ASSERT_EQ(PR_OK, pr_options_set_string(database.handle, PR_OPTION_SCOPE_DB,
+                                         "max_background_jobs=3", message, sizeof message));
+  ASSERT_EQ(PR_OK,
+            pr_db_set_options_from(db, PR_OPTION_SCOPE_DB, database.handle, message, sizeof message))
+      << message;
+  std::string file = latest_options_file(dir.path());
+  for (const char* expected :
+       {"disable_auto_compactions=false", "write_buffer_size=16777216",
+        "level0_file_num_compaction_trigger=7", "compression=kZSTD", "max_background_jobs=3"}) {
+    EXPECT_NE(std::string::npos, file.find(expected)) << expected << " not in\n" << file;
+  }
+  EXPECT_NE(std::string::npos, file.find("level=7;")) << "the zstd level is not in\n" << file;
+  // Nothing set: nothing to change.
+  Options defaults;
+  EXPECT_EQ(PR_OK, pr_db_set_options_from(db, PR_OPTION_SCOPE_FAMILY, defaults.handle, message,
+                                          sizeof message))
+      << message;
+}
+
+TEST_F(SetOptionsTest, OptionsFromAHandleOfAnotherScopeOrOnlyForAnOpenAreRefusedAndChangeNothing) {
+  char message[512] = {0};
+  struct Case {
+    int32_t scope;
+    std::function<void(pr_options_t*)> set;
+    const char* why;
+  } cases[] = {
+      {PR_OPTION_SCOPE_FAMILY,
+       [](pr_options_t* o) {
+         pr_options_set_string(o, PR_OPTION_SCOPE_DB, "max_background_jobs=3", nullptr, 0);
+       },
+       "database options max_background_jobs=3; are not column family options"},
+      {PR_OPTION_SCOPE_DB,
+       [](pr_options_t* o) { pr_options_set_write_buffer_bytes(o, 8ull << 20, nullptr, 0); },
+       "column family options write_buffer_size=8388608; are not database options"},
+      {PR_OPTION_SCOPE_FAMILY,
+       [](pr_options_t* o) {
+         pr_options_set_string(o, PR_OPTION_SCOPE_TABLE, "block_size=8K", nullptr, 0);
+       },
+       "table options block_size=8K; are fixed while the database is open"},
+      {PR_OPTION_SCOPE_FAMILY,
+       [](pr_options_t* o) { pr_options_set_block_cache_bytes(o, 1 << 20, nullptr, 0); },
+       "the block cache size can only be set when the database opens"},
+      {PR_OPTION_SCOPE_DB, [](pr_options_t* o) { pr_options_set_statistics(o, 1, nullptr, 0); },
+       "statistics can only be set"},
+      {PR_OPTION_SCOPE_FAMILY,
+       [](pr_options_t* o) { pr_options_set_merge_operator(o, "put", nullptr, 0); },
+       "a merge operator can only be set"},
+      {PR_OPTION_SCOPE_FAMILY,
+       [](pr_options_t* o) {
+         pr_options_set_string(o, PR_OPTION_SCOPE_FAMILY, "write_buffer_size=8M;num_levels=3",
+                               nullptr, 0);
+       },
+       "num_levels"},
+      {PR_OPTION_SCOPE_DB, [](pr_options_t* o) { pr_options_set_create_if_missing(o, 1); },
+       "create_if_missing=true;\": RocksDB cannot change it while the database is open"},
+      {PR_OPTION_SCOPE_TABLE, [](pr_options_t*) {},
+       "scope 2 cannot change while the database is open"},
+  };
+  for (const Case& c : cases) {
+    Options o;
+    c.set(o.handle);
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+              pr_db_set_options_from(db, c.scope, o.handle, message, sizeof message))
+        << c.why;
+    EXPECT_NE(nullptr, std::strstr(message, c.why)) << c.why << ": " << message;
   }
   EXPECT_EQ(std::string::npos, latest_options_file(dir.path()).find("write_buffer_size=8388608"));
   Put("still", "writable");

@@ -660,6 +660,42 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     }
 
     /**
+     * Changes column family options of this keyspace while the database is
+     * open, as {@link #setFamilyOptions(String)} does, to what options set:
+     * every option its {@link DbOptions#familyOptions(String) family option
+     * strings} name (the typed shorthands that add them included, e.g.
+     * {@link DbOptions#level0Triggers(int, int, int)}), with the last value
+     * given, and every typed setting that differs from
+     * {@link DbOptions#create()}'s ({@link DbOptions#writeBufferBytes(long)},
+     * {@link DbOptions#compression(Compression)}, {@link DbOptions#zstdLevel(int)}
+     * and the other compression settings), the typed value winning over a
+     * string's as at open. E.g.
+     * {@code setFamilyOptions(DbOptions.create().writeBufferBytes(8 << 20).familyOptions("disable_auto_compactions=true"))}.
+     * Options equal to {@link DbOptions#create()} change nothing.
+     *
+     * @param options the options to change
+     * @throws RocksDbException.InvalidArgumentException naming them, when RocksDB cannot change one
+     *     while open, options also set database or table options, or what only an open takes (the
+     *     block cache, a memory budget, rate limiter or SST file manager, a merge operator,
+     *     statistics, the info log, {@link DbOptions#memoryFirstReads(boolean)}, families' own
+     *     options); nothing is changed then
+     * @throws IllegalStateException when the database or a shared object options names is closed
+     */
+    public void setFamilyOptions(DbOptions options) {
+        setOptions(true, options);
+    }
+
+    /** Changes the database's or this family's options while open to what options set. */
+    void setOptions(boolean familyScope, DbOptions options) {
+        Objects.requireNonNull(options, "options");
+        adminRun(owner -> SharedObject.withHandles(options.memoryBudget(), options.rateLimiter(),
+                options.sstFileManager(), shared -> {
+                    owner.setOptions(familyScope, options, shared);
+                    return null;
+                }));
+    }
+
+    /**
      * Writes the memtables to table files and waits until that is done.
      *
      * @throws RocksDbException when the flush fails

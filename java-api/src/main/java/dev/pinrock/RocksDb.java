@@ -280,6 +280,30 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     }
 
     /**
+     * Changes database-wide options while the database is open, as
+     * {@link #setDatabaseOptions(String)} does, to what options set: every
+     * option its {@link DbOptions#databaseOptions(String) database option
+     * strings} name (the typed shorthands that add them included, e.g.
+     * {@link DbOptions#maxBackgroundJobs(int)} or {@link DbOptions#bytesPerSync(long)}),
+     * with the last value given, and every typed setting that differs from
+     * {@link DbOptions#create()}'s, the typed value winning over a string's as
+     * at open. E.g. {@code setDatabaseOptions(DbOptions.create().maxBackgroundJobs(4))}.
+     * Options equal to {@link DbOptions#create()} change nothing. Column
+     * family options change with {@link #setFamilyOptions(DbOptions)}.
+     *
+     * @param options the options to change
+     * @throws RocksDbException.InvalidArgumentException naming them, when RocksDB cannot change one
+     *     while open (e.g. {@link DbOptions#maxOpenFiles(int)}, {@link DbOptions#paranoidChecks(boolean)}),
+     *     options also set column family or table options, or what only an open takes (the block
+     *     cache, a memory budget, rate limiter or SST file manager, statistics, the info log,
+     *     {@link DbOptions#memoryFirstReads(boolean)}, families' own options); nothing is changed then
+     * @throws IllegalStateException when the database or a shared object options names is closed
+     */
+    public void setDatabaseOptions(DbOptions options) {
+        setOptions(false, options);
+    }
+
+    /**
      * Reads RocksDB's statistics: every ticker and histogram, in one native call.
      *
      * @return the statistics now

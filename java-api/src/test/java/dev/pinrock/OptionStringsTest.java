@@ -161,6 +161,83 @@ class OptionStringsTest {
         assertThrows(IllegalStateException.class, () -> closed.setFamilyOptions("write_buffer_size=8M"));
     }
 
+    /**
+     * The typed forms change what a DbOptions sets: its option strings as given (one naming a
+     * default value too) and its typed settings that differ from the defaults.
+     */
+    @Test
+    void typedOptionsChangedWhileOpenTakeEffectAndAreRecorded() throws IOException {
+        Path path = dir.resolve("typed dynamic");
+        try (RocksDb db = RocksDb.open(path, DbOptions.create().createIfMissing(true))) {
+            db.setFamilyOptions(DbOptions.create().level0Triggers(2, 20, 36).familyOptions("disable_auto_compactions=true"));
+            for (int i = 0; i < 4; i++) {
+                db.put(bytes("key" + i), bytes("value"));
+                db.flush();
+            }
+            assertEquals("4", db.property("rocksdb.num-files-at-level0"), "compactions ran while disabled");
+            db.setFamilyOptions(DbOptions.create().familyOptions("disable_auto_compactions=false")
+                    .writeBufferBytes(8 << 20).compression(Compression.ZSTD).zstdLevel(7));
+            db.setDatabaseOptions(DbOptions.create().maxBackgroundJobs(3).bytesPerSync(64 << 10));
+            ColumnFamily family = db.createColumnFamily("other");
+            family.setFamilyOptions(DbOptions.create().familyOptions("write_buffer_size=4M").writeBufferBytes(2 << 20));
+            family.setFamilyOptions(DbOptions.create());
+        }
+        String file = newestOptionsFile(path);
+        for (String expected : List.of("level0_file_num_compaction_trigger=2", "level0_stop_writes_trigger=36",
+                "disable_auto_compactions=false", "write_buffer_size=8388608", "compression=kZSTD",
+                "max_background_jobs=3", "bytes_per_sync=65536", "write_buffer_size=2097152")) {
+            assertTrue(file.contains(expected), expected + " is not in the OPTIONS file");
+        }
+        assertTrue(file.contains("level=7;"), "the zstd level is not in the OPTIONS file");
+    }
+
+    @Test
+    void typedOptionsThatCannotChangeWhileOpenAreRefusedNamingThemAndChangeNothing() throws IOException {
+        record Refused(boolean family, DbOptions options, String why) {
+        }
+        Path path = dir.resolve("typed fixed");
+        try (RocksDb db = RocksDb.open(path, DbOptions.create().createIfMissing(true));
+                MemoryBudget budget = MemoryBudget.create(64 << 20, 16 << 20);
+                RateLimiter limiter = RateLimiter.create(1 << 20)) {
+            String before = newestOptionsFile(path);
+            DbOptions base = DbOptions.create().writeBufferBytes(8 << 20);
+            for (Refused refused : List.of(
+                    new Refused(true, base.maxBackgroundJobs(3), "database options max_background_jobs=3;"),
+                    new Refused(true, base.bloomFilter(10), "table options filter_policy="),
+                    new Refused(true, base.blockCacheBytes(1 << 20), "the block cache size"),
+                    new Refused(true, base.mergeOperator("put"), "a merge operator"),
+                    new Refused(true, base.statistics(StatsLevel.ALL), "statistics"),
+                    new Refused(true, base.memoryBudget(budget), "a memory budget"),
+                    new Refused(false, DbOptions.create().rateLimiter(limiter), "a rate limiter"),
+                    new Refused(true, base.columnFamily("x", DbOptions.create()), "options of named column families"),
+                    new Refused(true, base.memoryFirstReads(false), "memoryFirstReads"),
+                    new Refused(true, base.familyOptions("num_levels=3"), "num_levels"),
+                    new Refused(false, base, "column family options write_buffer_size=8388608;"),
+                    new Refused(false, DbOptions.create().paranoidChecks(false), "paranoid_checks"),
+                    new Refused(false, DbOptions.create().createIfMissing(true), "create_if_missing"))) {
+                RocksDbException e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                        () -> {
+                            if (refused.family()) {
+                                db.setFamilyOptions(refused.options());
+                            } else {
+                                db.setDatabaseOptions(refused.options());
+                            }
+                        }, refused.why());
+                assertTrue(e.getMessage().contains(refused.why()), e.getMessage());
+            }
+            assertEquals(before, newestOptionsFile(path), "a refused change was recorded");
+            db.put(bytes("still"), bytes("writable"));
+            assertThrows(NullPointerException.class, () -> db.setFamilyOptions((DbOptions) null));
+            MemoryBudget closedBudget = MemoryBudget.create(64 << 20, 16 << 20);
+            closedBudget.close();
+            assertThrows(IllegalStateException.class,
+                    () -> db.setFamilyOptions(DbOptions.create().memoryBudget(closedBudget)));
+        }
+        RocksDb closed = RocksDb.open(path, DbOptions.create());
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> closed.setDatabaseOptions(DbOptions.create()));
+    }
+
     /** Each shorthand setter reaches RocksDB as the option it names. */
     @Test
     void everyShorthandReachesRocksDB() throws IOException {

@@ -299,6 +299,10 @@ final class Downcalls {
         return PinrockNative.pr_db_set_options$handle();
     }
 
+    static MethodHandle dbSetOptionsFrom() {
+        return PinrockNative.pr_db_set_options_from$handle();
+    }
+
     static MethodHandle dbSetClosing() {
         return PinrockNative.pr_db_set_closing$handle();
     }

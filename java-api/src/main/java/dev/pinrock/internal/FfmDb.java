@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.OptionalLong;
 
 import dev.pinrock.DbOptions;
+import dev.pinrock.RocksDbException;
 import dev.pinrock.StatsLevel;
+import dev.pinrock.StatusCode;
 
 /**
  * The owner of an open database's (or column family's) native handle.
@@ -101,6 +103,25 @@ public final class FfmDb {
         int scope = familyScope ? Downcalls.OPTION_SCOPE_FAMILY : Downcalls.OPTION_SCOPE_DB;
         call((scratch, arena) -> (int) Downcalls.dbSetOptions().invokeExact(handle, scope,
                 NativeStrings.allocate(arena, text, "options"), scratch.err, ERR_CAP));
+    }
+
+    /**
+     * Changes, while open, every option of the database or of this handle's
+     * family that options set (pr_db_set_options_from); what only an open
+     * takes is refused with InvalidArgumentException, as the native call
+     * refuses its own.
+     *
+     * @param familyScope whether to change column family options rather than database ones
+     * @param shared the native handles of the shared objects options name
+     */
+    public void setOptions(boolean familyScope, DbOptions options, SharedHandles shared) {
+        if (options.memoryFirstReads() != DbOptions.create().memoryFirstReads()) {
+            throw RocksDbException.of(StatusCode.INVALID_ARGUMENT.nativeCode(),
+                    "Invalid argument: memoryFirstReads can only be set when the database opens");
+        }
+        int scope = familyScope ? Downcalls.OPTION_SCOPE_FAMILY : Downcalls.OPTION_SCOPE_DB;
+        NativeOptions.with(options, shared, nativeOptions -> call((scratch, arena) -> (int) Downcalls
+                .dbSetOptionsFrom().invokeExact(handle, scope, nativeOptions, scratch.err, ERR_CAP)));
     }
 
     /** Flushes this family's memtable into a table file. */

@@ -3206,6 +3206,68 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_db_set_options_from {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_set_options_from");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_set_options_from(pr_db_t *db, int32_t scope, const pr_options_t *options, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_set_options_from$descriptor() {
+        return pr_db_set_options_from.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_set_options_from(pr_db_t *db, int32_t scope, const pr_options_t *options, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_set_options_from$handle() {
+        return pr_db_set_options_from.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_set_options_from(pr_db_t *db, int32_t scope, const pr_options_t *options, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_set_options_from$address() {
+        return pr_db_set_options_from.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_set_options_from(pr_db_t *db, int32_t scope, const pr_options_t *options, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_set_options_from(MemorySegment db, int scope, MemorySegment options, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_set_options_from.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_set_options_from", db, scope, options, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, scope, options, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_db_put {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
