@@ -20,10 +20,12 @@ import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
  *
  * <p>Key-value stores (plain and timestamped), window stores and session
  * stores come from {@link PinrockStores}, with the retention, window size
- * and duplicate settings the DSL asks for. Windowed and session aggregations
- * that emit only final results ({@code EmitStrategy.onWindowClose()}) need
- * the built-in time-ordered stores, whose results come in time order; for
- * them this class hands out Kafka Streams' built-in RocksDB stores.
+ * and duplicate settings the DSL asks for; session aggregations that emit
+ * only final results ({@code EmitStrategy.onWindowClose()}) get pinrock's
+ * time-ordered session store. Windowed aggregations that emit only final
+ * results need the built-in time-ordered window store, whose results come
+ * in time order; for them this class hands out Kafka Streams' built-in
+ * RocksDB store.
  *
  * <p>Stateless and thread-safe.
  */
@@ -55,7 +57,7 @@ public class PinrockDslStoreSuppliers implements DslStoreSuppliers {
     @Override
     public SessionBytesStoreSupplier sessionStore(DslSessionParams params) {
         if (params.emitStrategy().type() == EmitStrategy.StrategyType.ON_WINDOW_CLOSE) {
-            return BuiltInDslStoreSuppliers.ROCKS_DB.sessionStore(params);
+            return PinrockStores.timeOrderedSessionStore(params.name(), params.retentionPeriod());
         }
         return PinrockStores.sessionStore(params.name(), params.retentionPeriod());
     }

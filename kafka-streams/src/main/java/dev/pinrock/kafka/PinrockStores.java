@@ -104,7 +104,25 @@ public final class PinrockStores {
      */
     public static SessionBytesStoreSupplier sessionStore(String name, Duration retentionPeriod) {
         Objects.requireNonNull(name, "name cannot be null");
-        return new SessionSupplier(name, millis(retentionPeriod, "retentionPeriod"));
+        return new SessionSupplier(name, millis(retentionPeriod, "retentionPeriod"), false);
+    }
+
+    /**
+     * A persistent session store that also keeps its sessions in end-time order
+     * and answers {@code findSessions(earliestSessionEndTime, latestSessionEndTime)}
+     * in that order, as Kafka Streams' time-ordered session store does: what
+     * session aggregations that emit final results only
+     * ({@code EmitStrategy.onWindowClose()}) need. {@link PinrockDslStoreSuppliers}
+     * hands it out for them. Each write also writes the session's index entry.
+     *
+     * @param name the store's name, not null
+     * @param retentionPeriod how long sessions are kept after they end
+     * @return a supplier of stores named {@code name}
+     * @throws IllegalArgumentException when the retention is negative or does not fit in milliseconds
+     */
+    public static SessionBytesStoreSupplier timeOrderedSessionStore(String name, Duration retentionPeriod) {
+        Objects.requireNonNull(name, "name cannot be null");
+        return new SessionSupplier(name, millis(retentionPeriod, "retentionPeriod"), true);
     }
 
     private static long millis(Duration duration, String what) {

@@ -29,6 +29,7 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.kstream.JoinWindows;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
@@ -51,6 +52,7 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -88,6 +90,9 @@ class TopologiesAgreeTest {
         props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, storeSuppliers);
         props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        // Aggregations that emit on window close do so at most once per this interval of wall-clock
+        // time, which the test driver's clock does not advance: every record may emit.
+        props.put(StreamsConfig.InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_WINDOWED_AGGREGATION, 0L);
         return props;
     }
 
@@ -311,14 +316,15 @@ class TopologiesAgreeTest {
         });
     }
 
-    @ParameterizedTest(name = "cache {0} bytes")
-    @ValueSource(longs = {0, 1 << 20})
-    void sessionAggregation(long cacheBytes) {
+    @ParameterizedTest(name = "cache {0} bytes, emit on window close {1}")
+    @CsvSource({"0, false", "1048576, false", "0, true", "1048576, true"})
+    void sessionAggregation(long cacheBytes, boolean onWindowClose) {
         Supplier<Topology> sessions = () -> {
             StreamsBuilder builder = new StreamsBuilder();
             builder.stream("clicks", Consumed.with(Serdes.String(), Serdes.String())).groupByKey()
                     .windowedBy(SessionWindows.ofInactivityGapAndGrace(Duration.ofSeconds(30),
                             Duration.ofSeconds(40)))
+                    .emitStrategy(onWindowClose ? EmitStrategy.onWindowClose() : EmitStrategy.onWindowUpdate())
                     .aggregate(() -> "", (user, page, pages) -> pages + page.charAt(4),
                             (user, left, right) -> left + right,
                             Materialized.<String, String, SessionStore<Bytes, byte[]>>as("sessions")
@@ -339,6 +345,11 @@ class TopologiesAgreeTest {
             }
             stores.addAll(contents(store.findSessions("user1", "user2", START + 1_000_000, START + 3_000_000)));
             stores.addAll(contents(store.findSessions("user3", "user5", START, START + 10_000_000)));
+            if (onWindowClose) {
+                // by session end, as the time-ordered stores emit them
+                stores.addAll(contents(store.findSessions(START, START + 10_000_000)));
+                stores.addAll(contents(store.findSessions(START + 1_000_000, START + 2_000_000)));
+            }
             return new Outcome(output, stores);
         });
     }

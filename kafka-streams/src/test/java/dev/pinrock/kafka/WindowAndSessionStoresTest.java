@@ -50,6 +50,8 @@ import org.apache.kafka.streams.state.TimestampedBytesStore;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
+import org.apache.kafka.streams.state.internals.RocksDbTimeOrderedSessionBytesStoreSupplier;
+import org.apache.kafka.streams.state.internals.SessionKeySchema;
 import org.apache.kafka.streams.state.internals.WindowKeySchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -229,12 +231,24 @@ class WindowAndSessionStoresTest {
                     WindowAndSessionStoresTest::windowed);
             case "fetch" -> describe(store.fetch(op[1]), WindowAndSessionStoresTest::windowed);
             case "fetchRange" -> describe(store.fetch(op[1], op[2]), WindowAndSessionStoresTest::windowed);
+            case "findByEnd" -> {
+                try {
+                    yield describe(store.findSessions(from(op), to(op)), WindowAndSessionStoresTest::windowed);
+                } catch (UnsupportedOperationException e) {
+                    yield "unsupported: " + e.getMessage();
+                }
+            }
             default -> throw new IllegalArgumentException(op[0]);
         };
     };
 
-    @Test
-    void sessionStoresAgreeOnRandomOperations() {
+    /**
+     * The session stores, and the time-ordered ones (emit-on-window-close aggregations' stores,
+     * which also answer findSessions by session end), answer alike.
+     */
+    @ParameterizedTest(name = "time-ordered {0}")
+    @ValueSource(booleans = {false, true})
+    void sessionStoresAgreeOnRandomOperations(boolean timeOrdered) {
         long seed = Seeds.next("sessionStoresAgreeOnRandomOperations");
         Random random = new Random(seed);
         List<String> ops = new ArrayList<>();
@@ -247,7 +261,7 @@ class WindowAndSessionStoresTest {
             String k = KEYS.get(random.nextInt(KEYS.size()));
             long earliestEnd = time - random.nextInt(6) * MINUTE;
             long latestStart = earliestEnd + random.nextInt(5) * MINUTE;
-            ops.add(switch (random.nextInt(10)) {
+            ops.add(switch (random.nextInt(11)) {
                 case 0, 1, 2 -> {
                     sessions.add(k + " " + start + " " + end);
                     yield "put " + k + " " + start + " " + end + " v" + i;
@@ -258,19 +272,32 @@ class WindowAndSessionStoresTest {
                 case 5 -> "find " + k + " " + earliestEnd + " " + latestStart;
                 case 6, 7 -> "findRange " + key(random) + " " + key(random) + " " + earliestEnd + " " + latestStart;
                 case 8 -> "fetch " + k;
+                case 9 -> "findByEnd " + switch (random.nextInt(8)) {
+                    // the extremes too, where the time encoding's sign matters (up to the largest time
+                    // but one: the built-in store answers nothing up to Long.MAX_VALUE, see below)
+                    case 0 -> Long.MIN_VALUE + " " + (Long.MAX_VALUE - 1);
+                    case 1 -> "0 " + (Long.MAX_VALUE - 1);
+                    case 2 -> "-5 " + earliestEnd;
+                    default -> earliestEnd + " " + (earliestEnd + random.nextInt(5) * MINUTE);
+                };
                 default -> "fetchRange " + k + " " + KEYS.get(random.nextInt(KEYS.size()));
             });
         }
         Function<SessionBytesStoreSupplier, StoreBuilder<?>> builder = supplier -> Stores.sessionStoreBuilder(
                 supplier, Serdes.String(), Serdes.String()).withLoggingDisabled();
-        List<String> builtIn = exercise(builder.apply(Stores.persistentSessionStore("s", Duration.ofMinutes(4))),
-                SESSION_OPERATIONS, ops, "builtin");
-        List<String> pinrock = exercise(builder.apply(PinrockStores.sessionStore("s", Duration.ofMinutes(4))),
-                SESSION_OPERATIONS, ops, "pinrock");
+        Duration retention = Duration.ofMinutes(4);
+        List<String> builtIn = exercise(builder.apply(timeOrdered
+                ? new RocksDbTimeOrderedSessionBytesStoreSupplier("s", retention.toMillis(), true)
+                : Stores.persistentSessionStore("s", retention)), SESSION_OPERATIONS, ops, "builtin");
+        List<String> pinrock = exercise(builder.apply(timeOrdered
+                ? PinrockStores.timeOrderedSessionStore("s", retention)
+                : PinrockStores.sessionStore("s", retention)), SESSION_OPERATIONS, ops, "pinrock");
         for (int i = 0; i < ops.size(); i++) {
             assertEquals(builtIn.get(i), pinrock.get(i), "seed " + seed + ", operation " + i + ": " + ops.get(i));
         }
         assertTrue(builtIn.stream().filter(answer -> answer.contains("=")).count() > 50, "queries found entries");
+        assertTrue(builtIn.stream().anyMatch(answer -> answer.startsWith(timeOrdered ? "a@" : "unsupported")),
+                "findSessions by session end answered");
     }
 
     /**
@@ -367,6 +394,56 @@ class WindowAndSessionStoresTest {
         assertEquals(4, store.fetch(key, 4 * MINUTE)[0]);
         assertNull(store.fetch(key, 5 * MINUTE), "a null value deletes");
         store.close();
+    }
+
+    /** The time order of a time-ordered session store is restored from the changelog and reopened from disk. */
+    @Test
+    void aTimeOrderedSessionStoreKeepsItsTimeOrderThroughRestorationAndReopening() {
+        StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
+        SessionStore<Bytes, byte[]> store = open(PinrockStores.timeOrderedSessionStore("o", Duration.ofMinutes(4))
+                .get(), context);
+        BatchingStateRestoreCallback restore = assertInstanceOf(BatchingStateRestoreCallback.class,
+                context.restoreCallback);
+        Bytes a = Bytes.wrap("a".getBytes());
+        Bytes b = Bytes.wrap("b".getBytes());
+        restore.restoreAll(List.of(
+                KeyValue.pair(SessionKeySchema.toBinary(b, START, START + 2 * MINUTE).get(), new byte[] {1}),
+                KeyValue.pair(SessionKeySchema.toBinary(a, START + MINUTE, START + 2 * MINUTE).get(), new byte[] {2}),
+                KeyValue.pair(SessionKeySchema.toBinary(a, START, START + MINUTE).get(), new byte[] {3}),
+                KeyValue.pair(SessionKeySchema.toBinary(b, START + 3 * MINUTE, START + 3 * MINUTE).get(), new byte[] {4}),
+                KeyValue.pair(SessionKeySchema.toBinary(b, START + 3 * MINUTE, START + 3 * MINUTE).get(), null)));
+        store.put(new Windowed<>(b, new SessionWindow(START + 4 * MINUTE, START + 5 * MINUTE)), new byte[] {5});
+        List<String> byEnd = List.of("a@" + START + "/" + (START + MINUTE) + "=3",
+                "b@" + START + "/" + (START + 2 * MINUTE) + "=1",
+                "a@" + (START + MINUTE) + "/" + (START + 2 * MINUTE) + "=2",
+                "b@" + (START + 4 * MINUTE) + "/" + (START + 5 * MINUTE) + "=5");
+        assertEquals(byEnd, byEnd(store));
+        try (KeyValueIterator<Windowed<Bytes>, byte[]> every = store.findSessions(0, Long.MAX_VALUE);
+                KeyValueIterator<Windowed<Bytes>, byte[]> none = store.findSessions(START + MINUTE, START)) {
+            assertEquals(4, Stream.generate(() -> null).takeWhile(unused -> every.hasNext() && every.next() != null)
+                    .count());
+            assertFalse(none.hasNext(), "an inverted time range is empty");
+            // (the built-in time-ordered store answers nothing up to Long.MAX_VALUE: the range's end,
+            // the time after it, overflows)
+        }
+        KeyValueIterator<Windowed<Bytes>, byte[]> leftOpen = store.findSessions(START, START + 10 * MINUTE);
+        store.close();
+        assertFalse(leftOpen.hasNext(), "an iterator left open at close has no next entry");
+        SessionStore<Bytes, byte[]> reopened = open(PinrockStores.timeOrderedSessionStore("o",
+                Duration.ofMinutes(4)).get(), new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        assertEquals(byEnd, byEnd(reopened));
+        reopened.remove(new Windowed<>(a, new SessionWindow(START, START + MINUTE)));
+        assertEquals(byEnd.subList(1, 4), byEnd(reopened), "a removed session leaves the time order too");
+        reopened.close();
+    }
+
+    private static List<String> byEnd(SessionStore<Bytes, byte[]> store) {
+        List<String> sessions = new ArrayList<>();
+        try (KeyValueIterator<Windowed<Bytes>, byte[]> found = store.findSessions(START, START + 10 * MINUTE)) {
+            found.forEachRemaining(entry -> sessions.add(new String(entry.key.key().get()) + "@"
+                    + entry.key.window().start() + "/" + entry.key.window().end() + "=" + entry.value[0]));
+        }
+        return sessions;
     }
 
     @Test

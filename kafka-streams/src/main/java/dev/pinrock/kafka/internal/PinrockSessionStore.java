@@ -10,19 +10,45 @@ import org.apache.kafka.streams.state.internals.SessionKeySchema;
  * A persistent Kafka Streams session bytes store on pinrock: Kafka Streams'
  * session key layout ([key][session end][session start]) in a
  * {@link SegmentedStore} segmented by session end, with the built-in
- * {@code RocksDBSessionStore}'s behaviour.
+ * {@code RocksDBSessionStore}'s behaviour. Time-ordered, it also keeps its
+ * sessions by end time ({@link TimeIndex#SESSION_END}) and answers
+ * {@link #findSessions(long, long)} in that order, as the built-in
+ * time-ordered session store that emit-on-window-close session aggregations
+ * use.
  *
  * <p>Writes come from the stream thread; reads also from interactive-query threads.
  */
 public class PinrockSessionStore extends SegmentedStateStore implements SessionStore<Bytes, byte[]> {
+    private final boolean timeOrdered;
+
     /**
      * @param name the store's name
      * @param metricsScope its supplier's metrics scope
      * @param retentionPeriod how long sessions are kept after they end, in ms
      * @param segmentInterval the segments' length, in ms
+     * @param timeOrdered whether the store also keeps its sessions in end-time order
      */
-    public PinrockSessionStore(String name, String metricsScope, long retentionPeriod, long segmentInterval) {
-        super(name, metricsScope, SegmentKeySchema.SESSION, retentionPeriod, segmentInterval);
+    public PinrockSessionStore(String name, String metricsScope, long retentionPeriod, long segmentInterval,
+            boolean timeOrdered) {
+        super(name, metricsScope, SegmentKeySchema.SESSION, timeOrdered ? TimeIndex.SESSION_END : null,
+                retentionPeriod, segmentInterval);
+        this.timeOrdered = timeOrdered;
+    }
+
+    /**
+     * Returns every session whose end is in earliestSessionEndTime..latestSessionEndTime, ordered by
+     * end, then start, then key bytes, as the built-in time-ordered session store does.
+     *
+     * @throws UnsupportedOperationException on a store that is not time-ordered, as the built-in
+     *     {@code RocksDBSessionStore} answers
+     */
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> findSessions(long earliestSessionEndTime,
+            long latestSessionEndTime) {
+        if (!timeOrdered) {
+            return SessionStore.super.findSessions(earliestSessionEndTime, latestSessionEndTime);
+        }
+        return sessions(segmented.fetchByTime(earliestSessionEndTime, latestSessionEndTime));
     }
 
     @Override

@@ -36,7 +36,7 @@ public class PinrockWindowStore extends SegmentedStateStore implements WindowSto
      */
     public PinrockWindowStore(String name, String metricsScope, long retentionPeriod, long segmentInterval,
             long windowSize, boolean retainDuplicates) {
-        super(name, metricsScope, SegmentKeySchema.WINDOW, retentionPeriod, segmentInterval);
+        super(name, metricsScope, SegmentKeySchema.WINDOW, null, retentionPeriod, segmentInterval);
         this.windowSize = windowSize;
         this.retainDuplicates = retainDuplicates;
     }

@@ -23,13 +23,14 @@ public abstract class SegmentedStateStore implements StateStore {
      * @param name the store's name
      * @param metricsScope its supplier's metrics scope
      * @param schema how the subclass's keys carry their timestamp
+     * @param timeIndex the time order the segments also keep, or null for none
      * @param retentionPeriod how long records are kept, in ms
      * @param segmentInterval the segments' length, in ms
      */
-    protected SegmentedStateStore(String name, String metricsScope, SegmentKeySchema schema, long retentionPeriod,
-            long segmentInterval) {
+    protected SegmentedStateStore(String name, String metricsScope, SegmentKeySchema schema, TimeIndex timeIndex,
+            long retentionPeriod, long segmentInterval) {
         this.name = name;
-        this.segmented = new SegmentedStore(name, metricsScope, schema, retentionPeriod, segmentInterval);
+        this.segmented = new SegmentedStore(name, metricsScope, schema, timeIndex, retentionPeriod, segmentInterval);
     }
 
     @Override

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import org.apache.kafka.common.metrics.Sensor;
@@ -26,6 +29,7 @@ import org.apache.kafka.streams.processor.internals.metrics.TaskMetrics;
 import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
+import dev.pinrock.Keyspace;
 import dev.pinrock.ReadOptions;
 import dev.pinrock.RocksDbException;
 import dev.pinrock.WriteBatch;
@@ -40,7 +44,8 @@ import dev.pinrock.WriteBatch;
  * segments older than stream time minus the retention are closed and
  * deleted, and records for them dropped. Queries search the live segments of
  * their time range, in time order (reversed for backward queries), each in
- * binary key order.
+ * binary key order. With a {@link TimeIndex}, each segment also keeps its
+ * entries in time order, which {@link #fetchByTime} reads.
  *
  * <p>Writes and segment changes come from the stream thread; reads also
  * from interactive-query threads.
@@ -49,9 +54,13 @@ final class SegmentedStore {
     private final String name;
     private final String metricsScope;
     private final SegmentKeySchema schema;
+    /** The time order each segment also keeps, or null for none. */
+    private final TimeIndex timeIndex;
     private final long retentionPeriod;
     private final long segmentInterval;
     private final NavigableMap<Long, StoreDatabase> segments = new ConcurrentSkipListMap<>();
+    /** Each open segment's time index family, with a time index. */
+    private final Map<StoreDatabase, Keyspace> indexes = new ConcurrentHashMap<>();
     private final StorePosition storePosition = new StorePosition();
     private final Position position = storePosition.position();
     private OpenIterators iterators;
@@ -70,11 +79,12 @@ final class SegmentedStore {
     private long observedStreamTime = -1;
     private volatile boolean open;
 
-    SegmentedStore(String name, String metricsScope, SegmentKeySchema schema, long retentionPeriod,
-            long segmentInterval) {
+    SegmentedStore(String name, String metricsScope, SegmentKeySchema schema, TimeIndex timeIndex,
+            long retentionPeriod, long segmentInterval) {
         this.name = name;
         this.metricsScope = metricsScope;
         this.schema = schema;
+        this.timeIndex = timeIndex;
         this.retentionPeriod = retentionPeriod;
         this.segmentInterval = segmentInterval;
     }
@@ -124,7 +134,18 @@ final class SegmentedStore {
     private StoreDatabase openSegment(long segmentId) {
         return segments.computeIfAbsent(segmentId, id -> {
             String segmentName = name + "." + id * segmentInterval;
-            return StoreDatabase.open(segmentName, directory.resolve(segmentName), context.appConfigs());
+            StoreDatabase segment = StoreDatabase.open(segmentName, directory.resolve(segmentName),
+                    context.appConfigs());
+            if (timeIndex != null) {
+                try {
+                    Keyspace index = segment.db().columnFamily(TimeIndex.FAMILY);
+                    indexes.put(segment, index != null ? index : segment.db().createColumnFamily(TimeIndex.FAMILY));
+                } catch (RuntimeException e) {
+                    segment.close();
+                    throw new ProcessorStateException("Error opening the time index of store " + segmentName, e);
+                }
+            }
+            return segment;
         });
     }
 
@@ -152,6 +173,7 @@ final class SegmentedStore {
         while (expired.hasNext()) {
             StoreDatabase segment = expired.next().getValue();
             expired.remove();
+            indexes.remove(segment);
             segment.close();
             StoreDatabase.delete(directory.resolve(segment.name()));
         }
@@ -173,11 +195,7 @@ final class SegmentedStore {
             return;
         }
         writes.clear();
-        if (value == null) {
-            writes.delete(key.get());
-        } else {
-            writes.put(key.get(), value);
-        }
+        addWrite(writes, segment, key.get(), value);
         write(segment, "putting key/value into");
         StoreQueries.updatePosition(position, context);
     }
@@ -190,8 +208,26 @@ final class SegmentedStore {
         StoreDatabase segment = segments.get(segmentId(timestamp));
         if (segment != null) {
             writes.clear();
-            writes.delete(key.get());
+            addWrite(writes, segment, key.get(), null);
             write(segment, "removing a key from");
+        }
+    }
+
+    /** Adds writing key to batch (deleting it for a null value), with its time index entry. */
+    private void addWrite(WriteBatch batch, StoreDatabase segment, byte[] key, byte[] value) {
+        if (value == null) {
+            batch.delete(key);
+        } else {
+            batch.put(key, value);
+        }
+        if (timeIndex != null) {
+            Keyspace index = indexes.get(segment);
+            byte[] indexKey = timeIndex.indexKey(key);
+            if (value == null) {
+                batch.delete(index, indexKey);
+            } else {
+                batch.put(index, indexKey, value);
+            }
         }
     }
 
@@ -233,12 +269,8 @@ final class SegmentedStore {
             for (KeyValue<byte[], byte[]> record : records) {
                 StoreDatabase segment = liveSegment(schema.segmentTimestamp(record.key));
                 if (segment != null) {
-                    WriteBatch batch = batches.computeIfAbsent(segment, s -> new WriteBatch());
-                    if (record.value == null) {
-                        batch.delete(record.key);
-                    } else {
-                        batch.put(record.key, record.value);
-                    }
+                    addWrite(batches.computeIfAbsent(segment, s -> new WriteBatch()), segment, record.key,
+                            record.value);
                 }
             }
             for (Map.Entry<StoreDatabase, WriteBatch> entry : batches.entrySet()) {
@@ -279,8 +311,35 @@ final class SegmentedStore {
         ReadOptions bounds = ReadOptions.DEFAULT
                 .lowerBound(lower == null ? null : lower.get())
                 .upperBound(upper == null ? null : PinrockKeyValueStore.successor(upper.get()));
-        return new SegmentIterator(searchSpace.iterator(), bounds, forward,
+        return new SegmentIterator(searchSpace.iterator(), segment -> segment.db(), bounds, forward,
                 storeKey -> schema.matches(storeKey, keyFrom, keyTo, actualFrom, to));
+    }
+
+    /**
+     * Iterates, in time order, the entries of the time index whose time is
+     * from..to, in the live segments of those times (records of a segment not
+     * yet dropped included, as the built-in time-ordered stores answer), under
+     * their binary store keys. Times before 0 are no times (Kafka Streams
+     * drops records with them), as for the built-in stores.
+     *
+     * @throws IllegalStateException when the store keeps no time index
+     */
+    KeyValueIterator<Bytes, byte[]> fetchByTime(long requestedFrom, long to) {
+        if (timeIndex == null) {
+            throw new IllegalStateException("store " + name + " keeps no time index");
+        }
+        long from = Math.max(0, requestedFrom);
+        if (from > to) {
+            return PinrockKeyValueStore.EmptyIterator.INSTANCE;
+        }
+        List<StoreDatabase> searchSpace = new ArrayList<>(
+                segments.subMap(segmentId(from), true, segmentId(to), true).values());
+        ReadOptions bounds = ReadOptions.DEFAULT.lowerBound(timeIndex.lowerBound(from))
+                .upperBound(to == Long.MAX_VALUE ? null : timeIndex.lowerBound(to + 1));
+        KeyValueIterator<Bytes, byte[]> byTime = new SegmentIterator(searchSpace.iterator(), indexes::get, bounds,
+                true, indexKey -> true);
+        return new PinrockWindowStore.MappedKeyIterator<>(byTime,
+                indexKey -> Bytes.wrap(timeIndex.storeKey(indexKey.get())));
     }
 
     /**
@@ -291,14 +350,17 @@ final class SegmentedStore {
      */
     private final class SegmentIterator implements KeyValueIterator<Bytes, byte[]> {
         private final Iterator<StoreDatabase> remaining;
+        private final Function<StoreDatabase, Keyspace> keyspace;
         private final ReadOptions bounds;
         private final boolean forward;
-        private final java.util.function.Predicate<byte[]> matches;
+        private final Predicate<byte[]> matches;
         private CursorIterator current;
 
-        SegmentIterator(Iterator<StoreDatabase> segments, ReadOptions bounds, boolean forward,
-                java.util.function.Predicate<byte[]> matches) {
+        /** @param keyspace what of each segment it walks: its entries or its time index */
+        SegmentIterator(Iterator<StoreDatabase> segments, Function<StoreDatabase, Keyspace> keyspace,
+                ReadOptions bounds, boolean forward, Predicate<byte[]> matches) {
             this.remaining = segments;
+            this.keyspace = keyspace;
             this.bounds = bounds;
             this.forward = forward;
             this.matches = matches;
@@ -326,7 +388,10 @@ final class SegmentedStore {
                 }
                 StoreDatabase segment = remaining.next();
                 try {
-                    current = iterators.open(segment.db().cursor(bounds), !forward);
+                    Keyspace walked = keyspace.apply(segment);
+                    if (walked != null) { // null: the segment closed and dropped meanwhile
+                        current = iterators.open(walked.cursor(bounds), !forward);
+                    }
                 } catch (IllegalStateException segmentClosed) {
                     // go on with the next segment
                 }
@@ -384,6 +449,7 @@ final class SegmentedStore {
         metrics.close();
         segments.values().forEach(StoreDatabase::close);
         segments.clear();
+        indexes.clear();
         writes.close();
     }
 

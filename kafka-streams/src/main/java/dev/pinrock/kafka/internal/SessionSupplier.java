@@ -9,14 +9,17 @@ import org.apache.kafka.streams.state.SessionStore;
  *
  * @param name the store's name
  * @param retentionPeriod how long sessions are kept after they end, in ms
+ * @param timeOrdered whether the stores also keep their sessions in end-time order (what
+ *     emit-on-window-close session aggregations need)
  */
-public record SessionSupplier(String name, long retentionPeriod) implements SessionBytesStoreSupplier {
+public record SessionSupplier(String name, long retentionPeriod, boolean timeOrdered)
+        implements SessionBytesStoreSupplier {
     /** The metrics scope: metrics carry the tag {@code pinrock-session-state-id}. */
     public static final String METRICS_SCOPE = "pinrock-session";
 
     @Override
     public SessionStore<Bytes, byte[]> get() {
-        return new PinrockSessionStore(name, METRICS_SCOPE, retentionPeriod, segmentIntervalMs());
+        return new PinrockSessionStore(name, METRICS_SCOPE, retentionPeriod, segmentIntervalMs(), timeOrdered);
     }
 
     /** @return the segments' length: half the retention, at least a minute, as for the built-in store */
