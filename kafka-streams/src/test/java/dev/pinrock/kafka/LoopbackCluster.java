@@ -49,12 +49,18 @@ final class LoopbackCluster implements AutoCloseable {
         this.work = work;
     }
 
-    /** Kills every child JVM and waits for each to end. */
+    /** Kills every child JVM and waits for each to end (interrupted: stops waiting, keeps the interrupt). */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         for (Process child : children) {
             child.destroyForcibly();
-            child.waitFor(30, TimeUnit.SECONDS);
+        }
+        try {
+            for (Process child : children) {
+                child.waitFor(30, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

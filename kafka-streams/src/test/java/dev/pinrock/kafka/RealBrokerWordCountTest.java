@@ -33,7 +33,7 @@ class RealBrokerWordCountTest {
     private LoopbackCluster cluster;
 
     @AfterEach
-    void killChildren() throws InterruptedException {
+    void killChildren() {
         if (cluster != null) {
             cluster.close();
         }

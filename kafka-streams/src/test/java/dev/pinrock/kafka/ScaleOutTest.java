@@ -53,7 +53,7 @@ class ScaleOutTest {
     private final AtomicInteger queryIds = new AtomicInteger();
 
     @AfterEach
-    void killChildren() throws InterruptedException {
+    void killChildren() {
         if (cluster != null) {
             cluster.close();
         }

@@ -437,6 +437,27 @@ class WindowAndSessionStoresTest {
         reopened.close();
     }
 
+    /** A store that becomes time-ordered (its aggregation now emits on window close) finds its earlier sessions by time. */
+    @Test
+    void aSessionStoreThatBecomesTimeOrderedFindsItsEarlierSessionsByTime() {
+        SessionStore<Bytes, byte[]> plain = open(PinrockStores.sessionStore("p", Duration.ofMinutes(4)).get(),
+                new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        Bytes a = Bytes.wrap("a".getBytes());
+        plain.put(new Windowed<>(a, new SessionWindow(START + MINUTE, START + 2 * MINUTE)), new byte[] {1});
+        plain.put(new Windowed<>(a, new SessionWindow(START, START)), new byte[] {2});
+        plain.close();
+        SessionStore<Bytes, byte[]> timeOrdered = open(PinrockStores.timeOrderedSessionStore("p",
+                Duration.ofMinutes(4)).get(), new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        timeOrdered.put(new Windowed<>(a, new SessionWindow(START + MINUTE, START + 3 * MINUTE)), new byte[] {3});
+        assertEquals(List.of("a@" + START + "/" + START + "=2", "a@" + (START + MINUTE) + "/" + (START + 2 * MINUTE)
+                + "=1", "a@" + (START + MINUTE) + "/" + (START + 3 * MINUTE) + "=3"), byEnd(timeOrdered));
+        timeOrdered.close();
+        SessionStore<Bytes, byte[]> plainAgain = open(PinrockStores.sessionStore("p", Duration.ofMinutes(4)).get(),
+                new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        assertEquals(3, plainAgain.fetchSession(a, START + MINUTE, START + 3 * MINUTE)[0], "and back");
+        plainAgain.close();
+    }
+
     private static List<String> byEnd(SessionStore<Bytes, byte[]> store) {
         List<String> sessions = new ArrayList<>();
         try (KeyValueIterator<Windowed<Bytes>, byte[]> found = store.findSessions(START, START + 10 * MINUTE)) {

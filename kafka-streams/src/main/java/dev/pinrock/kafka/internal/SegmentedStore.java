@@ -29,6 +29,7 @@ import org.apache.kafka.streams.processor.internals.metrics.TaskMetrics;
 import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
+import dev.pinrock.Cursor;
 import dev.pinrock.Keyspace;
 import dev.pinrock.ReadOptions;
 import dev.pinrock.RocksDbException;
@@ -139,7 +140,7 @@ final class SegmentedStore {
             if (timeIndex != null) {
                 try {
                     Keyspace index = segment.db().columnFamily(TimeIndex.FAMILY);
-                    indexes.put(segment, index != null ? index : segment.db().createColumnFamily(TimeIndex.FAMILY));
+                    indexes.put(segment, index != null ? index : newTimeIndex(segment));
                 } catch (RuntimeException e) {
                     segment.close();
                     throw new ProcessorStateException("Error opening the time index of store " + segmentName, e);
@@ -147,6 +148,31 @@ final class SegmentedStore {
             }
             return segment;
         });
+    }
+
+    /** Entries indexed per write batch when a segment's index is built from its entries. */
+    private static final int INDEX_BATCH_ENTRIES = 10_000;
+
+    /**
+     * Creates a segment's time index and indexes the entries it already holds:
+     * those of a store that was not time-ordered before (an application that
+     * switched an aggregation to emitting on window close) are found by time too.
+     */
+    private Keyspace newTimeIndex(StoreDatabase segment) {
+        Keyspace index = segment.db().createColumnFamily(TimeIndex.FAMILY);
+        try (Cursor entries = segment.db().cursor(); WriteBatch batch = new WriteBatch()) {
+            for (boolean on = entries.first(); on; on = entries.next()) {
+                byte[] storeKey = entries.keyBytes();
+                batch.put(index, timeIndex.indexKey(storeKey), entries.valueBytes());
+                if (batch.count() >= INDEX_BATCH_ENTRIES) {
+                    segment.db().write(batch, StoreDatabase.WRITE_OPTIONS);
+                    batch.clear();
+                }
+            }
+            segment.db().write(batch, StoreDatabase.WRITE_OPTIONS);
+            index.flush(); // written without the log, as every store write
+        }
+        return index;
     }
 
     private long segmentId(long timestamp) {
@@ -423,12 +449,15 @@ final class SegmentedStore {
         }
     }
 
-    /** Persists every segment's memtables and records the statistics metrics. */
+    /** Persists every segment's memtables, its time index's too, and records the statistics metrics. */
     synchronized void flush() {
         checkOpen();
         try {
             for (StoreDatabase segment : segments.values()) {
                 segment.db().flush();
+                if (timeIndex != null) {
+                    indexes.get(segment).flush();
+                }
             }
         } catch (RocksDbException e) {
             throw new ProcessorStateException("Error while executing flush from store " + name, e);
