@@ -458,6 +458,25 @@ class WindowAndSessionStoresTest {
         plainAgain.close();
     }
 
+    /** A time-ordered store's RocksDB metrics count its time index too, as the built-in's count its index. */
+    @Test
+    void aTimeOrderedSessionStoresMetricsCountItsTimeIndex() {
+        StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
+        SessionStore<Bytes, byte[]> store = open(PinrockStores.timeOrderedSessionStore("m", Duration.ofMinutes(4))
+                .get(), context);
+        for (int i = 0; i < 100; i++) {
+            store.put(new Windowed<>(Bytes.wrap(new byte[] {(byte) i}), new SessionWindow(START, START)),
+                    new byte[] {1});
+        }
+        double entries = context.metrics().metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("num-entries-active-mem-table")
+                        && "m".equals(e.getKey().tags().get("pinrock-session-state-id")))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst().orElseThrow();
+        assertEquals(200, entries, "100 sessions and their 100 index entries");
+        store.close();
+    }
+
     private static List<String> byEnd(SessionStore<Bytes, byte[]> store) {
         List<String> sessions = new ArrayList<>();
         try (KeyValueIterator<Windowed<Bytes>, byte[]> found = store.findSessions(START, START + 10 * MINUTE)) {

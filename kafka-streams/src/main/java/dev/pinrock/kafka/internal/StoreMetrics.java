@@ -20,6 +20,7 @@ import org.apache.kafka.streams.StreamsMetrics;
 import org.apache.kafka.streams.processor.StateStoreContext;
 
 import dev.pinrock.Histogram;
+import dev.pinrock.Keyspace;
 import dev.pinrock.RocksDbException;
 import dev.pinrock.Statistics;
 
@@ -167,16 +168,28 @@ public final class StoreMetrics implements AutoCloseable {
                 .add(metricName(name, "RocksDB property rocksdb." + name, tags), new Gauge(value));
     }
 
-    /** Sums an integer property over the store's databases; a shared cache counts once. */
+    /**
+     * Sums an integer property over the store's databases: a block cache
+     * property once per database, and once for all when the cache is shared;
+     * any other over every column family (a time-ordered store's time index
+     * is one, where the built-in store keeps its index in the same family).
+     */
     private long sumProperty(String property, boolean perCache) {
         long sum = 0;
         for (StoreDatabase database : databases.get()) {
             try {
-                long value = database.db().propertyLong(property).orElse(0);
-                if (perCache && database.memoryBounded()) {
-                    return value;
+                if (perCache) {
+                    long value = database.db().propertyLong(property).orElse(0);
+                    if (database.memoryBounded()) {
+                        return value;
+                    }
+                    sum += value;
+                    continue;
                 }
-                sum += value;
+                for (String family : database.db().columnFamilyNames()) {
+                    Keyspace keyspace = database.db().columnFamily(family);
+                    sum += keyspace == null ? 0 : keyspace.propertyLong(property).orElse(0);
+                }
             } catch (IllegalStateException closing) {
                 // a segment that closes while a reporter reads counts as 0
             }
