@@ -59,6 +59,9 @@ final class SegmentedStore {
     private final TimeIndex timeIndex;
     private final long retentionPeriod;
     private final long segmentInterval;
+    /** Entries indexed per write batch when a segment's time index is built from its entries. */
+    private static final int INDEX_BATCH_ENTRIES = 10_000;
+
     private final NavigableMap<Long, StoreDatabase> segments = new ConcurrentSkipListMap<>();
     /** Each open segment's time index family, with a time index. */
     private final Map<StoreDatabase, Keyspace> indexes = new ConcurrentHashMap<>();
@@ -139,8 +142,7 @@ final class SegmentedStore {
                     context.appConfigs());
             if (timeIndex != null) {
                 try {
-                    Keyspace index = segment.db().columnFamily(TimeIndex.FAMILY);
-                    indexes.put(segment, index != null ? index : newTimeIndex(segment));
+                    indexes.put(segment, timeIndexOf(segment));
                 } catch (RuntimeException e) {
                     segment.close();
                     throw new ProcessorStateException("Error opening the time index of store " + segmentName, e);
@@ -150,27 +152,33 @@ final class SegmentedStore {
         });
     }
 
-    /** Entries indexed per write batch when a segment's index is built from its entries. */
-    private static final int INDEX_BATCH_ENTRIES = 10_000;
-
     /**
-     * Creates a segment's time index and indexes the entries it already holds:
-     * those of a store that was not time-ordered before (an application that
-     * switched an aggregation to emitting on window close) are found by time too.
+     * Returns a segment's time index, creating it and indexing the entries the
+     * segment already holds when it has none, or none complete: those of a
+     * store that was not time-ordered before (an application that switched an
+     * aggregation to emitting on window close) are found by time too. The
+     * index is complete once it holds {@link TimeIndex#COMPLETE}, written
+     * through the log after the entries, so that a crash while indexing leaves
+     * an index the next open completes.
      */
-    private Keyspace newTimeIndex(StoreDatabase segment) {
-        Keyspace index = segment.db().createColumnFamily(TimeIndex.FAMILY);
+    private Keyspace timeIndexOf(StoreDatabase segment) {
+        Keyspace index = segment.db().columnFamily(TimeIndex.FAMILY);
+        if (index == null) {
+            index = segment.db().createColumnFamily(TimeIndex.FAMILY);
+        }
+        if (index.get(TimeIndex.COMPLETE) != null) {
+            return index;
+        }
         try (Cursor entries = segment.db().cursor(); WriteBatch batch = new WriteBatch()) {
             for (boolean on = entries.first(); on; on = entries.next()) {
-                byte[] storeKey = entries.keyBytes();
-                batch.put(index, timeIndex.indexKey(storeKey), entries.valueBytes());
+                batch.put(index, timeIndex.indexKey(entries.keyBytes()), entries.valueBytes());
                 if (batch.count() >= INDEX_BATCH_ENTRIES) {
-                    segment.db().write(batch, StoreDatabase.WRITE_OPTIONS);
+                    segment.db().write(batch);
                     batch.clear();
                 }
             }
-            segment.db().write(batch, StoreDatabase.WRITE_OPTIONS);
-            index.flush(); // written without the log, as every store write
+            batch.put(index, TimeIndex.COMPLETE, new byte[0]);
+            segment.db().write(batch);
         }
         return index;
     }

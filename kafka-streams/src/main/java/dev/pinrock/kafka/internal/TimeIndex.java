@@ -20,6 +20,12 @@ enum TimeIndex {
     /** The column family of each segment that holds the index. */
     static final String FAMILY = "by-time";
 
+    /**
+     * The key that marks an index holding every entry of its segment: empty,
+     * so before every index key and outside every time range read.
+     */
+    static final byte[] COMPLETE = new byte[0];
+
     private static final int TIMES = 2 * SegmentKeySchema.TIMESTAMP_SIZE;
 
     /** @return the index key of a store key [key][end][start] */
