@@ -167,11 +167,15 @@ std::string unsafe_value_error(const rocksdb::ColumnFamilyOptions& family) {
 
 std::string unsafe_value_error(const rocksdb::BlockBasedTableOptions&) { return ""; }
 
-// How messages name the options text of scope: its start, when long, so
-// that the reason after it still fits.
+// Options text as messages repeat it: its start, when long, so that the
+// reason after it still fits.
+std::string abbreviated(const std::string& text) {
+  return text.size() > 200 ? text.substr(0, 200) + "..." : text;
+}
+
+// How messages name the options text of scope.
 std::string described(int32_t scope, const std::string& text) {
-  std::string shown = text.size() > 200 ? text.substr(0, 200) + "..." : text;
-  return std::string(scope_name(scope)) + " options \"" + shown + "\": ";
+  return std::string(scope_name(scope)) + " options \"" + abbreviated(text) + "\": ";
 }
 
 // The options text names in scope, as RocksDB's StringToMap reads them,
@@ -641,10 +645,8 @@ int32_t pr_db_set_options_from(pr_db_t* db, int32_t scope, const pr_options_t* o
     add_changed(options->table, base.table, &changes[PR_OPTION_SCOPE_TABLE]);
     for (const auto& [other_scope, named] : changes) {
       if (other_scope == scope || named.empty()) continue;
-      std::string text = option_text(named);
-      if (text.size() > 200) text = text.substr(0, 200) + "...";
       return invalid_argument(
-          std::string(scope_name(other_scope)) + " options " + text +
+          std::string(scope_name(other_scope)) + " options " + abbreviated(option_text(named)) +
               (other_scope == PR_OPTION_SCOPE_TABLE
                    ? " are fixed while the database is open: set them when it opens"
                    : " are not " + std::string(scope_name(scope)) +

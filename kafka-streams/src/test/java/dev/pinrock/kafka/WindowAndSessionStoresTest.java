@@ -403,8 +403,7 @@ class WindowAndSessionStoresTest {
     @Test
     void aTimeOrderedSessionStoreKeepsItsTimeOrderThroughRestorationAndReopening() {
         StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
-        SessionStore<Bytes, byte[]> store = open(PinrockStores.timeOrderedSessionStore("o", Duration.ofMinutes(4))
-                .get(), context);
+        SessionStore<Bytes, byte[]> store = openTimeOrdered("o", context);
         BatchingStateRestoreCallback restore = assertInstanceOf(BatchingStateRestoreCallback.class,
                 context.restoreCallback);
         Bytes a = Bytes.wrap("a".getBytes());
@@ -432,8 +431,8 @@ class WindowAndSessionStoresTest {
         KeyValueIterator<Windowed<Bytes>, byte[]> leftOpen = store.findSessions(START, START + 10 * MINUTE);
         store.close();
         assertFalse(leftOpen.hasNext(), "an iterator left open at close has no next entry");
-        SessionStore<Bytes, byte[]> reopened = open(PinrockStores.timeOrderedSessionStore("o",
-                Duration.ofMinutes(4)).get(), new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        SessionStore<Bytes, byte[]> reopened = openTimeOrdered("o",
+                new StoreContexts.Recording(stateDir.toFile(), Map.of()));
         assertEquals(byEnd, byEnd(reopened));
         reopened.remove(new Windowed<>(a, new SessionWindow(START, START + MINUTE)));
         assertEquals(byEnd.subList(1, 4), byEnd(reopened), "a removed session leaves the time order too");
@@ -457,8 +456,8 @@ class WindowAndSessionStoresTest {
                 }
             }
         }
-        SessionStore<Bytes, byte[]> timeOrdered = open(PinrockStores.timeOrderedSessionStore("p",
-                Duration.ofMinutes(4)).get(), new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        SessionStore<Bytes, byte[]> timeOrdered = openTimeOrdered("p",
+                new StoreContexts.Recording(stateDir.toFile(), Map.of()));
         timeOrdered.put(new Windowed<>(a, new SessionWindow(START + MINUTE, START + 3 * MINUTE)), new byte[] {3});
         assertEquals(List.of("a@" + START + "/" + START + "=2", "a@" + (START + MINUTE) + "/" + (START + 2 * MINUTE)
                 + "=1", "a@" + (START + MINUTE) + "/" + (START + 3 * MINUTE) + "=3"), byEnd(timeOrdered));
@@ -473,8 +472,7 @@ class WindowAndSessionStoresTest {
     @Test
     void aTimeOrderedSessionStoresMetricsCountItsTimeIndex() {
         StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
-        SessionStore<Bytes, byte[]> store = open(PinrockStores.timeOrderedSessionStore("m", Duration.ofMinutes(4))
-                .get(), context);
+        SessionStore<Bytes, byte[]> store = openTimeOrdered("m", context);
         for (int i = 0; i < 100; i++) {
             store.put(new Windowed<>(Bytes.wrap(new byte[] {(byte) i}), new SessionWindow(START, START)),
                     new byte[] {1});
@@ -486,6 +484,11 @@ class WindowAndSessionStoresTest {
                 .findFirst().orElseThrow();
         assertEquals(201, entries, "100 sessions, their 100 index entries and the mark of a complete index");
         store.close();
+    }
+
+    /** @return an open time-ordered session store of 4 minutes' retention */
+    private SessionStore<Bytes, byte[]> openTimeOrdered(String name, StoreContexts.Recording context) {
+        return open(PinrockStores.timeOrderedSessionStore(name, Duration.ofMinutes(4)).get(), context);
     }
 
     private static List<String> byEnd(SessionStore<Bytes, byte[]> store) {

@@ -183,12 +183,16 @@ public final class WordCountApp {
                     .requireActive());
             QueryResult<Long> partition = result.getPartitionResults().get(owner.partition());
             if (partition == null || partition.isFailure()) {
-                return "owner=" + port + " value=failed:" + (partition == null ? "no result" : partition.getFailureMessage())
-                        .replace(' ', '_').replace('\n', '_');
+                return failed(port, partition == null ? "no result" : partition.getFailureMessage());
             }
             return "owner=" + port + " value=" + (partition.getResult() == null ? 0 : partition.getResult());
         } catch (RuntimeException e) {
-            return "owner=" + port + " value=failed:" + e.toString().replace(' ', '_').replace('\n', '_');
+            return failed(port, e.toString());
         }
+    }
+
+    /** @return the answer for a failed query: its reason as one word, the answer's last */
+    private static String failed(int port, String reason) {
+        return "owner=" + port + " value=failed:" + reason.replace(' ', '_').replace('\n', '_');
     }
 }

@@ -345,7 +345,7 @@ final class SegmentedStore {
         ReadOptions bounds = ReadOptions.DEFAULT
                 .lowerBound(lower == null ? null : lower.get())
                 .upperBound(upper == null ? null : PinrockKeyValueStore.successor(upper.get()));
-        return new SegmentIterator(searchSpace.iterator(), segment -> segment.db(), bounds, forward,
+        return new SegmentIterator(searchSpace.iterator(), StoreDatabase::db, bounds, forward,
                 storeKey -> schema.matches(storeKey, keyFrom, keyTo, actualFrom, to));
     }
 
