@@ -36,8 +36,10 @@ if [[ ${1:-} == --tuning ]]; then
   command="scripts/bench.sh --tuning"
 fi
 # One reactor build: the class path points at this tree's jars, not at the
-# local Maven repository, which other builds may be rewriting.
-mvn -B -ntp -q -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+# local Maven repository, which other builds may be rewriting. The
+# benchmarks run here, on x86-64: only its library is built.
+mvn -B -ntp -q -DskipTests -Dpinrock.platforms=x86_64 package dependency:build-classpath \
+  -Dmdep.outputFile=target/classpath.txt
 java --enable-native-access=ALL-UNNAMED -Dpinrock.floor=native/target/cmake/pinrock_floor \
   -cp "jmh-benchmarks/target/classes:$(cat jmh-benchmarks/target/classpath.txt)" \
   "$runner" --report "$report" --command "$command" "$@"

@@ -2,10 +2,12 @@
 # needs and selects a JDK >= 22; every failure names its fix.
 
 PINROCK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# Debian packages the build and the tests need.
+# Debian packages the build and the tests need: python3-pip fetches the
+# compiler of the shipped libraries (zig, from PyPI), qemu-user-static runs
+# the aarch64 tests.
 PINROCK_APT_PACKAGES=(build-essential cmake ninja-build maven libgtest-dev liblz4-dev libsnappy-dev
   zlib1g-dev xz-utils tar debian-archive-keyring e2fsprogs ca-certificates valgrind
-  clang-16 libclang-rt-16-dev)
+  clang-16 libclang-rt-16-dev python3-pip qemu-user-static)
 
 say() { printf '[pinrock] %s\n' "$*" >&2; }
 die() { printf '[pinrock] ERROR: %s\n' "$*" >&2; exit 1; }

@@ -5,8 +5,9 @@
  *  1. Opaque handles are pr_<noun>_t; functions are pr_<noun>_<verb>.
  *  2. Keys and values cross as (const uint8_t* ptr, size_t len); paths and
  *     property names as NUL-terminated UTF-8. Only fixed-width integer types,
- *     double, size_t and pointers appear, so one generated binding serves
- *     every 64-bit Linux. A key may be at most PR_MAX_KEY_BYTES (8 MiB) and
+ *     double, size_t and pointers appear (char only behind a pointer: its
+ *     signedness differs between CPUs), so one generated binding serves
+ *     every 64-bit Linux, x86-64 and aarch64 alike. A key may be at most PR_MAX_KEY_BYTES (8 MiB) and
  *     a value 2^32 - 1 bytes (RocksDB stores 32-bit lengths); a longer one
  *     fails the call (or the batch holding it) with
  *     PR_CODE_INVALID_ARGUMENT before RocksDB sees it. RocksDB allows keys

@@ -50,6 +50,26 @@ public final class NativeLibrary {
         Holder.ensureLoaded();
     }
 
+    /** What the jar carries libraries for, as the loader's messages name it. */
+    static final String SUPPORTED = "Linux on x86-64 and on aarch64 with glibc " + Platform.GLIBC_FLOOR + " or newer";
+
+    /** The platforms the jar carries a library for: the resource directory of each. */
+    private enum Platform {
+        LINUX_X86_64("linux-x86_64", "amd64", "x86_64"),
+        LINUX_AARCH64("linux-aarch64", "aarch64", "arm64");
+
+        /** The oldest glibc the bundled libraries load on (their newest symbol version). */
+        static final String GLIBC_FLOOR = "2.17";
+
+        final String directory;
+        final String[] archNames;
+
+        Platform(String directory, String... archNames) {
+            this.directory = directory;
+            this.archNames = archNames;
+        }
+    }
+
     /**
      * Returns the resource holding the library for a platform.
      *
@@ -61,12 +81,50 @@ public final class NativeLibrary {
     static String resourceFor(String osName, String osArch) {
         String os = osName.toLowerCase(Locale.ROOT);
         String arch = osArch.toLowerCase(Locale.ROOT);
-        if (os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64"))) {
-            return "/dev/pinrock/native/linux-x86_64/libpinrock.so";
+        if (os.startsWith("linux")) {
+            for (Platform platform : Platform.values()) {
+                for (String name : platform.archNames) {
+                    if (arch.equals(name)) {
+                        return "/dev/pinrock/native/" + platform.directory + "/libpinrock.so";
+                    }
+                }
+            }
         }
-        throw new UnsupportedOperationException("pinrock bundles libpinrock.so for linux-x86_64 only,"
-                + " and this JVM runs on " + osName + "/" + osArch + ". Fix: build native/ on this"
-                + " platform and start the JVM with -D" + PATH_PROPERTY + "=/path/to/libpinrock.so");
+        throw new UnsupportedOperationException("pinrock bundles libpinrock.so for " + SUPPORTED
+                + ", and this JVM runs on " + osName + "/" + osArch + ". Fix: run on one of those, or build"
+                + " native/ on this platform and start the JVM with -D" + PATH_PROPERTY + "=/path/to/libpinrock.so");
+    }
+
+    /**
+     * The message for a library that would not load: the loader's own
+     * reason, and what it means when the C library of this process is musl
+     * (Alpine Linux) or a glibc older than the floor, which pinrock's
+     * libraries cannot run on.
+     *
+     * @param library the file that would not load
+     * @param reason the {@link UnsatisfiedLinkError}'s message
+     * @param processMaps the text of {@code /proc/self/maps}, empty when unreadable
+     */
+    static String loadFailure(Path library, String reason, String processMaps) {
+        String message = "cannot load " + library + ": " + reason;
+        if (processMaps.contains("/ld-musl-") || processMaps.contains("/libc.musl-")) {
+            return message + ". This JVM runs on musl libc (e.g. Alpine Linux); pinrock bundles libraries for "
+                    + SUPPORTED + ". Fix: run on a glibc-based system or image (Debian, Ubuntu, RHEL, Amazon"
+                    + " Linux, ...), or build native/ against musl and set -D" + PATH_PROPERTY;
+        }
+        if (reason != null && reason.contains("GLIBC_")) {
+            return message + ". pinrock bundles libraries for " + SUPPORTED + ". Fix: run on a newer system";
+        }
+        return message;
+    }
+
+    /** The text of /proc/self/maps (which libraries this process has mapped), or "" when unreadable. */
+    private static String processMaps() {
+        try {
+            return Files.readString(Path.of("/proc/self/maps"), StandardCharsets.ISO_8859_1);
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     /**
@@ -116,10 +174,14 @@ public final class NativeLibrary {
                 throw new IllegalStateException("-D" + PATH_PROPERTY + "=" + library
                         + " names no file. Fix: point it at a built libpinrock.so");
             }
+            load(library);
+        }
+
+        private static void load(Path library) {
             try {
                 System.load(library.toString());
             } catch (UnsatisfiedLinkError e) {
-                throw new IllegalStateException("cannot load " + library + ": " + e.getMessage(), e);
+                throw new IllegalStateException(loadFailure(library, e.getMessage(), processMaps()), e);
             }
         }
 
@@ -132,11 +194,7 @@ public final class NativeLibrary {
             if (!isIntact(resource, expected, library)) {
                 extract(resource, expected, directory, library);
             }
-            try {
-                System.load(library.toString());
-            } catch (UnsatisfiedLinkError e) {
-                throw new IllegalStateException("cannot load " + library + ": " + e.getMessage(), e);
-            }
+            load(library);
         }
 
         /** The SHA-256 the build recorded beside the bundled library. */

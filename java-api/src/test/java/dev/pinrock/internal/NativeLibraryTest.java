@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
 
 class NativeLibraryTest {
@@ -14,13 +16,46 @@ class NativeLibraryTest {
     }
 
     @Test
-    void otherPlatformsGetAMessageNamingTheFix() {
-        for (String[] platform : new String[][] {{"Linux", "aarch64"}, {"Mac OS X", "x86_64"}, {"Windows 11", "amd64"}}) {
+    void linuxAarch64UsesItsOwnBundledLibrary() {
+        assertEquals("/dev/pinrock/native/linux-aarch64/libpinrock.so", NativeLibrary.resourceFor("Linux", "aarch64"));
+        assertEquals("/dev/pinrock/native/linux-aarch64/libpinrock.so", NativeLibrary.resourceFor("Linux", "arm64"));
+    }
+
+    @Test
+    void otherPlatformsGetAMessageNamingWhatIsSupportedAndTheFix() {
+        for (String[] platform : new String[][] {{"Mac OS X", "aarch64"}, {"Mac OS X", "x86_64"},
+                {"Windows 11", "amd64"}, {"Linux", "ppc64le"}, {"Linux", "s390x"}, {"Linux", "riscv64"}}) {
             var e = assertThrows(UnsupportedOperationException.class,
                     () -> NativeLibrary.resourceFor(platform[0], platform[1]));
             assertTrue(e.getMessage().contains(platform[0] + "/" + platform[1]), e.getMessage());
+            assertTrue(e.getMessage().contains("Linux on x86-64 and on aarch64 with glibc 2.17 or newer"), e.getMessage());
             assertTrue(e.getMessage().contains("-Dpinrock.library.path="), e.getMessage());
         }
+    }
+
+    @Test
+    void aLoadFailureOnMuslSaysThatTheLibrariesNeedGlibc() {
+        String maps = "7f1c2a000000-7f1c2a014000 r--p 00000000 08:01 131 /lib/ld-musl-x86_64.so.1\n";
+        String message = NativeLibrary.loadFailure(Path.of("/cache/libpinrock.so"),
+                "Error relocating /cache/libpinrock.so: __sched_cpucount: symbol not found", maps);
+        assertTrue(message.startsWith("cannot load /cache/libpinrock.so: Error relocating"), message);
+        assertTrue(message.contains("musl libc (e.g. Alpine Linux)"), message);
+        assertTrue(message.contains("Linux on x86-64 and on aarch64 with glibc 2.17 or newer"), message);
+    }
+
+    @Test
+    void aLoadFailureOnAnOldGlibcNamesTheFloor() {
+        String message = NativeLibrary.loadFailure(Path.of("/cache/libpinrock.so"),
+                "/lib64/libc.so.6: version `GLIBC_2.17' not found", "/usr/lib64/libc-2.12.so\n");
+        assertTrue(message.contains("glibc 2.17 or newer"), message);
+        assertTrue(message.contains("Fix: run on a newer system"), message);
+    }
+
+    @Test
+    void anyOtherLoadFailureKeepsTheLoadersReasonAlone() {
+        String message = NativeLibrary.loadFailure(Path.of("/x/libpinrock.so"), "cannot open shared object file",
+                "/usr/lib/x86_64-linux-gnu/libc.so.6\n");
+        assertEquals("cannot load /x/libpinrock.so: cannot open shared object file", message);
     }
 
     @Test

@@ -37,12 +37,15 @@ final class ChildJvm {
     /**
      * Runs java with arguments (options, then what to run) and extra
      * environment variables, and waits for it at most timeout (then kills it
-     * and throws).
+     * and throws). The java launcher is this JVM's own, or the one the system
+     * property pinrock.test.java names (an emulated JVM's, whose own launcher
+     * this machine cannot run directly).
      */
     static Outcome run(List<String> arguments, Map<String, String> environment, Duration timeout)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(System.getProperty("pinrock.test.java",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
