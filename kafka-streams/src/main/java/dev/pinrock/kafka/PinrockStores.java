@@ -10,6 +10,7 @@ import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 
 import dev.pinrock.kafka.internal.KeyValueSupplier;
 import dev.pinrock.kafka.internal.SessionSupplier;
+import dev.pinrock.kafka.internal.WindowOrder;
 import dev.pinrock.kafka.internal.WindowSupplier;
 
 /**
@@ -61,7 +62,7 @@ public final class PinrockStores {
      */
     public static WindowBytesStoreSupplier windowStore(String name, Duration retentionPeriod, Duration windowSize,
             boolean retainDuplicates) {
-        return windowSupplier(name, retentionPeriod, windowSize, retainDuplicates, false);
+        return windowSupplier(name, retentionPeriod, windowSize, retainDuplicates, false, WindowOrder.KEY);
     }
 
     /**
@@ -77,11 +78,55 @@ public final class PinrockStores {
      */
     public static WindowBytesStoreSupplier timestampedWindowStore(String name, Duration retentionPeriod,
             Duration windowSize, boolean retainDuplicates) {
-        return windowSupplier(name, retentionPeriod, windowSize, retainDuplicates, true);
+        return windowSupplier(name, retentionPeriod, windowSize, retainDuplicates, true, WindowOrder.KEY);
+    }
+
+    /**
+     * A persistent window store that also keeps its windows in start-time
+     * order and answers as Kafka Streams' time-ordered window store: what
+     * windowed aggregations that emit final results only
+     * ({@code EmitStrategy.onWindowClose()}) need, and what
+     * {@link PinrockDslStoreSuppliers} hands out for them.
+     *
+     * <p>As the built-in store: segments of half the retention, at least one
+     * minute, by window start; a window is kept while its start is at least
+     * stream time (the largest window start put) minus the retention, one
+     * millisecond longer than {@link #windowStore} keeps it; with duplicates
+     * retained every put is kept (a null value is ignored), otherwise a put
+     * replaces the key's window and a null value deletes it. Values carry
+     * their timestamp ({@code TimestampedBytesStore}). {@code fetchAll},
+     * {@code all}, their backward forms and key-range fetches answer by
+     * window start, then serialized key, then put order (reversed
+     * backwards); one key's fetches by window start. Kafka Streams' store
+     * builders put their time-ordered record cache around it, as around the
+     * built-in store, so cached and stored windows merge in that order too.
+     * Each write also writes the window's index entry.
+     *
+     * @param name the store's name, not null
+     * @param retentionPeriod how long windows are kept; at least the window size
+     * @param windowSize the windows' size
+     * @param retainDuplicates whether to keep every value put for a key and window
+     * @return a supplier of stores named {@code name}
+     * @throws IllegalArgumentException as for {@link #windowStore}
+     */
+    public static WindowBytesStoreSupplier timeOrderedWindowStore(String name, Duration retentionPeriod,
+            Duration windowSize, boolean retainDuplicates) {
+        return windowSupplier(name, retentionPeriod, windowSize, retainDuplicates, true, WindowOrder.TIME);
+    }
+
+    /**
+     * The time-ordered window store that the DSL's sliding windows get: as
+     * {@link #timeOrderedWindowStore}, but key-range fetches answer key
+     * first, as the built-in time-ordered store with its key index.
+     */
+    static WindowBytesStoreSupplier timeOrderedSlidingWindowStore(String name, Duration retentionPeriod,
+            Duration windowSize, boolean retainDuplicates) {
+        return windowSupplier(name, retentionPeriod, windowSize, retainDuplicates, true,
+                WindowOrder.TIME_KEY_RANGES_BY_KEY);
     }
 
     private static WindowBytesStoreSupplier windowSupplier(String name, Duration retentionPeriod,
-            Duration windowSize, boolean retainDuplicates, boolean timestamped) {
+            Duration windowSize, boolean retainDuplicates, boolean timestamped, WindowOrder order) {
         Objects.requireNonNull(name, "name cannot be null");
         long retentionMs = millis(retentionPeriod, "retentionPeriod");
         long windowSizeMs = millis(windowSize, "windowSize");
@@ -91,7 +136,7 @@ public final class PinrockStores {
                     + retentionMs + "]");
         }
         return new WindowSupplier(name, retentionMs, Math.max(retentionMs / 2, 60_000L), windowSizeMs,
-                retainDuplicates, timestamped);
+                retainDuplicates, timestamped, order);
     }
 
     /**

@@ -18,6 +18,12 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Properties;
 import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -50,12 +56,16 @@ import org.apache.kafka.streams.state.TimestampedBytesStore;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
+import org.apache.kafka.streams.state.internals.RocksDbIndexedTimeOrderedWindowBytesStoreSupplier;
 import org.apache.kafka.streams.state.internals.RocksDbTimeOrderedSessionBytesStoreSupplier;
 import org.apache.kafka.streams.state.internals.SessionKeySchema;
 import org.apache.kafka.streams.state.internals.WindowKeySchema;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.pinrock.DbOptions;
@@ -73,6 +83,8 @@ class WindowAndSessionStoresTest {
     private static final long START = 1_700_000_000_000L;
     /** Keys where one is a prefix of another, so binary ranges let foreign keys through. */
     private static final List<String> KEYS = List.of("a", "aa", "ab", "b", "ba", "c");
+    private static final Bytes A = Bytes.wrap("a".getBytes());
+    private static final Bytes B = Bytes.wrap("b".getBytes());
 
     @TempDir
     Path stateDir;
@@ -96,7 +108,13 @@ class WindowAndSessionStoresTest {
         public void process(Record<String, String> record) {
             ProcessorContext<String, String> context = CONTEXT.get();
             S store = context.getStateStore(storeName);
-            context.forward(record.withValue(operations.run(store, record.value().split(" "))));
+            String answer;
+            try {
+                answer = operations.run(store, record.value().split(" "));
+            } catch (RuntimeException e) {
+                answer = "threw " + e.getClass().getSimpleName();
+            }
+            context.forward(record.withValue(answer));
         }
     }
 
@@ -200,21 +218,123 @@ class WindowAndSessionStoresTest {
         return ops;
     }
 
-    @ParameterizedTest(name = "retainDuplicates {0}")
-    @ValueSource(booleans = {false, true})
-    void windowStoresAgreeOnRandomOperations(boolean retainDuplicates) {
+    /** A kind of window store: pinrock's supplier and the built-in one it must answer as. */
+    enum WindowKind {
+        /** The window store. */
+        PLAIN,
+        /** The time-ordered one that tumbling and hopping windows emitting on window close get. */
+        TIME_ORDERED,
+        /** The time-ordered one that sliding windows emitting on window close get (key ranges by key). */
+        TIME_ORDERED_SLIDING;
+
+        WindowBytesStoreSupplier pinrock(String name, Duration retention, Duration size, boolean duplicates) {
+            return switch (this) {
+                case PLAIN -> PinrockStores.windowStore(name, retention, size, duplicates);
+                case TIME_ORDERED -> PinrockStores.timeOrderedWindowStore(name, retention, size, duplicates);
+                case TIME_ORDERED_SLIDING -> PinrockStores.timeOrderedSlidingWindowStore(name, retention, size,
+                        duplicates);
+            };
+        }
+
+        WindowBytesStoreSupplier builtIn(String name, Duration retention, Duration size, boolean duplicates) {
+            return this == PLAIN ? Stores.persistentWindowStore(name, retention, size, duplicates)
+                    : RocksDbIndexedTimeOrderedWindowBytesStoreSupplier.create(name, retention, size, duplicates,
+                            this == TIME_ORDERED_SLIDING);
+        }
+    }
+
+    /** Runs window operations on a store of a supplier (without change logging) and returns its answers. */
+    private List<String> exerciseWindows(WindowBytesStoreSupplier supplier, List<String> ops, String run) {
+        return exercise(Stores.windowStoreBuilder(supplier, Serdes.String(), Serdes.String()).withLoggingDisabled(),
+                WINDOW_OPERATIONS, ops, run);
+    }
+
+    @ParameterizedTest(name = "{0}, retainDuplicates {1}")
+    @CsvSource({"PLAIN, false", "PLAIN, true", "TIME_ORDERED, false", "TIME_ORDERED, true",
+            "TIME_ORDERED_SLIDING, false", "TIME_ORDERED_SLIDING, true"})
+    void windowStoresAgreeOnRandomOperations(WindowKind kind, boolean retainDuplicates) {
         long seed = Seeds.next("windowStoresAgreeOnRandomOperations");
         List<String> ops = windowOperations(seed);
-        Function<WindowBytesStoreSupplier, StoreBuilder<?>> builder = supplier -> Stores.windowStoreBuilder(
-                supplier, Serdes.String(), Serdes.String()).withLoggingDisabled();
-        List<String> builtIn = exercise(builder.apply(Stores.persistentWindowStore("w", Duration.ofMinutes(3),
-                Duration.ofMinutes(1), retainDuplicates)), WINDOW_OPERATIONS, ops, "builtin");
-        List<String> pinrock = exercise(builder.apply(PinrockStores.windowStore("w", Duration.ofMinutes(3),
-                Duration.ofMinutes(1), retainDuplicates)), WINDOW_OPERATIONS, ops, "pinrock");
+        List<String> builtIn = exerciseWindows(kind.builtIn("w", Duration.ofMinutes(3), Duration.ofMinutes(1),
+                retainDuplicates), ops, "builtin");
+        List<String> pinrock = exerciseWindows(kind.pinrock("w", Duration.ofMinutes(3), Duration.ofMinutes(1),
+                retainDuplicates), ops, "pinrock");
         for (int i = 0; i < ops.size(); i++) {
             assertEquals(builtIn.get(i), pinrock.get(i), "seed " + seed + ", operation " + i + ": " + ops.get(i));
         }
         assertTrue(builtIn.stream().filter(answer -> answer.contains("=")).count() > 50, "queries found entries");
+    }
+
+    /**
+     * Hostile inputs, as a user could send them through the public API: time ranges inverted,
+     * empty, negative and out to {@code Long.MIN_VALUE}/{@code MAX_VALUE}; key ranges inverted and
+     * open; windows at the retention's edge; deletes. Each store kind answers each as its built-in
+     * counterpart does, but for one time-ordered answer: a range from before 0 while stream time
+     * is younger than the retention finds the windows in it, where the built-in time-ordered store
+     * finds none (it turns the negative start into the lower bound of its time-first keys, which
+     * sorts after every window).
+     */
+    @ParameterizedTest(name = "{0}, retainDuplicates {1}")
+    @CsvSource({"PLAIN, false", "PLAIN, true", "TIME_ORDERED, false", "TIME_ORDERED, true",
+            "TIME_ORDERED_SLIDING, false", "TIME_ORDERED_SLIDING, true"})
+    void windowStoresAgreeOnHostileOperations(WindowKind kind, boolean retainDuplicates) {
+        String min = Long.toString(Long.MIN_VALUE);
+        String max = Long.toString(Long.MAX_VALUE);
+        List<String> ops = List.of(
+                // a young store: stream time minus the retention is negative
+                "put z 1000 v0", "fetchAll -100 5000", "range - - -100 5000", "fetch z -100 5000", "all",
+                "put a 60000 v1", "put b 0 v2", "put a 120000 v3", "put c 180000 v4",
+                // stream time 180000, retention 180000: the window at 0 is at the retention's edge
+                "fetch1 b 0", "fetch b 0 0", "range - - 0 0", "fetchAll 0 0", "fetchAll -1 -1",
+                "fetchAll -100 100", "fetchAll " + min + " " + max, "fetchAll " + max + " " + min,
+                "bfetchAll " + min + " " + max, "fetchAll " + max + " " + max,
+                "fetch a " + min + " " + max, "bfetch a " + min + " " + max, "fetch a 200000 0",
+                "fetch a " + max + " " + max, "range a c " + min + " " + max, "brange a c " + min + " " + max,
+                "range c a 0 200000", "range - a 0 200000", "brange b - 0 200000", "all", "ball",
+                "put b 0 v5", "fetch1 b 0", "put a 240000 v6", "fetch1 a 60000", "fetchAll 0 300000",
+                "put a 60000 null", "fetchAll 0 300000", "all", "fetch1 a 240000", "range - - " + max + " " + max);
+        List<String> builtIn = exerciseWindows(kind.builtIn("w", Duration.ofMinutes(3), Duration.ofMinutes(1),
+                retainDuplicates), ops, "builtin");
+        List<String> pinrock = exerciseWindows(kind.pinrock("w", Duration.ofMinutes(3), Duration.ofMinutes(1),
+                retainDuplicates), ops, "pinrock");
+        List<String> fromBeforeZeroByTime = kind == WindowKind.TIME_ORDERED
+                ? List.of("fetchAll -100 5000", "range - - -100 5000")
+                : kind == WindowKind.TIME_ORDERED_SLIDING ? List.of("fetchAll -100 5000") : List.of();
+        for (int i = 0; i < ops.size(); i++) {
+            String op = ops.get(i);
+            if (fromBeforeZeroByTime.contains(op)) {
+                assertEquals("", builtIn.get(i), "the built-in store finds nothing: " + op);
+                assertEquals("z@1000/61000=v0 ", pinrock.get(i), op);
+            } else {
+                assertEquals(builtIn.get(i), pinrock.get(i), "operation " + i + ": " + op);
+            }
+        }
+    }
+
+    /**
+     * A window no Kafka Streams window can be is refused: one starting before 0 (the built-in
+     * store takes it, then finds it nowhere) or at {@code Long.MAX_VALUE} (the built-in store takes
+     * it, then fails every range query that reaches it: its end cannot follow its start). The
+     * store goes on answering.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(WindowKind.class)
+    void windowsThatNoKafkaWindowCanBeAreRefused(WindowKind kind) {
+        WindowStore<Bytes, byte[]> store = open(kind.pinrock("w", Duration.ofMinutes(3), Duration.ofMinutes(1),
+                false).get(), new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        Bytes key = Bytes.wrap(new byte[] {1});
+        store.put(key, new byte[] {1}, MINUTE);
+        for (long start : new long[] {-1, Long.MIN_VALUE, Long.MAX_VALUE}) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> store.put(key, new byte[] {2}, start));
+            assertTrue(refused.getMessage().contains("cannot keep a window starting at " + start),
+                    refused.getMessage());
+        }
+        try (KeyValueIterator<Windowed<Bytes>, byte[]> all = store.all()) {
+            assertEquals(MINUTE, all.next().key.window().start());
+            assertFalse(all.hasNext());
+        }
+        store.close();
     }
 
     private static final Operations<SessionStore<String, String>> SESSION_OPERATIONS = (store, op) -> {
@@ -404,17 +524,13 @@ class WindowAndSessionStoresTest {
     void aTimeOrderedSessionStoreKeepsItsTimeOrderThroughRestorationAndReopening() {
         StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
         SessionStore<Bytes, byte[]> store = openTimeOrdered("o", context);
-        BatchingStateRestoreCallback restore = assertInstanceOf(BatchingStateRestoreCallback.class,
-                context.restoreCallback);
-        Bytes a = Bytes.wrap("a".getBytes());
-        Bytes b = Bytes.wrap("b".getBytes());
-        restore.restoreAll(List.of(
-                KeyValue.pair(SessionKeySchema.toBinary(b, START, START + 2 * MINUTE).get(), new byte[] {1}),
-                KeyValue.pair(SessionKeySchema.toBinary(a, START + MINUTE, START + 2 * MINUTE).get(), new byte[] {2}),
-                KeyValue.pair(SessionKeySchema.toBinary(a, START, START + MINUTE).get(), new byte[] {3}),
-                KeyValue.pair(SessionKeySchema.toBinary(b, START + 3 * MINUTE, START + 3 * MINUTE).get(), new byte[] {4}),
-                KeyValue.pair(SessionKeySchema.toBinary(b, START + 3 * MINUTE, START + 3 * MINUTE).get(), null)));
-        store.put(new Windowed<>(b, new SessionWindow(START + 4 * MINUTE, START + 5 * MINUTE)), new byte[] {5});
+        restorer(context).restoreAll(List.of(
+                KeyValue.pair(SessionKeySchema.toBinary(B, START, START + 2 * MINUTE).get(), new byte[] {1}),
+                KeyValue.pair(SessionKeySchema.toBinary(A, START + MINUTE, START + 2 * MINUTE).get(), new byte[] {2}),
+                KeyValue.pair(SessionKeySchema.toBinary(A, START, START + MINUTE).get(), new byte[] {3}),
+                KeyValue.pair(SessionKeySchema.toBinary(B, START + 3 * MINUTE, START + 3 * MINUTE).get(), new byte[] {4}),
+                KeyValue.pair(SessionKeySchema.toBinary(B, START + 3 * MINUTE, START + 3 * MINUTE).get(), null)));
+        store.put(new Windowed<>(B, new SessionWindow(START + 4 * MINUTE, START + 5 * MINUTE)), new byte[] {5});
         List<String> byEnd = List.of("a@" + START + "/" + (START + MINUTE) + "=3",
                 "b@" + START + "/" + (START + 2 * MINUTE) + "=1",
                 "a@" + (START + MINUTE) + "/" + (START + 2 * MINUTE) + "=2",
@@ -434,7 +550,7 @@ class WindowAndSessionStoresTest {
         SessionStore<Bytes, byte[]> reopened = openTimeOrdered("o",
                 new StoreContexts.Recording(stateDir.toFile(), Map.of()));
         assertEquals(byEnd, byEnd(reopened));
-        reopened.remove(new Windowed<>(a, new SessionWindow(START, START + MINUTE)));
+        reopened.remove(new Windowed<>(A, new SessionWindow(START, START + MINUTE)));
         assertEquals(byEnd.subList(1, 4), byEnd(reopened), "a removed session leaves the time order too");
         reopened.close();
     }
@@ -484,6 +600,152 @@ class WindowAndSessionStoresTest {
                 .findFirst().orElseThrow();
         assertEquals(201, entries, "100 sessions, their 100 index entries and the mark of a complete index");
         store.close();
+    }
+
+    /**
+     * A time-ordered window store's time order is restored from the changelog (Kafka's key-first
+     * window keys), kept by later writes and deletes, and reopened from disk.
+     */
+    @Test
+    void aTimeOrderedWindowStoreKeepsItsTimeOrderThroughRestorationAndReopening() {
+        StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
+        WindowStore<Bytes, byte[]> store = openTimeOrderedWindows("o", context);
+        restorer(context).restoreAll(List.of(
+                KeyValue.pair(WindowKeySchema.toStoreKeyBinary(B, START, 0).get(), new byte[] {1}),
+                KeyValue.pair(WindowKeySchema.toStoreKeyBinary(A, START + MINUTE, 0).get(), new byte[] {2}),
+                KeyValue.pair(WindowKeySchema.toStoreKeyBinary(A, START, 0).get(), new byte[] {3}),
+                KeyValue.pair(WindowKeySchema.toStoreKeyBinary(B, START + 2 * MINUTE, 0).get(), new byte[] {4}),
+                KeyValue.pair(WindowKeySchema.toStoreKeyBinary(B, START + 2 * MINUTE, 0).get(), null)));
+        store.put(B, new byte[] {5}, START + 3 * MINUTE);
+        List<String> byStart = List.of("a@" + START + "=3", "b@" + START + "=1", "a@" + (START + MINUTE) + "=2",
+                "b@" + (START + 3 * MINUTE) + "=5");
+        assertEquals(byStart, byStart(store));
+        KeyValueIterator<Windowed<Bytes>, byte[]> leftOpen = store.fetchAll(START, START + 10 * MINUTE);
+        store.close();
+        assertFalse(leftOpen.hasNext(), "an iterator left open at close has no next entry");
+        WindowStore<Bytes, byte[]> reopened = openTimeOrderedWindows("o",
+                new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        assertEquals(byStart, byStart(reopened));
+        reopened.put(A, null, START);
+        assertEquals(byStart.subList(1, 4), byStart(reopened), "a deleted window leaves the time order too");
+        reopened.close();
+    }
+
+    /**
+     * A window store that becomes time-ordered (its aggregation now emits on window close) finds
+     * its earlier windows by time: in a segment without the index family, and in one whose index
+     * a crash left incomplete.
+     */
+    @Test
+    void aWindowStoreThatBecomesTimeOrderedFindsItsEarlierWindowsByTime() throws IOException {
+        WindowStore<Bytes, byte[]> plain = open(PinrockStores.timestampedWindowStore("p", Duration.ofMinutes(4),
+                Duration.ofMinutes(1), false).get(), new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        plain.put(B, new byte[] {1}, START);
+        plain.put(A, new byte[] {2}, START + MINUTE);
+        plain.put(A, new byte[] {3}, START + 3 * MINUTE);
+        plain.close();
+        List<String> segments = segmentDirectories("p");
+        assertTrue(segments.size() > 1, "several segments: " + segments);
+        try (RocksDb db = RocksDb.open(stateDir.resolve("pinrock").resolve("p").resolve(segments.get(0)),
+                DbOptions.create())) {
+            db.createColumnFamily("by-time");
+        }
+        WindowStore<Bytes, byte[]> timeOrdered = openTimeOrderedWindows("p",
+                new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        timeOrdered.put(B, new byte[] {4}, START + 3 * MINUTE);
+        assertEquals(List.of("b@" + START + "=1", "a@" + (START + MINUTE) + "=2", "a@" + (START + 3 * MINUTE) + "=3",
+                "b@" + (START + 3 * MINUTE) + "=4"), byStart(timeOrdered));
+        timeOrdered.close();
+    }
+
+    /**
+     * Interactive queries read a time-ordered window store while the stream thread writes into it
+     * and its segments expire: every answer is in time order without a window twice, and no read
+     * fails.
+     */
+    @Test
+    void timeOrderedReadsDuringWritesAndExpiryStayOrdered() throws Exception {
+        WindowStore<Bytes, byte[]> store = openTimeOrderedWindows("c",
+                new StoreContexts.Recording(stateDir.toFile(), Map.of()));
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicLong windowsRead = new AtomicLong();
+        Callable<Void> reader = () -> {
+            for (int round = 0; writing.get(); round++) {
+                try (KeyValueIterator<Windowed<Bytes>, byte[]> found = switch (round % 3) {
+                    case 0 -> store.fetchAll(0, Long.MAX_VALUE);
+                    case 1 -> store.all();
+                    default -> store.fetch(Bytes.wrap(new byte[] {10}), Bytes.wrap(new byte[] {40}), 0,
+                            Long.MAX_VALUE);
+                }) {
+                    long lastStart = -1;
+                    Bytes lastKey = null;
+                    while (found.hasNext()) {
+                        Windowed<Bytes> window = found.next().key;
+                        long start = window.window().start();
+                        assertTrue(start > lastStart || start == lastStart && window.key().compareTo(lastKey) > 0,
+                                window + " after " + lastKey + "@" + lastStart);
+                        lastStart = start;
+                        lastKey = window.key();
+                        windowsRead.incrementAndGet();
+                    }
+                }
+            }
+            return null;
+        };
+        ExecutorService readers = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Void>> reading = List.of(readers.submit(reader), readers.submit(reader));
+            for (int i = 0; i < 20_000; i++) {
+                store.put(Bytes.wrap(new byte[] {(byte) (i % 50)}), new byte[] {1}, START + i * 100L);
+            }
+            writing.set(false);
+            for (Future<Void> read : reading) {
+                read.get();
+            }
+        } finally {
+            writing.set(false);
+            readers.shutdownNow();
+        }
+        assertTrue(windowsRead.get() > 1000, windowsRead.get() + " windows read");
+        store.close();
+    }
+
+    /**
+     * Kafka Streams' timestamped window store builder, which the DSL uses, puts its time-ordered
+     * record cache around the time-ordered stores, as around the built-in time-ordered store, and
+     * its key-ordered cache around the others.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(WindowKind.class)
+    void kafkaStreamsCachesTheTimeOrderedStoresInTimeOrder(WindowKind kind) {
+        for (WindowBytesStoreSupplier supplier : List.of(kind.pinrock("w", Duration.ofMinutes(3),
+                Duration.ofMinutes(1), false), kind.builtIn("w", Duration.ofMinutes(3), Duration.ofMinutes(1), false))) {
+            WrappedStateStore<?, ?, ?> metered = assertInstanceOf(WrappedStateStore.class,
+                    Stores.timestampedWindowStoreBuilder(supplier, Serdes.String(), Serdes.String())
+                            .withCachingEnabled().withLoggingDisabled().build());
+            assertEquals(kind == WindowKind.PLAIN ? "CachingWindowStore" : "TimeOrderedCachingWindowStore",
+                    metered.wrapped().getClass().getSimpleName(), supplier.toString());
+        }
+    }
+
+    /** @return an open time-ordered window store of 4 minutes' retention and 1-minute windows */
+    private WindowStore<Bytes, byte[]> openTimeOrderedWindows(String name, StoreContexts.Recording context) {
+        return open(PinrockStores.timeOrderedWindowStore(name, Duration.ofMinutes(4), Duration.ofMinutes(1), false)
+                .get(), context);
+    }
+
+    private static List<String> byStart(WindowStore<Bytes, byte[]> store) {
+        List<String> windows = new ArrayList<>();
+        try (KeyValueIterator<Windowed<Bytes>, byte[]> found = store.fetchAll(START, START + 10 * MINUTE)) {
+            found.forEachRemaining(entry -> windows.add(new String(entry.key.key().get()) + "@"
+                    + entry.key.window().start() + "=" + entry.value[0]));
+        }
+        return windows;
+    }
+
+    /** @return the batching restore callback a store registered in its context */
+    private static BatchingStateRestoreCallback restorer(StoreContexts.Recording context) {
+        return assertInstanceOf(BatchingStateRestoreCallback.class, context.restoreCallback);
     }
 
     /** @return an open time-ordered session store of 4 minutes' retention */
@@ -542,34 +804,44 @@ class WindowAndSessionStoresTest {
      * unlike the built-in, which opens a new segment for a put after close
      * and never closes it, writes and flushes are refused.
      */
-    @Test
-    void closingEndsIteratorsEmptiesReadsAndRefusesWrites() {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(WindowKind.class)
+    void closingEndsIteratorsEmptiesReadsAndRefusesWrites(WindowKind kind) {
         StoreContexts.Recording context = new StoreContexts.Recording(stateDir.toFile(), Map.of());
-        WindowStore<Bytes, byte[]> store = open(PinrockStores.windowStore("w", Duration.ofMinutes(3),
+        WindowStore<Bytes, byte[]> store = open(kind.pinrock("w", Duration.ofMinutes(3),
                 Duration.ofMinutes(1), false).get(), context);
         for (int i = 0; i < 50; i++) {
             store.put(Bytes.wrap(new byte[] {(byte) i}), new byte[] {1}, i * 1000L);
         }
         KeyValueIterator<Windowed<Bytes>, byte[]> all = store.all();
         all.next();
+        KeyValueIterator<Windowed<Bytes>, byte[]> unread = store.fetchAll(0, Long.MAX_VALUE);
         store.close();
         assertFalse(all.hasNext());
         assertThrows(NoSuchElementException.class, all::next);
+        assertFalse(unread.hasNext(), "an iterator never read ends too");
+        assertThrows(NoSuchElementException.class, unread::peekNextKey);
         assertNull(store.fetch(Bytes.wrap(new byte[] {1}), 1000));
-        try (KeyValueIterator<Windowed<Bytes>, byte[]> afterClose = store.all()) {
+        try (KeyValueIterator<Windowed<Bytes>, byte[]> afterClose = store.all();
+                KeyValueIterator<Windowed<Bytes>, byte[]> fetchedAfterClose = store.fetchAll(0, Long.MAX_VALUE);
+                KeyValueIterator<Windowed<Bytes>, byte[]> rangeAfterClose = store.fetch(null, null, 0,
+                        Long.MAX_VALUE)) {
             assertFalse(afterClose.hasNext());
+            assertFalse(fetchedAfterClose.hasNext());
+            assertFalse(rangeAfterClose.hasNext());
         }
         assertThrows(InvalidStateStoreException.class, () -> store.put(Bytes.wrap(new byte[] {1}), new byte[1], 0));
         assertThrows(InvalidStateStoreException.class, store::flush);
         store.close();
         all.close();
+        unread.close();
         // A restore into the closed store is read back, and the next close closes what it opened.
         Bytes key = Bytes.wrap(new byte[] {7});
         ((BatchingStateRestoreCallback) context.restoreCallback).restoreAll(
                 List.of(KeyValue.pair(WindowKeySchema.toStoreKeyBinary(key, 49_000, 0).get(), new byte[] {7})));
         assertArrayEquals(new byte[] {7}, store.fetch(key, 49_000));
         store.close();
-        WindowStore<Bytes, byte[]> reopened = open(PinrockStores.windowStore("w", Duration.ofMinutes(3),
+        WindowStore<Bytes, byte[]> reopened = open(kind.pinrock("w", Duration.ofMinutes(3),
                 Duration.ofMinutes(1), false).get(), new StoreContexts.Recording(stateDir.toFile(), Map.of()));
         assertArrayEquals(new byte[] {7}, reopened.fetch(key, 49_000));
         reopened.close();

@@ -48,7 +48,7 @@ public class PinrockSessionStore extends SegmentedStateStore implements SessionS
         if (!timeOrdered) {
             return SessionStore.super.findSessions(earliestSessionEndTime, latestSessionEndTime);
         }
-        return sessions(segmented.fetchByTime(earliestSessionEndTime, latestSessionEndTime));
+        return sessions(segmented.fetchByTime(null, null, earliestSessionEndTime, latestSessionEndTime, true));
     }
 
     @Override

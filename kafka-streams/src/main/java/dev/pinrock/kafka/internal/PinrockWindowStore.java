@@ -19,11 +19,20 @@ import org.apache.kafka.streams.state.internals.WindowKeySchema;
  * behaviour: with duplicates retained, every put gets the next sequence
  * number and a null value is ignored; otherwise a null value deletes.
  *
+ * <p>Time-ordered (any {@link WindowOrder} but {@link WindowOrder#KEY}), it
+ * also keeps its windows by start ({@link TimeIndex#WINDOW_START}) and
+ * answers as the built-in {@code RocksDBTimeOrderedWindowStore}: queries
+ * across keys ({@code fetchAll}, {@code all}, and key ranges in
+ * {@link WindowOrder#TIME}) by window start, then key, then sequence number;
+ * and windows from stream time minus the retention on. Kafka Streams sees
+ * such a store through {@link TimeOrderedWindowStore}.
+ *
  * <p>Writes come from the stream thread; reads also from interactive-query threads.
  */
 public class PinrockWindowStore extends SegmentedStateStore implements WindowStore<Bytes, byte[]> {
     private final long windowSize;
     private final boolean retainDuplicates;
+    private final WindowOrder order;
     private int seqnum;
 
     /**
@@ -33,25 +42,43 @@ public class PinrockWindowStore extends SegmentedStateStore implements WindowSto
      * @param segmentInterval the segments' length, in ms
      * @param windowSize the windows' size, in ms
      * @param retainDuplicates whether every put is kept, with a sequence number
+     * @param order the order of the answers to queries across keys
      */
     public PinrockWindowStore(String name, String metricsScope, long retentionPeriod, long segmentInterval,
-            long windowSize, boolean retainDuplicates) {
-        super(name, metricsScope, SegmentKeySchema.WINDOW, null, retentionPeriod, segmentInterval);
+            long windowSize, boolean retainDuplicates, WindowOrder order) {
+        super(name, metricsScope, SegmentKeySchema.WINDOW, order.timeOrdered() ? TimeIndex.WINDOW_START : null,
+                retentionPeriod, segmentInterval);
         this.windowSize = windowSize;
         this.retainDuplicates = retainDuplicates;
+        this.order = order;
     }
 
-    /** The timestamped variant: values carry their timestamp (8 bytes) first, so the DSL needs no adapter. */
+    /**
+     * The timestamped variant of the key-ordered store: values carry their timestamp (8 bytes)
+     * first, so the DSL needs no adapter.
+     */
     public static final class Timestamped extends PinrockWindowStore implements TimestampedBytesStore {
-        /** Same parameters as {@link PinrockWindowStore}. */
+        /** Same parameters as {@link PinrockWindowStore}, in {@link WindowOrder#KEY}. */
         public Timestamped(String name, String metricsScope, long retentionPeriod, long segmentInterval,
                 long windowSize, boolean retainDuplicates) {
-            super(name, metricsScope, retentionPeriod, segmentInterval, windowSize, retainDuplicates);
+            super(name, metricsScope, retentionPeriod, segmentInterval, windowSize, retainDuplicates,
+                    WindowOrder.KEY);
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException for a window start before 0 or at {@code Long.MAX_VALUE}: no
+     *     Kafka Streams window starts there (the built-in store takes such a put, then answers no
+     *     query with the first, and every range query that reaches the second with this exception)
+     */
     @Override
     public synchronized void put(Bytes key, byte[] value, long windowStartTimestamp) {
+        if (windowStartTimestamp < 0 || windowStartTimestamp == Long.MAX_VALUE) {
+            throw new IllegalArgumentException("Store " + name() + " cannot keep a window starting at "
+                    + windowStartTimestamp + ": windows start at 0 or later, and before Long.MAX_VALUE");
+        }
         if (value == null && retainDuplicates) {
             return; // deleting one of several duplicates is not possible; the built-in store ignores it too
         }
@@ -78,33 +105,48 @@ public class PinrockWindowStore extends SegmentedStateStore implements WindowSto
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> fetch(Bytes keyFrom, Bytes keyTo, long timeFrom, long timeTo) {
-        return windowed(segmented.fetch(keyFrom, keyTo, timeFrom, timeTo, true, false));
+        return keyRange(keyFrom, keyTo, timeFrom, timeTo, true);
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetch(Bytes keyFrom, Bytes keyTo, long timeFrom,
             long timeTo) {
-        return windowed(segmented.fetch(keyFrom, keyTo, timeFrom, timeTo, false, false));
+        return keyRange(keyFrom, keyTo, timeFrom, timeTo, false);
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> fetchAll(long timeFrom, long timeTo) {
-        return windowed(segmented.fetch(null, null, timeFrom, timeTo, true, false));
+        return allKeys(timeFrom, timeTo, true);
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> backwardFetchAll(long timeFrom, long timeTo) {
-        return windowed(segmented.fetch(null, null, timeFrom, timeTo, false, false));
+        return allKeys(timeFrom, timeTo, false);
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> all() {
-        return windowed(segmented.fetch(null, null, 0, Long.MAX_VALUE, true, false));
+        return allKeys(0, Long.MAX_VALUE, true);
     }
 
     @Override
     public KeyValueIterator<Windowed<Bytes>, byte[]> backwardAll() {
-        return windowed(segmented.fetch(null, null, 0, Long.MAX_VALUE, false, false));
+        return allKeys(0, Long.MAX_VALUE, false);
+    }
+
+    /** The windows of keys keyFrom..keyTo (null: open) starting in from..to, in this store's order for key ranges. */
+    private KeyValueIterator<Windowed<Bytes>, byte[]> keyRange(Bytes keyFrom, Bytes keyTo, long from, long to,
+            boolean forward) {
+        return windowed(order == WindowOrder.TIME
+                ? segmented.fetchByTime(keyFrom, keyTo, from, to, forward)
+                : segmented.fetch(keyFrom, keyTo, from, to, forward, false));
+    }
+
+    /** The windows of every key starting in from..to, by start in a time-ordered store. */
+    private KeyValueIterator<Windowed<Bytes>, byte[]> allKeys(long from, long to, boolean forward) {
+        return windowed(order.timeOrdered()
+                ? segmented.fetchByTime(null, null, from, to, forward)
+                : segmented.fetch(null, null, from, to, forward, false));
     }
 
     private KeyValueIterator<Windowed<Bytes>, byte[]> windowed(KeyValueIterator<Bytes, byte[]> binary) {

@@ -277,7 +277,7 @@ final class SegmentedStore {
     /** @return the value of a binary key, or null when absent or expired (or the store closed: it has no segments) */
     byte[] get(Bytes key) {
         long timestamp = schema.segmentTimestamp(key.get());
-        if (timestamp < observedStreamTime - retentionPeriod + 1) {
+        if (timestamp < oldestLiveTime()) {
             return null;
         }
         StoreDatabase segment = segments.get(segmentId(timestamp));
@@ -330,7 +330,7 @@ final class SegmentedStore {
         if (PinrockKeyValueStore.invalidRange(keyFrom, keyTo)) {
             return PinrockKeyValueStore.EmptyIterator.INSTANCE;
         }
-        long actualFrom = Math.max(from, observedStreamTime - retentionPeriod + 1);
+        long actualFrom = Math.max(from, oldestLiveTime());
         long lastSegmentTime = schema.lastSegmentTime(to);
         if (schema == SegmentKeySchema.WINDOW && to < actualFrom) {
             return PinrockKeyValueStore.EmptyIterator.INSTANCE;
@@ -350,28 +350,48 @@ final class SegmentedStore {
     }
 
     /**
-     * Iterates, in time order, the entries of the time index whose time is
-     * from..to, in the live segments of those times (records of a segment not
-     * yet dropped included, as the built-in time-ordered stores answer), under
-     * their binary store keys. Times before 0 are no times (Kafka Streams
-     * drops records with them), as for the built-in stores.
+     * @return the oldest time whose records the store answers: stream time minus the retention, plus
+     *     one unless the time index answers from that edge (see {@link TimeIndex#retentionEdgeLive})
+     */
+    private long oldestLiveTime() {
+        return observedStreamTime - retentionPeriod + (timeIndex != null && timeIndex.retentionEdgeLive() ? 0 : 1);
+    }
+
+    /**
+     * Iterates, in time order (reversed for a backward read), the entries of
+     * the time index whose time is from..to and whose key is keyFrom..keyTo
+     * (null: open), in the live segments of those times, under their binary
+     * store keys. An index that keeps the retention edge live answers from
+     * there on; another answers the records of a segment not yet dropped
+     * too, as the built-in time-ordered session store. Times before 0 are no
+     * times (Kafka Streams drops records with them), as for the built-in
+     * stores.
      *
+     * @return the iterator; empty for an inverted key range, as {@link #fetch} answers
      * @throws IllegalStateException when the store keeps no time index
      */
-    KeyValueIterator<Bytes, byte[]> fetchByTime(long requestedFrom, long to) {
+    KeyValueIterator<Bytes, byte[]> fetchByTime(Bytes keyFrom, Bytes keyTo, long requestedFrom, long to,
+            boolean forward) {
         if (timeIndex == null) {
             throw new IllegalStateException("store " + name + " keeps no time index");
         }
-        long from = Math.max(0, requestedFrom);
+        if (PinrockKeyValueStore.invalidRange(keyFrom, keyTo)) {
+            return PinrockKeyValueStore.EmptyIterator.INSTANCE;
+        }
+        long from = Math.max(0, timeIndex.retentionEdgeLive() ? Math.max(requestedFrom, oldestLiveTime())
+                : requestedFrom);
         if (from > to) {
             return PinrockKeyValueStore.EmptyIterator.INSTANCE;
         }
-        List<StoreDatabase> searchSpace = new ArrayList<>(
-                segments.subMap(segmentId(from), true, segmentId(to), true).values());
+        NavigableMap<Long, StoreDatabase> searched = segments.subMap(segmentId(from), true, segmentId(to), true);
+        List<StoreDatabase> searchSpace = new ArrayList<>((forward ? searched : searched.descendingMap()).values());
+        // Up to Long.MAX_VALUE, the index ends before the negative times (their sign bit sorts them last).
         ReadOptions bounds = ReadOptions.DEFAULT.lowerBound(timeIndex.lowerBound(from))
-                .upperBound(to == Long.MAX_VALUE ? null : timeIndex.lowerBound(to + 1));
+                .upperBound(timeIndex.lowerBound(to == Long.MAX_VALUE ? Long.MIN_VALUE : to + 1));
+        Predicate<byte[]> matches = keyFrom == null && keyTo == null ? indexKey -> true
+                : indexKey -> schema.matches(timeIndex.storeKey(indexKey), keyFrom, keyTo, from, to);
         KeyValueIterator<Bytes, byte[]> byTime = new SegmentIterator(searchSpace.iterator(), indexes::get, bounds,
-                true, indexKey -> true);
+                forward, matches);
         return new PinrockWindowStore.MappedKeyIterator<>(byTime,
                 indexKey -> Bytes.wrap(timeIndex.storeKey(indexKey.get())));
     }

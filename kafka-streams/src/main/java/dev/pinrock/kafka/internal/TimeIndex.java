@@ -13,9 +13,52 @@ import java.nio.ByteBuffer;
 enum TimeIndex {
     /**
      * Sessions by end, then start, then key ([8-byte end][8-byte start][key]),
-     * the order of Kafka Streams' time-ordered session store.
+     * the order of Kafka Streams' time-ordered session store. Reads by end
+     * answer every session of a live segment, as that store does.
      */
-    SESSION_END;
+    SESSION_END(false) {
+        @Override
+        byte[] indexKey(byte[] storeKey) {
+            return rotated(storeKey, storeKey.length - SESSION_TIMES);
+        }
+
+        @Override
+        byte[] storeKey(byte[] indexKey) {
+            return rotated(indexKey, SESSION_TIMES);
+        }
+    },
+
+    /**
+     * Windows by start, then key, then sequence number
+     * ([8-byte start][key][4-byte sequence number]), the order of Kafka
+     * Streams' time-ordered window store (its time-first key schema without
+     * the schema's prefix byte). As that store, the window store that keeps
+     * it answers windows from stream time minus the retention on, one
+     * millisecond more than the key-first window store.
+     */
+    WINDOW_START(true) {
+        @Override
+        byte[] indexKey(byte[] storeKey) {
+            int keyLength = storeKey.length - WINDOW_SUFFIX;
+            byte[] indexKey = new byte[storeKey.length];
+            System.arraycopy(storeKey, keyLength, indexKey, 0, SegmentKeySchema.TIMESTAMP_SIZE);
+            System.arraycopy(storeKey, 0, indexKey, SegmentKeySchema.TIMESTAMP_SIZE, keyLength);
+            System.arraycopy(storeKey, storeKey.length - SegmentKeySchema.SEQNUM_SIZE, indexKey,
+                    storeKey.length - SegmentKeySchema.SEQNUM_SIZE, SegmentKeySchema.SEQNUM_SIZE);
+            return indexKey;
+        }
+
+        @Override
+        byte[] storeKey(byte[] indexKey) {
+            int keyLength = indexKey.length - WINDOW_SUFFIX;
+            byte[] storeKey = new byte[indexKey.length];
+            System.arraycopy(indexKey, SegmentKeySchema.TIMESTAMP_SIZE, storeKey, 0, keyLength);
+            System.arraycopy(indexKey, 0, storeKey, keyLength, SegmentKeySchema.TIMESTAMP_SIZE);
+            System.arraycopy(indexKey, indexKey.length - SegmentKeySchema.SEQNUM_SIZE, storeKey,
+                    indexKey.length - SegmentKeySchema.SEQNUM_SIZE, SegmentKeySchema.SEQNUM_SIZE);
+            return storeKey;
+        }
+    };
 
     /** The column family of each segment that holds the index. */
     static final String FAMILY = "by-time";
@@ -26,16 +69,28 @@ enum TimeIndex {
      */
     static final byte[] COMPLETE = new byte[0];
 
-    private static final int TIMES = 2 * SegmentKeySchema.TIMESTAMP_SIZE;
+    private static final int SESSION_TIMES = 2 * SegmentKeySchema.TIMESTAMP_SIZE;
+    private static final int WINDOW_SUFFIX = SegmentKeySchema.TIMESTAMP_SIZE + SegmentKeySchema.SEQNUM_SIZE;
 
-    /** @return the index key of a store key [key][end][start] */
-    byte[] indexKey(byte[] storeKey) {
-        return rotated(storeKey, storeKey.length - TIMES);
+    private final boolean retentionEdgeLive;
+
+    TimeIndex(boolean retentionEdgeLive) {
+        this.retentionEdgeLive = retentionEdgeLive;
     }
 
+    /** @return the index key of a store key */
+    abstract byte[] indexKey(byte[] storeKey);
+
     /** @return the store key an index key stands for */
-    byte[] storeKey(byte[] indexKey) {
-        return rotated(indexKey, TIMES);
+    abstract byte[] storeKey(byte[] indexKey);
+
+    /**
+     * @return whether the store answers records of stream time minus the retention (the built-in
+     *     time-first window schema's edge), and clips reads by time to it; otherwise it answers from
+     *     one millisecond later, and reads by time answer what live segments hold
+     */
+    boolean retentionEdgeLive() {
+        return retentionEdgeLive;
     }
 
     /** @return the bytes from {@code split} on, then those before it */
