@@ -1,7 +1,6 @@
 package dev.pinrock.kafka;
 
 import org.apache.kafka.streams.kstream.EmitStrategy;
-import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
 import org.apache.kafka.streams.state.DslKeyValueParams;
 import org.apache.kafka.streams.state.DslSessionParams;
 import org.apache.kafka.streams.state.DslStoreSuppliers;
@@ -18,14 +17,16 @@ import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
  * }</pre>
  * or per operator with {@code Materialized.as(new PinrockDslStoreSuppliers())}.
  *
- * <p>Key-value stores (plain and timestamped), window stores and session
- * stores come from {@link PinrockStores}, with the retention, window size
- * and duplicate settings the DSL asks for; session aggregations that emit
- * only final results ({@code EmitStrategy.onWindowClose()}) get pinrock's
- * time-ordered session store. Windowed aggregations that emit only final
- * results need the built-in time-ordered window store, whose results come
- * in time order; for them this class hands out Kafka Streams' built-in
- * RocksDB store.
+ * <p>Every store comes from {@link PinrockStores}: key-value stores (plain
+ * and timestamped), window stores and session stores, with the retention,
+ * window size and duplicate settings the DSL asks for. Aggregations that
+ * emit only final results ({@code EmitStrategy.onWindowClose()}) get
+ * pinrock's time-ordered stores, as the built-in suppliers give them Kafka
+ * Streams' time-ordered ones: session aggregations the time-ordered session
+ * store; tumbling and hopping windows the time-ordered window store; sliding
+ * windows the same store answering key ranges key first, as the built-in
+ * store with its key index does. No store falls back to the built-in RocksDB
+ * store.
  *
  * <p>Stateless and thread-safe.
  */
@@ -45,7 +46,11 @@ public class PinrockDslStoreSuppliers implements DslStoreSuppliers {
     @Override
     public WindowBytesStoreSupplier windowStore(DslWindowParams params) {
         if (params.emitStrategy().type() == EmitStrategy.StrategyType.ON_WINDOW_CLOSE) {
-            return BuiltInDslStoreSuppliers.ROCKS_DB.windowStore(params);
+            return params.isSlidingWindow()
+                    ? PinrockStores.timeOrderedSlidingWindowStore(params.name(), params.retentionPeriod(),
+                            params.windowSize(), params.retainDuplicates())
+                    : PinrockStores.timeOrderedWindowStore(params.name(), params.retentionPeriod(),
+                            params.windowSize(), params.retainDuplicates());
         }
         return params.isTimestamped()
                 ? PinrockStores.timestampedWindowStore(params.name(), params.retentionPeriod(), params.windowSize(),

@@ -50,7 +50,9 @@ public final class PinrockStores {
 
     /**
      * A persistent window store, segmented like the built-in one (segments of
-     * half the retention, at least one minute).
+     * half the retention, at least one minute). Its stores refuse a put of a
+     * window starting before 0 or at {@code Long.MAX_VALUE}
+     * ({@code IllegalArgumentException}): no Kafka Streams window starts there.
      *
      * @param name the store's name, not null
      * @param retentionPeriod how long windows are kept; at least the window size
@@ -97,10 +99,15 @@ public final class PinrockStores {
      * their timestamp ({@code TimestampedBytesStore}). {@code fetchAll},
      * {@code all}, their backward forms and key-range fetches answer by
      * window start, then serialized key, then put order (reversed
-     * backwards); one key's fetches by window start. Kafka Streams' store
-     * builders put their time-ordered record cache around it, as around the
-     * built-in store, so cached and stored windows merge in that order too.
-     * Each write also writes the window's index entry.
+     * backwards); one key's fetches by window start. Puts are refused as by
+     * {@link #windowStore}'s stores. Kafka Streams'
+     * {@code Stores.timestampedWindowStoreBuilder} (the DSL's) puts its
+     * time-ordered record cache around it, as around the built-in store, so
+     * cached and stored windows merge in that order too; with caching on,
+     * build it with that builder: {@code Stores.windowStoreBuilder} puts its
+     * key-ordered cache around every store, the built-in time-ordered one
+     * included, and that cache's ranges can then answer a window twice. Each
+     * write also writes the window's index entry.
      *
      * @param name the store's name, not null
      * @param retentionPeriod how long windows are kept; at least the window size
