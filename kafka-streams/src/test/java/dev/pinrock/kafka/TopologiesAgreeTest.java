@@ -384,7 +384,7 @@ class TopologiesAgreeTest {
     /**
      * Windowed aggregations that emit final results only ({@code EmitStrategy.onWindowClose()}):
      * tumbling, hopping and sliding windows, each emitting what closed by one range read of its
-     * store. With bursts, one input record becomes up to four records of its key, up to minutes
+     * store; each final result is compared with the input record after which it came. With bursts, one input record becomes up to four records of its key, up to minutes
      * apart, processed before the next commit: windows updated in the record cache (and stored
      * at an earlier commit) close before the cache is flushed, so the emitting read merges cached
      * windows with stored ones, which the test driver's commit after every input record otherwise
@@ -421,6 +421,10 @@ class TopologiesAgreeTest {
             Random random = new Random(17);
             TestInputTopic<String, String> clicks = driver.createInputTopic("clicks",
                     Serdes.String().serializer(), Serdes.String().serializer());
+            List<String> names = List.of("tumbling", "hopping", "sliding");
+            List<TestOutputTopic<String, String>> outputs = names.stream().map(name -> driver.createOutputTopic(
+                    name + "-out", Serdes.String().deserializer(), Serdes.String().deserializer())).toList();
+            List<String> output = new ArrayList<>();
             long time = START;
             for (int i = 0; i < 800; i++) {
                 time += random.nextInt(4000);
@@ -432,12 +436,15 @@ class TopologiesAgreeTest {
                     events.append(",page").append(random.nextInt(5)).append(':').append(offset);
                 }
                 clicks.pipeInput("user" + random.nextInt(30), events.toString(), Instant.ofEpochMilli(time - lateness));
+                // each final result with the input record after which it came: when it was emitted
+                for (int topic = 0; topic < names.size(); topic++) {
+                    for (String result : records(outputs.get(topic))) {
+                        output.add("after input " + i + ": " + names.get(topic) + " " + result);
+                    }
+                }
             }
-            List<String> output = new ArrayList<>();
             List<String> stores = new ArrayList<>();
-            for (String name : List.of("tumbling", "hopping", "sliding")) {
-                output.addAll(records(driver.createOutputTopic(name + "-out", Serdes.String().deserializer(),
-                        Serdes.String().deserializer())));
+            for (String name : names) {
                 WindowStore<String, ValueAndTimestamp<String>> store = driver.getTimestampedWindowStore(name);
                 // bounded: a caching store steps through a time range segment by segment
                 stores.addAll(contents(store.fetchAll(Instant.ofEpochMilli(time - 150_000),
