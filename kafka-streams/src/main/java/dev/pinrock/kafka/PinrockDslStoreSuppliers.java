@@ -26,7 +26,9 @@ import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
  * store; tumbling and hopping windows the time-ordered window store; sliding
  * windows the same store answering key ranges key first, as the built-in
  * store with its key index does. No store falls back to the built-in RocksDB
- * store.
+ * store. Kafka Streams never asks store suppliers for a versioned store (a
+ * table is versioned only when its {@code Materialized} names a versioned
+ * supplier): give such tables {@link PinrockStores#versionedKeyValueStore}.
  *
  * <p>Stateless and thread-safe.
  */

@@ -6,10 +6,12 @@ import java.util.Objects;
 import org.apache.kafka.streams.internals.ApiUtils;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
+import org.apache.kafka.streams.state.VersionedBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 
 import dev.pinrock.kafka.internal.KeyValueSupplier;
 import dev.pinrock.kafka.internal.SessionSupplier;
+import dev.pinrock.kafka.internal.VersionedSupplier;
 import dev.pinrock.kafka.internal.WindowOrder;
 import dev.pinrock.kafka.internal.WindowSupplier;
 
@@ -175,6 +177,76 @@ public final class PinrockStores {
     public static SessionBytesStoreSupplier timeOrderedSessionStore(String name, Duration retentionPeriod) {
         Objects.requireNonNull(name, "name cannot be null");
         return new SessionSupplier(name, millis(retentionPeriod, "retentionPeriod"), true);
+    }
+
+    /**
+     * A persistent versioned key-value store, the counterpart of Kafka
+     * Streams' {@code Stores.persistentVersionedKeyValueStore(name,
+     * historyRetention)}, with the built-in default segment interval (a
+     * third of the retention up to a minute, at least 2 s; a fifth up to
+     * five minutes, at least 20 s; a twelfth up to an hour, at least a
+     * minute; else a 24th, at least five minutes). See
+     * {@link #versionedKeyValueStore(String, Duration, Duration)}.
+     *
+     * @param name the store's name, not null
+     * @param historyRetention how long older versions stay queryable; also the grace period
+     * @return a supplier of stores named {@code name}
+     * @throws IllegalArgumentException when the retention is negative or does not fit in milliseconds
+     */
+    public static VersionedBytesStoreSupplier versionedKeyValueStore(String name, Duration historyRetention) {
+        Objects.requireNonNull(name, "name cannot be null");
+        long retentionMs = millis(historyRetention, "historyRetention");
+        return new VersionedSupplier(name, retentionMs, VersionedSupplier.defaultSegmentInterval(retentionMs));
+    }
+
+    /**
+     * A persistent versioned key-value store, answering as Kafka Streams'
+     * built-in one ({@code Stores.persistentVersionedKeyValueStore}); pass it
+     * to {@code Stores.versionedKeyValueStoreBuilder} or
+     * {@code Materialized.as(...)}. Each record put for a key is valid from its
+     * timestamp until the timestamp of the key's next newer record (the
+     * latest record: without end); a null value (a delete) puts a tombstone.
+     *
+     * <ul>
+     * <li>Stream time is the largest timestamp put (or restored) since the
+     *     store opened. A put or delete with a timestamp before stream time
+     *     minus the history retention (the grace period equals the history
+     *     retention) is not put: {@code put} returns
+     *     {@code PUT_RETURN_CODE_NOT_PUT}, {@code delete} null, and the task's
+     *     dropped-records sensor counts it.</li>
+     * <li>{@code put} otherwise returns the new record's validTo, or
+     *     {@code PUT_RETURN_CODE_VALID_TO_UNDEFINED} when it is the latest; a
+     *     put at a timestamp the key already has replaces that record.</li>
+     * <li>{@code get(key)} answers the latest record when it is not a
+     *     tombstone, however old; {@code get(key, asOfTimestamp)} the record
+     *     valid at that time (null for a tombstone or none), and for a time
+     *     before stream time minus the history retention only the latest
+     *     record, if it is valid then.</li>
+     * <li>Older records live in segments of {@code segmentInterval} by their
+     *     validTo; a segment is dropped once it lies wholly before stream time
+     *     minus the history retention, and writes that would land in a
+     *     dropped segment are skipped, as in the built-in store.</li>
+     * <li>The changelog holds each put's key, value and timestamp (Kafka's
+     *     format); restoration replays it through the same put.</li>
+     * </ul>
+     *
+     * @param name the store's name, not null
+     * @param historyRetention how long older versions stay queryable; also the grace period
+     * @param segmentInterval the history segments' length, at least a millisecond
+     * @return a supplier of stores named {@code name}
+     * @throws IllegalArgumentException when the retention is negative, the interval is not positive,
+     *     or either does not fit in milliseconds
+     */
+    public static VersionedBytesStoreSupplier versionedKeyValueStore(String name, Duration historyRetention,
+            Duration segmentInterval) {
+        Objects.requireNonNull(name, "name cannot be null");
+        long retentionMs = millis(historyRetention, "historyRetention");
+        long segmentIntervalMs = ApiUtils.validateMillisecondDuration(segmentInterval,
+                ApiUtils.prepareMillisCheckFailMsgPrefix(segmentInterval, "segmentInterval"));
+        if (segmentIntervalMs < 1) {
+            throw new IllegalArgumentException("segmentInterval cannot be zero or negative");
+        }
+        return new VersionedSupplier(name, retentionMs, segmentIntervalMs);
     }
 
     private static long millis(Duration duration, String what) {

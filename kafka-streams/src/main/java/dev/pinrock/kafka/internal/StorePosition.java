@@ -96,6 +96,25 @@ final class StorePosition {
         }, this::checkpoint);
     }
 
+    /**
+     * Registers the store with its context, handing each restored batch of
+     * changelog records to {@code restore} as they are, for a store that
+     * needs their timestamps; the store advances the position itself
+     * ({@link #advance}) by the records it restores. Every commit writes the
+     * position file. Call after {@link #load}.
+     */
+    void registerRecords(StateStoreContext context, StateStore root,
+            RecordBatchingStateRestoreCallback restore) {
+        context.register(root, restore, this::checkpoint);
+    }
+
+    /** Advances the position by a restored record's position header (when IQ consistency is on). */
+    void advance(ConsumerRecord<byte[], byte[]> record) {
+        synchronized (position) {
+            ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(record, consistencyEnabled, position);
+        }
+    }
+
     /** Writes the position file (Kafka Streams calls this at every commit). */
     void checkpoint() {
         StoreQueryUtils.checkpointPosition(checkpoint, position);

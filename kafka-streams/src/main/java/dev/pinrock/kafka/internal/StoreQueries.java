@@ -1,6 +1,9 @@
 package dev.pinrock.kafka.internal;
 
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 
 import org.apache.kafka.common.utils.Bytes;
@@ -8,6 +11,7 @@ import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.query.FailureReason;
 import org.apache.kafka.streams.query.KeyQuery;
+import org.apache.kafka.streams.query.MultiVersionedKeyQuery;
 import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.Query;
@@ -15,10 +19,13 @@ import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.query.RangeQuery;
 import org.apache.kafka.streams.query.ResultOrder;
+import org.apache.kafka.streams.query.VersionedKeyQuery;
 import org.apache.kafka.streams.query.WindowKeyQuery;
 import org.apache.kafka.streams.query.WindowRangeQuery;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.SessionStore;
+import org.apache.kafka.streams.state.VersionedRecord;
+import org.apache.kafka.streams.state.VersionedRecordIterator;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
@@ -26,8 +33,9 @@ import org.apache.kafka.streams.state.WindowStore;
  * Streams' built-in RocksDB stores answer, with the same results and
  * failures. {@code KeyQuery} and {@code RangeQuery} on key-value stores,
  * {@code WindowKeyQuery} and {@code WindowRangeQuery} (time range) on window
- * stores, {@code WindowRangeQuery} (key) on session stores; anything else is
- * an unknown query type. The typed forms (timestamped queries, serdes) are
+ * stores, {@code WindowRangeQuery} (key) on session stores,
+ * {@code VersionedKeyQuery} and {@code MultiVersionedKeyQuery} on versioned
+ * stores; anything else is an unknown query type. The typed forms (timestamped queries, serdes) are
  * handled by the metered layer Kafka Streams puts around every store.
  */
 public final class StoreQueries {
@@ -85,7 +93,8 @@ public final class StoreQueries {
 
     private static boolean isKnown(Query<?> query) {
         return query instanceof KeyQuery || query instanceof RangeQuery || query instanceof WindowKeyQuery
-                || query instanceof WindowRangeQuery;
+                || query instanceof WindowRangeQuery || query instanceof VersionedKeyQuery
+                || query instanceof MultiVersionedKeyQuery;
     }
 
     /** Whether the store has seen, for its partition, every offset the bound asks for. */
@@ -107,6 +116,15 @@ public final class StoreQueries {
     private static <R> QueryResult<R> run(Query<R> query, StateStore store) {
         try {
             Object answer = switch (query) {
+                case VersionedKeyQuery<?, ?> q when store instanceof PinrockVersionedStore s ->
+                        q.asOfTimestamp().isPresent()
+                                ? s.recordAsOf((Bytes) q.key(), q.asOfTimestamp().get().toEpochMilli())
+                                : s.latestRecord((Bytes) q.key());
+                case MultiVersionedKeyQuery<?, ?> q when store instanceof PinrockVersionedStore s ->
+                        new VersionedRecords(s.records((Bytes) q.key(), q.fromTime().get().toEpochMilli(),
+                                q.toTime().get().toEpochMilli(), q.resultOrder()));
+                // As the built-in versioned store, which is no KeyValueStore: plain key-value queries are unknown.
+                case Query<?> q when store instanceof PinrockVersionedStore -> QueryResult.forUnknownQueryType(q, store);
                 case KeyQuery<?, ?> q when store instanceof KeyValueStore<?, ?> s ->
                         ((KeyValueStore<Bytes, byte[]>) s).get((Bytes) q.getKey());
                 case RangeQuery<?, ?> q when store instanceof KeyValueStore<?, ?> s ->
@@ -155,5 +173,40 @@ public final class StoreQueries {
         return QueryResult.forFailure(FailureReason.UNKNOWN_QUERY_TYPE, "This store (" + store.getClass()
                 + ") doesn't know how to execute the given query (" + query + ") because " + why
                 + " Contact the store maintainer if you need support for a new query type.");
+    }
+
+    /**
+     * The answer to a {@code MultiVersionedKeyQuery}: records read when the
+     * query ran (as the built-in store's iterator reads from a snapshot).
+     */
+    static final class VersionedRecords implements VersionedRecordIterator<byte[]> {
+        private final Iterator<VersionedRecord<byte[]>> records;
+        private volatile boolean open = true;
+
+        VersionedRecords(List<VersionedRecord<byte[]>> records) {
+            this.records = records.iterator();
+        }
+
+        /** @throws IllegalStateException once closed, as the built-in store's iterator */
+        @Override
+        public boolean hasNext() {
+            if (!open) {
+                throw new IllegalStateException("The iterator is out of scope.");
+            }
+            return records.hasNext();
+        }
+
+        @Override
+        public VersionedRecord<byte[]> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return records.next();
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
     }
 }
