@@ -52,9 +52,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.SessionStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
+import org.apache.kafka.streams.state.VersionedKeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.internals.VersionedKeyValueToBytesStoreAdapter;
 import org.apache.kafka.streams.state.internals.WrappedStateStore;
 import org.apache.kafka.streams.test.TestRecord;
+
+import dev.pinrock.kafka.internal.PinrockVersionedStore;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -260,6 +264,78 @@ class TopologiesAgreeTest {
             }
             return new Outcome(output, stores);
         });
+    }
+
+    /**
+     * A versioned table (prices, updated out of order, some updates later
+     * than the history retention, some deletes) joined with a stream of
+     * orders, also out of order: each order joins the price valid at its
+     * time. The DSL takes a versioned store only from a supplier its
+     * {@code Materialized} names, so each run names its own: the built-in
+     * {@code Stores.persistentVersionedKeyValueStore} and
+     * {@code PinrockStores.versionedKeyValueStore}. Compares the join's and
+     * the table's output record for record and the table's store as of
+     * every millisecond of the run.
+     */
+    @ParameterizedTest(name = "cache {0} bytes")
+    @ValueSource(longs = {0, 1 << 20})
+    void versionedTableJoin(long cacheBytes) {
+        Duration history = Duration.ofMillis(300);
+        Function<Boolean, Topology> topology = pinrock -> {
+            StreamsBuilder builder = new StreamsBuilder();
+            var prices = builder.table("prices", Consumed.with(Serdes.String(), Serdes.String()),
+                    Materialized.as(pinrock ? PinrockStores.versionedKeyValueStore("prices", history)
+                            : Stores.persistentVersionedKeyValueStore("prices", history)));
+            prices.toStream().to("price-changes");
+            builder.stream("orders", Consumed.with(Serdes.String(), Serdes.String()))
+                    .leftJoin(prices, (order, price) -> order + " at " + price)
+                    .to("priced");
+            return builder.build();
+        };
+        List<List<String>> outcomes = new ArrayList<>();
+        for (boolean pinrock : new boolean[] {false, true}) {
+            String run = pinrock ? "pinrock-versioned" : "builtin-versioned";
+            try (TopologyTestDriver driver = new TopologyTestDriver(topology.apply(pinrock), config(pinrock
+                    ? PinrockDslStoreSuppliers.class : BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers.class,
+                    cacheBytes, run))) {
+                StateStore store = driver.getAllStateStores().get("prices");
+                while (store instanceof WrappedStateStore<?, ?, ?> wrapper) {
+                    store = wrapper.wrapped();
+                }
+                assertEquals(pinrock ? PinrockVersionedStore.class : VersionedKeyValueToBytesStoreAdapter.class,
+                        store.getClass());
+                Random random = new Random(13);
+                TestInputTopic<String, String> priceInput = driver.createInputTopic("prices",
+                        Serdes.String().serializer(), Serdes.String().serializer());
+                TestInputTopic<String, String> orderInput = driver.createInputTopic("orders",
+                        Serdes.String().serializer(), Serdes.String().serializer());
+                long time = START;
+                for (int i = 0; i < 1500; i++) {
+                    String key = "item" + random.nextInt(40);
+                    long timestamp = time - (random.nextInt(3) == 0 ? random.nextInt(600) : 0);
+                    if (random.nextInt(3) == 0) {
+                        orderInput.pipeInput(new TestRecord<>(key, "order" + i, Instant.ofEpochMilli(timestamp)));
+                    } else {
+                        String price = random.nextInt(12) == 0 ? null : "p" + i;
+                        priceInput.pipeInput(new TestRecord<>(key, price, Instant.ofEpochMilli(timestamp)));
+                    }
+                    time += random.nextInt(4);
+                }
+                List<String> outcome = new ArrayList<>(records(driver.createOutputTopic("priced",
+                        Serdes.String().deserializer(), Serdes.String().deserializer())));
+                outcome.addAll(records(driver.createOutputTopic("price-changes",
+                        Serdes.String().deserializer(), Serdes.String().deserializer())));
+                VersionedKeyValueStore<String, String> table = driver.getVersionedKeyValueStore("prices");
+                for (int item = 0; item < 40; item++) {
+                    outcome.add("item" + item + " latest " + table.get("item" + item));
+                    for (long t = time - 400; t <= time; t++) {
+                        outcome.add("item" + item + " as of " + t + " " + table.get("item" + item, t));
+                    }
+                }
+                outcomes.add(outcome);
+            }
+        }
+        assertSameLines("versioned join", outcomes.get(0), outcomes.get(1));
     }
 
     private static final long START = 1_700_000_000_000L;
