@@ -228,7 +228,16 @@ public final class PinrockStores {
      *     dropped segment are skipped, as in the built-in store.</li>
      * <li>The changelog holds each put's key, value and timestamp (Kafka's
      *     format); restoration replays it through the same put.</li>
+     * <li>A put or delete whose older record would go to a segment before
+     *     time 0 (negative timestamps) throws {@code IllegalArgumentException},
+     *     writing nothing, as the built-in store throws.</li>
+     * <li>IQv2: {@code VersionedKeyQuery} and {@code MultiVersionedKeyQuery}
+     *     (whose iterator holds the records read when the query ran).</li>
      * </ul>
+     *
+     * <p>Unlike the built-in store, it finds its history again after a
+     * reopen (the built-in store's history reads answer null until a put
+     * touches the segment again).
      *
      * @param name the store's name, not null
      * @param historyRetention how long older versions stay queryable; also the grace period

@@ -21,7 +21,10 @@ import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.query.KeyQuery;
 import org.apache.kafka.streams.query.MultiVersionedKeyQuery;
+import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
+import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
@@ -214,6 +217,138 @@ class VersionedStoreTest {
             } else {
                 assertEquals(10, validFrom(asOf15));
             }
+        }
+    }
+
+    /**
+     * Hostile calls from outside, on both stores, answers compared: null and
+     * empty keys, negative and extreme timestamps (a history segment before
+     * time 0 is refused with the built-in's IllegalArgumentException), gets
+     * as of times before any record, every call on a closed store, and a
+     * MultiVersionedKeyQuery iterator left open while its store closes.
+     */
+    @ParameterizedTest(name = "history {0} ms")
+    @CsvSource({"0", "1", "1000", "9223372036854775807"})
+    void answersHostileCallsAsTheBuiltInStore(long historyMs) throws Exception {
+        Duration history = Duration.ofMillis(historyMs);
+        Duration segment = Duration.ofMillis(10);
+        VersionedBytesStore builtIn = open(Stores.persistentVersionedKeyValueStore(NAME, history, segment),
+                "builtin").store();
+        VersionedBytesStore pinrock = open(PinrockStores.versionedKeyValueStore(NAME, history, segment),
+                "pinrock").store();
+        Bytes empty = Bytes.wrap(new byte[0]);
+        byte[] v = "v".getBytes(StandardCharsets.UTF_8);
+        List<StoreCall> calls = new ArrayList<>();
+        calls.add(store -> store.put(null, v, 1));
+        calls.add(store -> store.get(null));
+        calls.add(store -> store.get(null, 1));
+        calls.add(store -> store.delete(null, 1));
+        calls.add(store -> store.get(key(0), Long.MIN_VALUE));
+        calls.add(store -> store.put(empty, v, 5));
+        calls.add(store -> store.put(empty, new byte[0], 7));
+        calls.add(store -> store.get(empty));
+        calls.add(store -> store.get(empty, 6));
+        long[] times = {-1, -5, -9, -10, -11, -25, Long.MIN_VALUE, 0, 3, Long.MAX_VALUE - 1, Long.MAX_VALUE, 12, -3};
+        for (long t : times) {
+            calls.add(store -> store.put(key(1), ("at" + t).getBytes(StandardCharsets.UTF_8), t));
+            calls.add(store -> store.put(key(2), null, t));
+            calls.add(store -> store.delete(key(3), t));
+            calls.add(store -> store.get(key(1), t));
+            calls.add(store -> store.get(key(1), t - 1));
+            calls.add(store -> store.get(key(3), t));
+            calls.add(store -> store.get(key(4), t));
+        }
+        for (int k = 0; k < 5; k++) {
+            Bytes key = key(k);
+            calls.add(store -> store.get(key));
+            calls.add(store -> describe(store.query(VersionedKeyQuery.withKey(key), PositionBound.unbounded(),
+                    CONFIG)));
+            calls.add(store -> describe(store.query(MultiVersionedKeyQuery.<Bytes, byte[]>withKey(key)
+                    .fromTime(Instant.ofEpochMilli(-100)).toTime(Instant.ofEpochMilli(100)),
+                    PositionBound.unbounded(), CONFIG)));
+            calls.add(store -> describe(store.query(KeyQuery.withKey(key), PositionBound.unbounded(), CONFIG)));
+        }
+        compare(builtIn, pinrock, calls, "open, history " + historyMs);
+
+        // An iterator left open while its store closes, then every call on the closed store.
+        builtIn.close();
+        pinrock.close();
+        builtIn = open(Stores.persistentVersionedKeyValueStore(NAME, history, segment), "builtin-2").store();
+        pinrock = open(PinrockStores.versionedKeyValueStore(NAME, history, segment), "pinrock-2").store();
+        List<VersionedRecordIterator<?>> iterators = new ArrayList<>();
+        for (VersionedBytesStore store : List.of(builtIn, pinrock)) {
+            store.put(key(5), v, 100);
+            store.put(key(5), "w".getBytes(StandardCharsets.UTF_8), 101);
+            iterators.add((VersionedRecordIterator<?>) store.query(MultiVersionedKeyQuery.<Bytes, byte[]>withKey(
+                    key(5)).fromTime(Instant.ofEpochMilli(0)).toTime(Instant.ofEpochMilli(200)),
+                    PositionBound.unbounded(), CONFIG).getResult());
+            store.close();
+        }
+        List<String> drained = new ArrayList<>();
+        for (VersionedRecordIterator<?> iterator : iterators) {
+            drained.add(outcome(() -> {
+                List<String> records = new ArrayList<>();
+                iterator.forEachRemaining(record -> records.add(describe(record)));
+                iterator.close();
+                return records;
+            }));
+        }
+        System.out.println("VersionedStoreTest: an iterator drained after its store closed: built-in "
+                + drained.get(0) + ", pinrock " + drained.get(1));
+        List<StoreCall> closed = List.of(store -> store.put(key(0), v, 200), store -> store.get(key(0)),
+                store -> store.get(key(0), 150), store -> store.delete(key(0), 200),
+                store -> describe(store.query(VersionedKeyQuery.withKey(key(0)), PositionBound.unbounded(), CONFIG)),
+                store -> store.isOpen(), store -> {
+                    store.flush();
+                    return "flushed";
+                }, store -> {
+                    store.close();
+                    return "closed again";
+                });
+        compare(builtIn, pinrock, closed, "closed, history " + historyMs);
+    }
+
+    /** IQv2 position bounds: a query bounded by an offset not yet written fails as on the built-in store. */
+    @Test
+    void positionBoundsAsTheBuiltInStore() throws Exception {
+        Duration history = Duration.ofSeconds(10);
+        List<Opened> stores = List.of(open(Stores.persistentVersionedKeyValueStore(NAME, history), "builtin"),
+                open(PinrockStores.versionedKeyValueStore(NAME, history), "pinrock"));
+        PositionBound bound = PositionBound.at(Position.emptyPosition().withComponent("input", 0, 5));
+        for (long offset = 0; offset < 10; offset++) {
+            List<String> answers = new ArrayList<>();
+            for (Opened opened : stores) {
+                opened.context().setRecordContext(new ProcessorRecordContext(offset, offset, 0, "input",
+                        new RecordHeaders()));
+                opened.store().put(key(0), ("v" + offset).getBytes(StandardCharsets.UTF_8), offset);
+                QueryResult<?> result = opened.store().query(VersionedKeyQuery.withKey(key(0)), bound, CONFIG);
+                answers.add(describe(result) + " at " + result.getPosition());
+            }
+            assertEquals(answers.get(0), answers.get(1), "offset " + offset);
+            assertEquals(offset >= 5, answers.get(1).startsWith("v"), answers.get(1));
+        }
+    }
+
+    /** A call on a store, its answer compared as text. */
+    private interface StoreCall {
+        Object call(VersionedBytesStore store);
+    }
+
+    private static void compare(VersionedBytesStore builtIn, VersionedBytesStore pinrock, List<StoreCall> calls,
+            String what) {
+        for (int i = 0; i < calls.size(); i++) {
+            StoreCall call = calls.get(i);
+            assertEquals(outcome(() -> call.call(builtIn)), outcome(() -> call.call(pinrock)), what + ", call " + i);
+        }
+    }
+
+    /** An answer as text (arrays by content), or the exception's class. */
+    private static String outcome(java.util.concurrent.Callable<Object> call) {
+        try {
+            Object answer = call.call();
+            return answer instanceof byte[] bytes ? java.util.Arrays.toString(bytes) : String.valueOf(answer);
+        } catch (Exception e) {
+            return "threw " + e.getClass().getName();
         }
     }
 

@@ -435,15 +435,16 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
      * Whether a segment is live at this stream time; a live segment joins
      * the store's segments (as the built-in store creates it).
      *
-     * @throws IllegalArgumentException for a negative segment id, as the built-in store
+     * @throws IllegalArgumentException for a segment before time 0, as the built-in store (whose
+     *     message speaks of reserved segments)
      */
     private boolean liveSegment(long segment, long streamTime) {
         if (segment < segmentId(streamTime - historyRetention)) {
             return false;
         }
         if (segment < 0) {
-            throw new IllegalArgumentException("Negative segment IDs are reserved for reserved segments, and should"
-                    + " be created through createReservedSegment() instead");
+            throw new IllegalArgumentException("Store " + name + " keeps no history segment before time 0 (segment "
+                    + segment + " of " + segmentInterval + " ms)");
         }
         segments.add(segment);
         return true;
@@ -496,10 +497,15 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
         return ByteBuffer.allocate(8 + value.length).putLong(timestamp).put(value).array();
     }
 
-    /** Persists the memtables of both families (the store writes without the WAL). */
+    /**
+     * Persists the memtables of both families (the store writes without the
+     * WAL); does nothing once the store is closed, as the built-in store.
+     */
     @Override
     public synchronized void flush() {
-        checkOpen();
+        if (!open) {
+            return;
+        }
         try {
             database.db().flush();
             history.flush();
