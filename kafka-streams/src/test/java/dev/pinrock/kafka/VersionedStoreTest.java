@@ -39,6 +39,7 @@ import org.apache.kafka.test.InternalMockProcessorContext;
 import org.apache.kafka.test.StreamsTestUtils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -327,6 +328,32 @@ class VersionedStoreTest {
             assertEquals(answers.get(0), answers.get(1), "offset " + offset);
             assertEquals(offset >= 5, answers.get(1).startsWith("v"), answers.get(1));
         }
+    }
+
+    /**
+     * IQv2 queries from another thread while the stream thread writes: both
+     * take the store's position as their lock, so neither waits on the other
+     * for ever (a query holds the position while it reads; a write advances
+     * the position while it holds the store).
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void answersQueriesWhileWriting() throws Exception {
+        Opened opened = open(PinrockStores.versionedKeyValueStore(NAME, Duration.ofSeconds(10)), "pinrock");
+        Thread queries = new Thread(() -> {
+            while (opened.store().isOpen()) {
+                opened.store().query(VersionedKeyQuery.withKey(key(0)), PositionBound.unbounded(), CONFIG);
+            }
+        });
+        queries.setDaemon(true);
+        queries.start();
+        for (long offset = 0; offset < 20_000; offset++) {
+            opened.context().setRecordContext(new ProcessorRecordContext(offset, offset, 0, "input",
+                    new RecordHeaders()));
+            opened.store().put(key(0), ("v" + offset).getBytes(StandardCharsets.UTF_8), offset);
+        }
+        opened.store().close();
+        queries.join();
     }
 
     /** A call on a store, its answer compared as text. */

@@ -59,6 +59,10 @@ import dev.pinrock.WriteBatch;
  * history retention. Each put writes one write batch, without the WAL (the
  * changelog is the log); restoration goes through the same put, with the
  * batch's stream time, as in the built-in store.
+ *
+ * <p>Every call synchronizes on the store's position, the one lock IQv2
+ * queries take ({@link StoreQueries#handle}) and writes take to advance it,
+ * so that a query and a write never wait on each other's second lock.
  */
 public final class PinrockVersionedStore implements VersionedBytesStore {
     private static final Logger LOG = LoggerFactory.getLogger(PinrockVersionedStore.class);
@@ -72,7 +76,7 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
     private final long segmentInterval;
     private final StorePosition storePosition = new StorePosition();
     private final Position position = storePosition.position();
-    /** The ids of the segments that hold records; guarded by this. */
+    /** The ids of the segments that hold records; guarded by position, as every field below. */
     private final NavigableSet<Long> segments = new TreeSet<>();
     /** The largest timestamp put (or restored); -1 at open, as in the built-in store. */
     private long observedStreamTime = -1L;
@@ -103,31 +107,33 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
     }
 
     @Override
-    public synchronized void init(StateStoreContext context, StateStore root) {
-        if (open) {
-            throw new IllegalStateException("Store " + name + " is already open");
+    public void init(StateStoreContext context, StateStore root) {
+        synchronized (position) {
+            if (open) {
+                throw new IllegalStateException("Store " + name + " is already open");
+            }
+            storePosition.load(context, name);
+            Path directory = context.stateDir().toPath().resolve(PinrockKeyValueStore.STATE_SUBDIRECTORY).resolve(name);
+            this.context = context;
+            this.database = StoreDatabase.open(name, directory, context.appConfigs());
+            try {
+                RocksDb db = database.db();
+                Keyspace family = db.columnFamily(HISTORY_FAMILY);
+                history = family != null ? family : db.createColumnFamily(HISTORY_FAMILY);
+                loadSegments();
+            } catch (RuntimeException e) {
+                database.close();
+                throw e instanceof RocksDbException ? new ProcessorStateException("Error opening store " + name, e) : e;
+            }
+            writes = new WriteBatch();
+            metrics = StoreMetrics.register(context, name, metricsScope, () -> open ? List.of(database) : List.of());
+            expiredRecords = context.metrics() instanceof StreamsMetricsImpl streamsMetrics
+                    ? TaskMetrics.droppedRecordsSensor(Thread.currentThread().getName(), context.taskId().toString(),
+                            streamsMetrics)
+                    : null;
+            open = true;
+            storePosition.registerRecords(context, root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
         }
-        storePosition.load(context, name);
-        Path directory = context.stateDir().toPath().resolve(PinrockKeyValueStore.STATE_SUBDIRECTORY).resolve(name);
-        this.context = context;
-        this.database = StoreDatabase.open(name, directory, context.appConfigs());
-        try {
-            RocksDb db = database.db();
-            Keyspace family = db.columnFamily(HISTORY_FAMILY);
-            history = family != null ? family : db.createColumnFamily(HISTORY_FAMILY);
-            loadSegments();
-        } catch (RuntimeException e) {
-            database.close();
-            throw e instanceof RocksDbException ? new ProcessorStateException("Error opening store " + name, e) : e;
-        }
-        writes = new WriteBatch();
-        metrics = StoreMetrics.register(context, name, metricsScope, () -> open ? List.of(database) : List.of());
-        expiredRecords = context.metrics() instanceof StreamsMetricsImpl streamsMetrics
-                ? TaskMetrics.droppedRecordsSensor(Thread.currentThread().getName(), context.taskId().toString(),
-                        streamsMetrics)
-                : null;
-        open = true;
-        storePosition.registerRecords(context, root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
     }
 
     /** Finds the ids of the segments the history family holds, one seek per segment. */
@@ -143,19 +149,21 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
     }
 
     /** Restores a batch of changelog records through the put path, with the batch's stream time. */
-    private synchronized void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
-        checkOpen();
-        long endOfBatchStreamTime = observedStreamTime;
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            endOfBatchStreamTime = Math.max(endOfBatchStreamTime, record.timestamp());
-        }
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            if (record.timestamp() < observedStreamTime - historyRetention) {
-                continue;
+    private void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
+        synchronized (position) {
+            checkOpen();
+            long endOfBatchStreamTime = observedStreamTime;
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                endOfBatchStreamTime = Math.max(endOfBatchStreamTime, record.timestamp());
             }
-            observedStreamTime = Math.max(observedStreamTime, record.timestamp());
-            storePosition.advance(record);
-            doPut(endOfBatchStreamTime, new Bytes(record.key()), record.value(), record.timestamp());
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                if (record.timestamp() < observedStreamTime - historyRetention) {
+                    continue;
+                }
+                observedStreamTime = Math.max(observedStreamTime, record.timestamp());
+                storePosition.advance(record);
+                doPut(endOfBatchStreamTime, new Bytes(record.key()), record.value(), record.timestamp());
+            }
         }
     }
 
@@ -167,19 +175,21 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
      *     when its timestamp is before stream time minus the history retention
      */
     @Override
-    public synchronized long put(Bytes key, byte[] value, long timestamp) {
-        Objects.requireNonNull(key, "key cannot be null");
-        checkOpen();
-        if (timestamp < observedStreamTime - historyRetention) {
-            recordExpired();
-            LOG.warn("Skipping record for expired put.");
+    public long put(Bytes key, byte[] value, long timestamp) {
+        synchronized (position) {
+            Objects.requireNonNull(key, "key cannot be null");
+            checkOpen();
+            if (timestamp < observedStreamTime - historyRetention) {
+                recordExpired();
+                LOG.warn("Skipping record for expired put.");
+                StoreQueries.updatePosition(position, context);
+                return VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT;
+            }
+            observedStreamTime = Math.max(observedStreamTime, timestamp);
+            long validTo = doPut(observedStreamTime, key, value, timestamp);
             StoreQueries.updatePosition(position, context);
-            return VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT;
+            return validTo;
         }
-        observedStreamTime = Math.max(observedStreamTime, timestamp);
-        long validTo = doPut(observedStreamTime, key, value, timestamp);
-        StoreQueries.updatePosition(position, context);
-        return validTo;
     }
 
     /**
@@ -190,19 +200,21 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
      *     nothing is put)
      */
     @Override
-    public synchronized byte[] delete(Bytes key, long timestamp) {
-        Objects.requireNonNull(key, "key cannot be null");
-        checkOpen();
-        if (timestamp < observedStreamTime - historyRetention) {
-            recordExpired();
-            LOG.warn("Skipping record for expired delete.");
-            return null;
+    public byte[] delete(Bytes key, long timestamp) {
+        synchronized (position) {
+            Objects.requireNonNull(key, "key cannot be null");
+            checkOpen();
+            if (timestamp < observedStreamTime - historyRetention) {
+                recordExpired();
+                LOG.warn("Skipping record for expired delete.");
+                return null;
+            }
+            byte[] existing = get(key, timestamp);
+            observedStreamTime = Math.max(observedStreamTime, timestamp);
+            doPut(observedStreamTime, key, null, timestamp);
+            StoreQueries.updatePosition(position, context);
+            return existing;
         }
-        byte[] existing = get(key, timestamp);
-        observedStreamTime = Math.max(observedStreamTime, timestamp);
-        doPut(observedStreamTime, key, null, timestamp);
-        StoreQueries.updatePosition(position, context);
-        return existing;
     }
 
     private void recordExpired() {
@@ -213,10 +225,12 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
 
     /** @return the latest record, as {@code [validFrom 8][value]}; null when it is a tombstone or there is none */
     @Override
-    public synchronized byte[] get(Bytes key) {
-        Objects.requireNonNull(key, "key cannot be null");
-        checkOpen();
-        return latest(key);
+    public byte[] get(Bytes key) {
+        synchronized (position) {
+            Objects.requireNonNull(key, "key cannot be null");
+            checkOpen();
+            return latest(key);
+        }
     }
 
     /**
@@ -231,40 +245,44 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
     }
 
     /** The latest record, without validTo; null when it is a tombstone or there is none. */
-    synchronized VersionedRecord<byte[]> latestRecord(Bytes key) {
-        Objects.requireNonNull(key, "key cannot be null");
-        checkOpen();
-        byte[] latest = latest(key);
-        return latest == null ? null : new VersionedRecord<>(valueOf(latest), timestampOf(latest));
+    VersionedRecord<byte[]> latestRecord(Bytes key) {
+        synchronized (position) {
+            Objects.requireNonNull(key, "key cannot be null");
+            checkOpen();
+            byte[] latest = latest(key);
+            return latest == null ? null : new VersionedRecord<>(valueOf(latest), timestampOf(latest));
+        }
     }
 
     /** The record valid at {@code asOfTimestamp}, with its validTo unless it is the latest; as {@link #get(Bytes, long)}. */
-    synchronized VersionedRecord<byte[]> recordAsOf(Bytes key, long asOfTimestamp) {
-        VersionedRecord<byte[]> latest = latestRecord(key);
-        if (latest != null && latest.timestamp() <= asOfTimestamp) {
-            return latest;
-        }
-        if (asOfTimestamp < observedStreamTime - historyRetention) {
-            LOG.warn("Returning null for expired get.");
-            return null;
-        }
-        for (long segment : segments.subSet(segmentId(asOfTimestamp), true, segmentId(Long.MAX_VALUE), true)
-                .descendingSet()) {
-            byte[] raw = segmentValue(segment, key);
-            if (raw == null) {
-                continue;
+    VersionedRecord<byte[]> recordAsOf(Bytes key, long asOfTimestamp) {
+        synchronized (position) {
+            VersionedRecord<byte[]> latest = latestRecord(key);
+            if (latest != null && latest.timestamp() <= asOfTimestamp) {
+                return latest;
             }
-            if (HistorySegment.nextTimestamp(raw) <= asOfTimestamp) {
+            if (asOfTimestamp < observedStreamTime - historyRetention) {
+                LOG.warn("Returning null for expired get.");
                 return null;
             }
-            if (HistorySegment.minTimestamp(raw) > asOfTimestamp) {
-                continue;
+            for (long segment : segments.subSet(segmentId(asOfTimestamp), true, segmentId(Long.MAX_VALUE), true)
+                    .descendingSet()) {
+                byte[] raw = segmentValue(segment, key);
+                if (raw == null) {
+                    continue;
+                }
+                if (HistorySegment.nextTimestamp(raw) <= asOfTimestamp) {
+                    return null;
+                }
+                if (HistorySegment.minTimestamp(raw) > asOfTimestamp) {
+                    continue;
+                }
+                HistorySegment.Found found = HistorySegment.parse(raw).find(asOfTimestamp);
+                return found.value() == null ? null
+                        : new VersionedRecord<>(found.value(), found.validFrom(), found.validTo());
             }
-            HistorySegment.Found found = HistorySegment.parse(raw).find(asOfTimestamp);
-            return found.value() == null ? null
-                    : new VersionedRecord<>(found.value(), found.validFrom(), found.validTo());
+            return null;
         }
-        return null;
     }
 
     /**
@@ -275,27 +293,29 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
      * {@code toTime} is not before stream time minus the history retention,
      * and then those the store still holds.
      */
-    synchronized List<VersionedRecord<byte[]>> records(Bytes key, long fromTime, long toTime, ResultOrder order) {
-        List<VersionedRecord<byte[]>> records = new ArrayList<>();
-        VersionedRecord<byte[]> latest = latestRecord(key);
-        if (latest != null && latest.timestamp() <= toTime) {
-            records.add(latest);
-        }
-        if (toTime >= observedStreamTime - historyRetention) {
-            for (long segment : segments.subSet(segmentId(Long.MIN_VALUE), true, segmentId(toTime), true)
-                    .descendingSet()) {
-                byte[] raw = segmentValue(segment, key);
-                if (raw != null) {
-                    for (HistorySegment.Found found : HistorySegment.parse(raw).findAll(fromTime, toTime)) {
-                        records.add(new VersionedRecord<>(found.value(), found.validFrom(), found.validTo()));
+    List<VersionedRecord<byte[]>> records(Bytes key, long fromTime, long toTime, ResultOrder order) {
+        synchronized (position) {
+            List<VersionedRecord<byte[]>> records = new ArrayList<>();
+            VersionedRecord<byte[]> latest = latestRecord(key);
+            if (latest != null && latest.timestamp() <= toTime) {
+                records.add(latest);
+            }
+            if (toTime >= observedStreamTime - historyRetention) {
+                for (long segment : segments.subSet(segmentId(Long.MIN_VALUE), true, segmentId(toTime), true)
+                        .descendingSet()) {
+                    byte[] raw = segmentValue(segment, key);
+                    if (raw != null) {
+                        for (HistorySegment.Found found : HistorySegment.parse(raw).findAll(fromTime, toTime)) {
+                            records.add(new VersionedRecord<>(found.value(), found.validFrom(), found.validTo()));
+                        }
                     }
                 }
             }
+            if (order == ResultOrder.ASCENDING) {
+                Collections.reverse(records);
+            }
+            return records;
         }
-        if (order == ResultOrder.ASCENDING) {
-            Collections.reverse(records);
-        }
-        return records;
     }
 
     // The put: Kafka Streams' RocksDBVersionedStore.doPut, step by step on this layout.
@@ -502,30 +522,34 @@ public final class PinrockVersionedStore implements VersionedBytesStore {
      * WAL); does nothing once the store is closed, as the built-in store.
      */
     @Override
-    public synchronized void flush() {
-        if (!open) {
-            return;
+    public void flush() {
+        synchronized (position) {
+            if (!open) {
+                return;
+            }
+            try {
+                database.db().flush();
+                history.flush();
+            } catch (RocksDbException e) {
+                throw new ProcessorStateException("Error while executing flush from store " + name, e);
+            }
+            metrics.record();
         }
-        try {
-            database.db().flush();
-            history.flush();
-        } catch (RocksDbException e) {
-            throw new ProcessorStateException("Error while executing flush from store " + name, e);
-        }
-        metrics.record();
     }
 
     /** Closes the metrics and the database; idempotent. */
     @Override
-    public synchronized void close() {
-        if (!open) {
-            return;
+    public void close() {
+        synchronized (position) {
+            if (!open) {
+                return;
+            }
+            open = false;
+            metrics.close();
+            database.close();
+            writes.close();
+            segments.clear();
         }
-        open = false;
-        metrics.close();
-        database.close();
-        writes.close();
-        segments.clear();
     }
 
     @Override
