@@ -3,8 +3,6 @@ package dev.pinrock.kafka;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,12 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,74 +24,15 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * A real Kafka broker and {@link WordCountApp} instances, each in a child JVM
- * on loopback, for the tests that need them: a single KRaft node (broker and
- * controller) started from the Maven Central jars. Each child's output goes
- * to {@code <name>.log} in the work directory; closing kills every child.
+ * The broker of {@link LocalKafka} with the word count's topics, and
+ * {@link WordCountApp} instances in child JVMs, for the tests that need them.
  */
-final class LoopbackCluster implements AutoCloseable {
-    static final Duration PATIENCE = Duration.ofMinutes(3);
+final class LoopbackCluster extends LocalKafka {
     private static final List<String> WORDS = List.of("rock", "pin", "stream", "kafka", "store", "cursor",
             "segment", "batch", "arena", "value", "key", "commit");
 
-    private final Path work;
-    private final List<Process> children = new ArrayList<>();
-    private String bootstrap;
-
     LoopbackCluster(Path work) {
-        this.work = work;
-    }
-
-    /** Kills every child JVM and waits for each to end (interrupted: stops waiting, keeps the interrupt). */
-    @Override
-    public void close() {
-        for (Process child : children) {
-            child.destroyForcibly();
-        }
-        try {
-            for (Process child : children) {
-                child.waitFor(30, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** Starts a JVM on this test's class path, its output in {@code <name>.log}. */
-    Process java(String name, List<String> jvmOptions, String mainClass, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        command.addAll(jvmOptions);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(mainClass);
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(work.resolve(name + ".log").toFile())
-                .start();
-        children.add(process);
-        return process;
-    }
-
-    /** @return what the child JVM called name printed so far */
-    String log(String name) {
-        try {
-            return Files.readString(work.resolve(name + ".log"));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
-    }
-
-    /** @return the broker's bootstrap address */
-    String bootstrap() {
-        return bootstrap;
+        super(work);
     }
 
     /**
@@ -107,50 +41,8 @@ final class LoopbackCluster implements AutoCloseable {
      * @param partitions the partitions of each topic
      */
     void startBroker(int partitions) throws Exception {
-        int brokerPort = freePort();
-        int controllerPort = freePort();
-        Path config = work.resolve("server.properties");
-        Files.writeString(config, String.join("\n",
-                "process.roles=broker,controller",
-                "node.id=1",
-                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + brokerPort,
-                "controller.listener.names=CONTROLLER",
-                "inter.broker.listener.name=PLAINTEXT",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-                "log.dirs=" + work.resolve("broker-data"),
-                "num.partitions=2",
-                "offsets.topic.replication.factor=1",
-                "offsets.topic.num.partitions=2",
-                "transaction.state.log.replication.factor=1",
-                "transaction.state.log.min.isr=1",
-                "transaction.state.log.num.partitions=2",
-                "transaction.abort.timed.out.transaction.cleanup.interval.ms=1000",
-                "share.coordinator.state.topic.replication.factor=1",
-                "share.coordinator.state.topic.min.isr=1",
-                "group.initial.rebalance.delay.ms=0",
-                "") + "\n");
-        List<String> small = List.of("-Xmx512m", "-XX:+UseSerialGC");
-        Process format = java("format", small, "kafka.tools.StorageTool", "format", "-t",
-                UUID.randomUUID().toString().replace("-", "").substring(0, 22), "-c", config.toString());
-        assertTrue(format.waitFor(2, TimeUnit.MINUTES) && format.exitValue() == 0,
-                "formatting the log directory failed:\n" + log("format"));
-        Process broker = java("broker", small, "kafka.Kafka", config.toString());
-        String address = "127.0.0.1:" + brokerPort;
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (bootstrap == null) {
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, address))) {
-                admin.describeCluster().nodes().get(10, TimeUnit.SECONDS);
-                admin.createTopics(List.of(new NewTopic(WordCountApp.INPUT, partitions, (short) 1),
-                        new NewTopic(WordCountApp.OUTPUT, partitions, (short) 1))).all().get(1, TimeUnit.MINUTES);
-                bootstrap = address;
-            } catch (Exception notYet) {
-                assertTrue(System.nanoTime() < deadline && broker.isAlive(), "the broker did not start:\n"
-                        + log("broker"));
-                Thread.sleep(500);
-            }
-        }
+        startBroker();
+        createTopics(partitions, WordCountApp.INPUT, WordCountApp.OUTPUT);
     }
 
     /**
@@ -158,7 +50,7 @@ final class LoopbackCluster implements AutoCloseable {
      * the bootstrap address).
      */
     Process startApp(String name, String... appArgs) throws IOException {
-        List<String> args = new ArrayList<>(List.of(bootstrap));
+        List<String> args = new ArrayList<>(List.of(bootstrap()));
         args.addAll(List.of(appArgs));
         return java(name, List.of("-Xmx384m", "--enable-native-access=ALL-UNNAMED"), WordCountApp.class.getName(),
                 args.toArray(String[]::new));
@@ -181,7 +73,7 @@ final class LoopbackCluster implements AutoCloseable {
     /** Writes lines to the input topic, each keyed by its index, and waits until all are acknowledged. */
     void produce(List<String> lines, int firstIndex) {
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
                 new StringSerializer())) {
@@ -206,7 +98,7 @@ final class LoopbackCluster implements AutoCloseable {
     /** @return a consumer of the committed counts, from the start of the output topic */
     KafkaConsumer<String, Long> outputConsumer() {
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "checker");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
