@@ -6,6 +6,10 @@
 #                                      recorded in docs/benchmarks/
 #   scripts/bench.sh --kafka-streams   Kafka Streams on pinrock against the built-in
 #                                      store, recorded in docs/benchmarks/kafka-streams.md
+#   scripts/bench.sh --kafka-streams-e2e
+#                                      three Kafka Streams applications on a real broker,
+#                                      pinrock's stores against the built-in ones (about
+#                                      35 minutes), recorded in docs/benchmarks/kafka-streams-e2e.md
 #   scripts/bench.sh --tuning          reads served by filters and prefix extractors,
 #                                      pinrock against RocksJava with the same options,
 #                                      recorded in docs/benchmarks/tuning.md
@@ -26,6 +30,15 @@ if [[ ${1:-} == --kafka-streams ]]; then
   report=docs/benchmarks
   runner=dev.pinrock.bench.KafkaStreamsComparison
   command="scripts/bench.sh --kafka-streams"
+fi
+if [[ ${1:-} == --kafka-streams-e2e ]]; then
+  # Word count, a windowed and a session aggregation on a real broker (about 35 minutes),
+  # recorded in docs/benchmarks/kafka-streams-e2e.md; options of the runner may follow
+  # (--profile DIR records kafka-streams-e2e-profile.md instead).
+  shift
+  report=docs/benchmarks
+  runner=dev.pinrock.bench.KafkaStreamsEndToEnd
+  command="scripts/bench.sh --kafka-streams-e2e${*:+ $*}"
 fi
 if [[ ${1:-} == --tuning ]]; then
   # Absent-key gets with and without a Bloom filter and prefix scans (about 10 minutes),

@@ -4,23 +4,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TopologyConfig;
-import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
@@ -42,20 +32,12 @@ import dev.pinrock.kafka.PinrockDslStoreSuppliers;
 import dev.pinrock.kafka.PinrockStores;
 
 /**
- * Kafka Streams word count on pinrock's store and on the built-in RocksDB
- * store, records per second.
- *
- * <ul>
- *   <li>{@code topology}: the whole application through {@code TopologyTestDriver},
- *       which commits, and so flushes every store, after each record, as a
- *       Streams application would with {@code commit.interval.ms=0}. One
- *       operation is one input line of 1 to 8 words; the record cache is off,
- *       so each word reaches the store.</li>
- *   <li>{@code store}: the store alone, initialised as Kafka Streams does, with
- *       word count's access pattern (get the count, put count + 1) over
- *       {@value #VOCABULARY} words, and a flush (a commit) every
- *       {@value #UPDATES_PER_COMMIT} updates. One operation is one update.</li>
- * </ul>
+ * Kafka Streams' key-value store alone, pinrock's against the built-in
+ * RocksDB store, records per second: the store initialised as Kafka Streams
+ * does, with word count's access pattern (get the count, put count + 1) over
+ * {@value #VOCABULARY} words, and a flush (a commit) every
+ * {@value #UPDATES_PER_COMMIT} updates. One operation is one update. The whole
+ * applications on a real broker are {@link KafkaStreamsEndToEnd}'s.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -63,7 +45,6 @@ import dev.pinrock.kafka.PinrockStores;
 public class KafkaStreamsBenchmark {
     static final int VOCABULARY = 100_000;
     static final int UPDATES_PER_COMMIT = 10_000;
-    static final int LINES_PER_OPERATION = 100;
     static final int UPDATES_PER_OPERATION = 1000;
 
     /** Which store: {@code pinrock} or {@code builtin} (Kafka Streams' RocksDB store). */
@@ -71,29 +52,10 @@ public class KafkaStreamsBenchmark {
     public String store;
 
     private Path stateDir;
-    private TopologyTestDriver driver;
-    private TestInputTopic<String, String> lines;
     private KeyValueStore<Bytes, byte[]> bytesStore;
-    private List<String> input;
     private Bytes[] words;
-    private int nextLine;
     private int nextWord;
     private long updates;
-
-    /** Input lines drawn from a skewed vocabulary, the same for every store. */
-    static List<String> lines(int count, long seed) {
-        Random random = new Random(seed);
-        List<String> lines = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            StringBuilder line = new StringBuilder();
-            for (int w = 1 + random.nextInt(8); w > 0; w--) {
-                line.append("w").append((int) Math.abs(random.nextGaussian() * VOCABULARY / 3) % VOCABULARY)
-                        .append(' ');
-            }
-            lines.add(line.toString().trim());
-        }
-        return lines;
-    }
 
     static Properties config(String store, Path stateDir) {
         Properties props = new Properties();
@@ -106,26 +68,9 @@ public class KafkaStreamsBenchmark {
         return props;
     }
 
-    /** The word count topology, its DSL stores from the given configuration. */
-    static TopologyTestDriver wordCount(Properties props) {
-        StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
-        builder.stream("lines", org.apache.kafka.streams.kstream.Consumed.with(Serdes.String(), Serdes.String()))
-                .flatMapValues(line -> Arrays.asList(line.split(" ")))
-                .groupBy((key, word) -> word, org.apache.kafka.streams.kstream.Grouped.with(Serdes.String(),
-                        Serdes.String()))
-                .count(Materialized.as("counts"))
-                .toStream()
-                .to("counts", Produced.with(Serdes.String(), Serdes.Long()));
-        return new TopologyTestDriver(builder.build(), props);
-    }
-
     @Setup(Level.Trial)
     public void open() throws IOException {
         stateDir = Files.createTempDirectory("pinrock-kafka-streams-bench");
-        input = lines(200_000, 42);
-        driver = wordCount(config(store, stateDir.resolve("topology")));
-        lines = driver.createInputTopic("lines", Serdes.String().serializer(), Serdes.String().serializer());
-
         Properties storeConfig = config(store, stateDir.resolve("store"));
         MockProcessorContext<Object, Object> context = new MockProcessorContext<>(storeConfig, new TaskId(0, 0),
                 stateDir.resolve("store").toFile());
@@ -142,19 +87,8 @@ public class KafkaStreamsBenchmark {
 
     @TearDown(Level.Trial)
     public void close() throws IOException {
-        driver.close();
         bytesStore.close();
         Utils.delete(stateDir.toFile());
-    }
-
-    /** Pipes {@value #LINES_PER_OPERATION} lines through the whole topology. */
-    @Benchmark
-    @OperationsPerInvocation(LINES_PER_OPERATION)
-    public void topology() {
-        for (int i = 0; i < LINES_PER_OPERATION; i++) {
-            lines.pipeInput(null, input.get(nextLine));
-            nextLine = (nextLine + 1) % input.size();
-        }
     }
 
     /** Counts {@value #UPDATES_PER_OPERATION} words in the store, committing every {@value #UPDATES_PER_COMMIT}. */
@@ -176,13 +110,14 @@ public class KafkaStreamsBenchmark {
         }
     }
 
+    /** @return the word the index-th update counts (for the agreement test) */
+    String word(int index) {
+        return new String(words[index % words.length].get());
+    }
+
     /** @return the store's count of a word, or 0 (for the agreement test) */
     long countOf(String word) {
         byte[] count = bytesStore.get(Bytes.wrap(word.getBytes()));
         return count == null ? 0 : ByteBuffer.wrap(count).getLong();
-    }
-
-    KeyValueStore<String, Long> topologyCounts() {
-        return driver.getKeyValueStore("counts");
     }
 }

@@ -58,15 +58,14 @@ public final class KafkaStreamsComparison {
         md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
                 .append("; the built-in store on RocksJava org.rocksdb:rocksdbjni:").append(Report.rocksJavaVersion())
                 .append(" |\n\n");
-        md.append("Word count, records per second, ").append(JmhRuns.PROTOCOL).append("; ")
+        md.append("The key-value store alone, records per second, ").append(JmhRuns.PROTOCOL).append("; ")
                 .append("± is JMH's 99.9 % error. Compare the ratio, not absolute numbers: these 2-core machines ")
-                .append("are noisy. `topology` drives the whole application through `TopologyTestDriver` (record ")
-                .append("cache off), which commits, and so flushes every store's memtable, after every input line; ")
-                .append("one record is one line of 1 to 8 words. `store` is the key-value store alone with word ")
-                .append("count's access pattern (get the count, put it plus one) over 100,000 words, committing ")
-                .append("every 10,000 updates; one record is one update. Both stores run with their defaults, ")
-                .append("which are the same RocksDB options (the built-in store's: no compression, universal ")
-                .append("compaction, a 10-bit Bloom filter, 16 MiB memtables up to 3, a 50 MiB block cache).\n\n");
+                .append("are noisy. `store` is word count's access pattern (get the count, put it plus one) over ")
+                .append("100,000 words, committing every 10,000 updates; one record is one update. Both stores ")
+                .append("run with their defaults, which are the same RocksDB options (the built-in store's: no ")
+                .append("compression, universal compaction, a 10-bit Bloom filter, 16 MiB memtables up to 3, a ")
+                .append("50 MiB block cache). Whole applications on a real broker: `scripts/bench.sh ")
+                .append("--kafka-streams-e2e` ([kafka-streams-e2e.md](kafka-streams-e2e.md)).\n\n");
         md.append("| benchmark | pinrock records/s | built-in records/s | pinrock/built-in |\n|---|---|---|---|\n");
         byBenchmark.forEach((benchmark, stores) -> {
             JmhRuns.Result pinrock = stores.get("pinrock");
