@@ -84,7 +84,7 @@ public final class EndToEndApp {
         }
 
         static Kind of(String label) {
-            return byLabel(Kind.class, label);
+            return byLabel(Kind.class, "application", label);
         }
     }
 
@@ -103,7 +103,7 @@ public final class EndToEndApp {
         }
 
         static Stores of(String label) {
-            return byLabel(Stores.class, label);
+            return byLabel(Stores.class, "stores", label);
         }
 
         /** Adds the configuration that selects these stores to props. */
@@ -133,9 +133,12 @@ public final class EndToEndApp {
         return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    private static <E extends Enum<E>> E byLabel(Class<E> type, String label) {
+    /** @return the constant of type labelled label; what names the type in the failure's message */
+    private static <E extends Enum<E>> E byLabel(Class<E> type, String what, String label) {
         return Arrays.stream(type.getEnumConstants()).filter(constant -> labelOf(constant).equals(label)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no " + type.getSimpleName() + " called " + label));
+                .orElseThrow(() -> new IllegalArgumentException("no " + what + " called " + label + " ("
+                        + String.join(", ", Arrays.stream(type.getEnumConstants()).map(EndToEndApp::labelOf).toList())
+                        + ")"));
     }
 
     /**

@@ -107,27 +107,32 @@ public final class KafkaStreamsEndToEnd {
         List<EndToEndApp.Kind> kinds = List.of(EndToEndApp.Kind.values());
         List<String> guarantees = List.of(StreamsConfig.AT_LEAST_ONCE, StreamsConfig.EXACTLY_ONCE_V2);
         List<EndToEndApp.Stores> storeKinds = List.of(EndToEndApp.Stores.values());
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--report" -> report = Path.of(args[++i]);
-                case "--command" -> command = args[++i];
-                case "--events" -> events = Integer.parseInt(args[++i]);
-                case "--rate" -> rate = Integer.parseInt(args[++i]);
-                case "--live-seconds" -> liveSeconds = Integer.parseInt(args[++i]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--profile" -> profiles = Files.createDirectories(Path.of(args[++i]).toAbsolutePath());
-                case "--apps" -> kinds = Arrays.stream(args[++i].split(",")).map(EndToEndApp.Kind::of).toList();
-                case "--guarantees" -> guarantees = List.of(args[++i].split(","));
-                case "--stores" -> storeKinds = Arrays.stream(args[++i].split(",")).map(EndToEndApp.Stores::of)
-                        .toList();
-                default -> {
-                    System.err.println("usage: KafkaStreamsEndToEnd [--report DIR] [--command TEXT] [--events N]"
-                            + " [--rate RECORDS_PER_S] [--live-seconds S] [--apps word-count,windowed,session]"
-                            + " [--guarantees at_least_once,exactly_once_v2] [--stores builtin,pinrock,pinrock-tuned]"
-                            + " [--rounds N] [--profile DIR]");
-                    System.exit(2);
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--report" -> report = Path.of(args[++i]);
+                    case "--command" -> command = args[++i];
+                    case "--events" -> events = positive(args[i], args[++i]);
+                    case "--rate" -> rate = positive(args[i], args[++i]);
+                    case "--live-seconds" -> liveSeconds = positive(args[i], args[++i]);
+                    case "--rounds" -> rounds = positive(args[i], args[++i]);
+                    case "--profile" -> profiles = Files.createDirectories(Path.of(args[++i]).toAbsolutePath());
+                    case "--apps" -> kinds = Arrays.stream(args[++i].split(",")).map(EndToEndApp.Kind::of).toList();
+                    case "--guarantees" -> guarantees = Arrays.stream(args[++i].split(","))
+                            .map(KafkaStreamsEndToEnd::guarantee).toList();
+                    case "--stores" -> storeKinds = Arrays.stream(args[++i].split(",")).map(EndToEndApp.Stores::of)
+                            .toList();
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
+        } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+            System.err.println("KafkaStreamsEndToEnd: " + (e instanceof ArrayIndexOutOfBoundsException
+                    ? args[args.length - 1] + " needs a value" : e.getMessage()));
+            System.err.println("usage: KafkaStreamsEndToEnd [--report DIR] [--command TEXT] [--events N]"
+                    + " [--rate RECORDS_PER_S] [--live-seconds S] [--apps word-count,windowed,session]"
+                    + " [--guarantees at_least_once,exactly_once_v2] [--stores builtin,pinrock,pinrock-tuned]"
+                    + " [--rounds N] [--profile DIR]");
+            System.exit(2);
         }
         Files.createDirectories(report);
         Path work = Files.createTempDirectory("pinrock-e2e");
@@ -167,6 +172,27 @@ public final class KafkaStreamsEndToEnd {
                 r.profile() == null ? "" : String.format(Locale.ROOT, "%.3f", r.profile().storeShare()))));
         Files.write(report.resolve(name + ".csv"), csv);
         System.out.println(markdown);
+    }
+
+    /** @return value as a number of at least 1 */
+    private static int positive(String option, String value) {
+        try {
+            int number = Integer.parseInt(value);
+            if (number >= 1) {
+                return number;
+            }
+        } catch (NumberFormatException notANumber) {
+            // named below
+        }
+        throw new IllegalArgumentException(option + " takes a whole number of at least 1, not " + value);
+    }
+
+    /** @return the processing guarantee named, when the benchmark runs it */
+    private static String guarantee(String name) {
+        if (name.equals(StreamsConfig.AT_LEAST_ONCE) || name.equals(StreamsConfig.EXACTLY_ONCE_V2)) {
+            return name;
+        }
+        throw new IllegalArgumentException("no guarantee called " + name + " (at_least_once, exactly_once_v2)");
     }
 
     /** @return a line of 1 to 8 words of the vocabulary */
