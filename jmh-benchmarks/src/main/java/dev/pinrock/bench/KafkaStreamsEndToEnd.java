@@ -2,14 +2,12 @@ package dev.pinrock.bench;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -156,7 +154,7 @@ public final class KafkaStreamsEndToEnd {
                 }
             }
         } finally {
-            delete(work);
+            Datasets.deleteRecursively(work);
         }
         String markdown = markdown(runs, events, rate, liveSeconds, rounds, command, ZonedDateTime.now());
         String name = profiles == null ? "kafka-streams-e2e" : "kafka-streams-e2e-profile";
@@ -267,21 +265,21 @@ public final class KafkaStreamsEndToEnd {
         long disk;
         long heap;
         try {
-            backlog = Arrays.stream(awaitLine(app, id, "BACKLOG ", BACKLOG_PATIENCE).split(" "))
+            backlog = Arrays.stream(value(kafka.awaitLine(id, "BACKLOG ", BACKLOG_PATIENCE)).split(" "))
                     .mapToLong(Long::parseLong).toArray();
             latencies = liveLatencies(liveTopic, output, guarantee, app, id);
-            peakRss = peakRssBytes(app);
+            peakRss = StartupReport.statusKib(String.valueOf(app.pid()), "VmHWM:") * 1024;
             disk = size(state);
             BufferedWriter commands = app.outputWriter();
             commands.write("STATS\n");
             commands.flush();
-            heap = Long.parseLong(awaitLine(app, id, "STATS ", LocalKafka.PATIENCE));
+            heap = Long.parseLong(value(kafka.awaitLine(id, "STATS ")));
         } finally {
             app.destroy();
             if (!app.waitFor(2, TimeUnit.MINUTES)) {
                 app.destroyForcibly().waitFor();
             }
-            delete(state);
+            Datasets.deleteRecursively(state);
         }
         StoreTime.Shares profile = recording == null ? null : StoreTime.shares(recording, backlog[2], backlog[3]);
         return new Run(round, kind.label(), guarantee, stores.label(), backlogRecords, backlog[0], backlog[1],
@@ -391,19 +389,9 @@ public final class KafkaStreamsEndToEnd {
         }
     }
 
-    /** @return the value after prefix on the first line of the app's log that starts with it */
-    private String awaitLine(Process app, String id, String prefix, Duration patience) throws InterruptedException {
-        long deadline = System.nanoTime() + patience.toNanos();
-        while (true) {
-            String found = kafka.log(id).lines().filter(line -> line.startsWith(prefix)).findFirst().orElse(null);
-            if (found != null) {
-                return found.substring(prefix.length()).trim();
-            }
-            if (!app.isAlive() || System.nanoTime() > deadline) {
-                throw new IllegalStateException(id + " never printed " + prefix + ":\n" + kafka.log(id));
-            }
-            Thread.sleep(50);
-        }
+    /** @return what follows the first word of a line */
+    private static String value(String line) {
+        return line.substring(line.indexOf(' ') + 1).trim();
     }
 
     static long percentile(long[] sorted, int percent) {
@@ -411,16 +399,6 @@ public final class KafkaStreamsEndToEnd {
             return -1;
         }
         return sorted[(int) Math.min(sorted.length - 1, Math.ceil(sorted.length * percent / 100.0) - 1)];
-    }
-
-    /** @return the peak resident set size of the process (VmHWM) */
-    private static long peakRssBytes(Process process) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
-            if (line.startsWith("VmHWM:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-            }
-        }
-        throw new IllegalStateException("no VmHWM for process " + process.pid());
     }
 
     /** @return the bytes of the regular files under dir */
@@ -433,21 +411,6 @@ public final class KafkaStreamsEndToEnd {
                     return 0; // removed by a compaction while walking
                 }
             }).sum();
-        }
-    }
-
-    private static void delete(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
         }
     }
 

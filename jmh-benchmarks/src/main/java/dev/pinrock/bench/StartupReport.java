@@ -1,5 +1,6 @@
 package dev.pinrock.bench;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -51,20 +52,23 @@ final class StartupReport {
         }
         store.close();
         long launch = Long.parseLong(System.getProperty(LAUNCH_PROPERTY));
-        long rss = -1;
-        long peak = -1;
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("VmRSS:")) {
-                rss = kib(line);
-            } else if (line.startsWith("VmHWM:")) {
-                peak = kib(line);
-            }
-        }
+        long rss = statusKib("self", "VmRSS:");
+        long peak = statusKib("self", "VmHWM:");
         System.out.printf("open_ms=%.1f put_get_ms=%.2f rss_kib=%d peak_rss_kib=%d%n",
                 (openedMicros - launch) / 1e3, putGet / 1e6, rss, peak);
     }
 
-    private static long kib(String statusLine) {
-        return Long.parseLong(statusLine.replaceAll("[^0-9]", ""));
+    /**
+     * @param process a process id, or {@code self}
+     * @param field a field of {@code /proc/<process>/status} given in KiB, with its colon ({@code VmHWM:})
+     * @return the field's value in KiB, or -1 when the file has no such field
+     */
+    static long statusKib(String process, String field) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", process, "status"))) {
+            if (line.startsWith(field)) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        return -1;
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -29,6 +30,8 @@ public class LocalKafka implements AutoCloseable {
 
     private final Path work;
     private final List<Process> children = new ArrayList<>();
+    /** The newest child of each name. */
+    private final Map<String, Process> byName = new HashMap<>();
     private String bootstrap;
 
     /** @param work the directory for the broker's data and the children's logs */
@@ -72,6 +75,7 @@ public class LocalKafka implements AutoCloseable {
                 .redirectOutput(work.resolve(name + ".log").toFile())
                 .start();
         children.add(process);
+        byName.put(name, process);
         return process;
     }
 
@@ -81,6 +85,32 @@ public class LocalKafka implements AutoCloseable {
             return Files.readString(work.resolve(name + ".log"));
         } catch (IOException e) {
             return "(no log: " + e + ")";
+        }
+    }
+
+    /** Waits up to {@link #PATIENCE}, see {@link #awaitLine(String, String, Duration)}. */
+    public String awaitLine(String name, String prefix) throws InterruptedException {
+        return awaitLine(name, prefix, PATIENCE);
+    }
+
+    /**
+     * Waits until the child JVM called name prints a line starting with prefix.
+     *
+     * @return the first such line
+     * @throws IllegalStateException with the child's log when it ended, or patience passed, before printing one
+     */
+    public String awaitLine(String name, String prefix, Duration patience) throws InterruptedException {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (true) {
+            String found = log(name).lines().filter(line -> line.startsWith(prefix)).findFirst().orElse(null);
+            if (found != null) {
+                return found;
+            }
+            Process child = byName.get(name);
+            if (child != null && !child.isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + " never printed " + prefix + ":\n" + log(name));
+            }
+            Thread.sleep(50);
         }
     }
 

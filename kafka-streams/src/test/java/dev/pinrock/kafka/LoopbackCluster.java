@@ -143,13 +143,4 @@ final class LoopbackCluster extends LocalKafka {
         }
         return text.toString();
     }
-
-    /** Waits until the child called app prints a line starting with prefix. */
-    void awaitLine(String app, String prefix) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (log(app).lines().noneMatch(line -> line.startsWith(prefix))) {
-            assertTrue(System.nanoTime() < deadline, app + " never printed " + prefix + ":\n" + log(app));
-            Thread.sleep(200);
-        }
-    }
 }

@@ -181,17 +181,7 @@ class ScaleOutTest {
         BufferedWriter writer = queries.get(name);
         writer.write("GET " + id + " " + word + "\n");
         writer.flush();
-        String prefix = "ANSWER " + id + " ";
-        long deadline = System.nanoTime() + LoopbackCluster.PATIENCE.toNanos();
-        while (System.nanoTime() < deadline) {
-            String answer = cluster.log(logs.get(name)).lines().filter(line -> line.startsWith(prefix)).findFirst()
-                    .orElse(null);
-            if (answer != null) {
-                return answer;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError(name + " did not answer " + id + cluster.logs(logs.get(name)));
+        return cluster.awaitLine(logs.get(name), "ANSWER " + id + " ");
     }
 
     private static String field(String answer, String name) {
