@@ -10,6 +10,7 @@
 # the root of platform/arm64-root.sh.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$here/../scripts/stage.sh"
 target=${1:?usage: build.sh TARGET_DIR [JAVA_HOME [PLATFORMS]]}
 java_home=${2:-${JAVA_HOME:-}}
 platforms=${3:-x86_64 aarch64}
@@ -21,15 +22,15 @@ for arch in $platforms; do
   if [[ $arch == aarch64 ]]; then
     command -v qemu-aarch64-static >/dev/null ||
       { echo "native/build.sh: qemu-aarch64-static is missing (it runs the aarch64 tests): apt-get install qemu-user-static" >&2; exit 1; }
-    emulator_root=$("$here/platform/arm64-root.sh" | tail -n1)
+    emulator_root=$(stage "arm64 root" "$here/platform/arm64-root.sh" | tail -n1)
   fi
-  engine=$("$here/engine/build-engine.sh" "$arch" $emulator_root | tail -n1)
+  engine=$(stage "engine $arch" "$here/engine/build-engine.sh" "$arch" $emulator_root | tail -n1)
   build_dir=$target/cmake
   [[ $arch == x86_64 ]] || build_dir=$target/cmake-$arch
   cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$engine/toolchain.cmake" \
     -DPINROCK_ENGINE_DIR="$engine" -DPINROCK_JAVA_HOME="$java_home" >/dev/null
-  cmake --build "$build_dir" -j"${PINROCK_JOBS:-$(nproc)}"
+  stage "native build $arch" cmake --build "$build_dir" -j"${PINROCK_JOBS:-$(nproc)}"
   resource_dir=$target/classes/dev/pinrock/native/linux-$arch
   mkdir -p "$resource_dir"
   cp "$build_dir/libpinrock.so" "$resource_dir/libpinrock.so"

@@ -7,13 +7,14 @@
 # execution loads.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$here/../scripts/stage.sh"
 target=${1:?usage: test.sh TARGET_DIR [JAVA_HOME]}
 java_home=${2:-${JAVA_HOME:-}}
 
-host_engine=$("$here/engine/build-host-engine.sh" | tail -n1)
+host_engine=$(stage "engine host" "$here/engine/build-host-engine.sh" | tail -n1)
 cmake -S "$here" -B "$target/cmake-instrumented" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DPINROCK_BUILD=instrumented -DPINROCK_ENGINE_DIR="$host_engine" -DPINROCK_JAVA_HOME="$java_home" >/dev/null
-cmake --build "$target/cmake-instrumented" -j"${PINROCK_JOBS:-$(nproc)}"
+stage "native build instrumented" cmake --build "$target/cmake-instrumented" -j"${PINROCK_JOBS:-$(nproc)}"
 
 failed=()
 for build_dir in "$target"/cmake "$target"/cmake-*; do
@@ -24,6 +25,7 @@ for build_dir in "$target"/cmake "$target"/cmake-*; do
   jobs=1
   [[ $build_dir == "$target"/cmake-aarch64 ]] && jobs=$(nproc)
   echo "== ctest in $build_dir"
-  ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs" || failed+=("$build_dir")
+  stage "ctest ${build_dir#"$target"/}" ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs" ||
+    failed+=("$build_dir")
 done
 [[ ${#failed[@]} == 0 ]] || { echo "native tests failed in: ${failed[*]}" >&2; exit 1; }

@@ -3,8 +3,19 @@
 # modules) and runs every test: the native GoogleTest suite, the library
 # self-containment check, the stale-bindings check, and all JUnit tests; then
 # three minutes of fuzzing random call sequences (the Maven profile fuzz).
+# Ends with the time of each stage, and fails when a stage took longer than
+# its budget in scripts/stage-budgets.tsv (docs/contributing.md).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$PINROCK_ROOT/scripts/stage.sh"
 prepare
 cd "$PINROCK_ROOT"
-mvn -B -ntp install -Pfuzz "$@"
+mkdir -p target
+export PINROCK_STAGE_TIMES=$PINROCK_ROOT/target/stage-times.tsv
+: >"$PINROCK_STAGE_TIMES"
+log=$PINROCK_ROOT/target/test-command.log
+status=0
+stage "whole test command" mvn -B -ntp install -Pfuzz "$@" 2>&1 | tee "$log" || status=$?
+record_maven_stages "$log" >>"$PINROCK_STAGE_TIMES"
+check_stage_budgets "$PINROCK_STAGE_TIMES" "$PINROCK_ROOT/scripts/stage-budgets.tsv" || status=1
+exit $status
