@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.pinrock.internal.FfmDb;
+import dev.pinrock.internal.NativeLibrary;
 import dev.pinrock.internal.NativeStrings;
 
 /**
@@ -117,6 +118,7 @@ public final class DbOptions {
      *     not offer, a compaction filter or a table format other than block-based
      */
     public static DbOptions loadLatest(Path database) {
+        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
         List<String> texts = FfmDb.latestOptions(Objects.requireNonNull(database, "database").toAbsolutePath());
         DbOptions options = create().databaseOptions(texts.get(0));
         // Four texts per family: name, merge operator, family options, table options.

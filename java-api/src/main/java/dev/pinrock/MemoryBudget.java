@@ -1,5 +1,6 @@
 package dev.pinrock;
 
+import dev.pinrock.internal.NativeLibrary;
 import dev.pinrock.internal.NativeShared;
 
 /**
@@ -35,6 +36,7 @@ public final class MemoryBudget extends SharedObject {
      *     memtableBytes exceeds it
      */
     public static MemoryBudget create(long totalBytes, long memtableBytes) {
+        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
         return new MemoryBudget(NativeShared.createMemoryBudget(totalBytes, memtableBytes), totalBytes);
     }
 

@@ -2,6 +2,7 @@ package dev.pinrock;
 
 import java.util.Objects;
 
+import dev.pinrock.internal.NativeLibrary;
 import dev.pinrock.internal.NativeShared;
 
 /**
@@ -24,17 +25,11 @@ public final class RateLimiter extends SharedObject {
     /** What the limiter counts (RocksDB's {@code RateLimiter::Mode}). */
     public enum Mode {
         /** Reads of flushes and compactions. */
-        READS_ONLY(NativeShared.RATE_LIMIT_READS),
+        READS_ONLY,
         /** Writes of flushes and compactions (RocksDB's default). */
-        WRITES_ONLY(NativeShared.RATE_LIMIT_WRITES),
+        WRITES_ONLY,
         /** Both. */
-        ALL_IO(NativeShared.RATE_LIMIT_ALL);
-
-        private final int nativeMode;
-
-        Mode(int nativeMode) {
-            this.nativeMode = nativeMode;
-        }
+        ALL_IO
     }
 
     private RateLimiter(long handle) {
@@ -72,8 +67,14 @@ public final class RateLimiter extends SharedObject {
     public static RateLimiter create(long bytesPerSecond, long refillPeriodMicros, int fairness, Mode mode,
             boolean autoTuned) {
         Objects.requireNonNull(mode, "mode");
+        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
+        int nativeMode = switch (mode) {
+            case READS_ONLY -> NativeShared.RATE_LIMIT_READS;
+            case WRITES_ONLY -> NativeShared.RATE_LIMIT_WRITES;
+            case ALL_IO -> NativeShared.RATE_LIMIT_ALL;
+        };
         return new RateLimiter(NativeShared.createRateLimiter(bytesPerSecond, refillPeriodMicros, fairness,
-                mode.nativeMode, autoTuned));
+                nativeMode, autoTuned));
     }
 
     /**

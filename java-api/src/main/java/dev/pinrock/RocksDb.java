@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.pinrock.internal.Binding;
 import dev.pinrock.internal.FfmDb;
+import dev.pinrock.internal.NativeLibrary;
 import dev.pinrock.internal.NativeStatistics;
 import dev.pinrock.internal.ResourceGuard;
 
@@ -125,6 +126,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
 
     /** Opens through a chosen binding: the JNI variant is reachable only from within pinrock. */
     static RocksDb open(Path path, DbOptions options, Binding binding) {
+        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(options, "options");
         Path absolute = path.toAbsolutePath();
@@ -139,6 +141,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @return e.g. "9.10.0"
      */
     public static String engineVersion() {
+        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
         int version = FfmDb.engineVersion();
         return version / 10000 + "." + version / 100 % 100 + "." + version % 100;
     }
@@ -367,6 +370,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws RocksDbException when the repair fails (e.g. an I/O error), with RocksDB's status
      */
     public static void repair(Path path, DbOptions options) {
+        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(options, "options");
         FfmDb.repair(path.toAbsolutePath(), options);
@@ -380,6 +384,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws RocksDbException.RocksIoException when there is no database at path
      */
     public static List<String> listColumnFamilies(Path path) {
+        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
         Objects.requireNonNull(path, "path");
         return FfmDb.listFamilies(path.toAbsolutePath());
     }

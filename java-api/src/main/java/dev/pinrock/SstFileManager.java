@@ -1,5 +1,6 @@
 package dev.pinrock;
 
+import dev.pinrock.internal.NativeLibrary;
 import dev.pinrock.internal.NativeShared;
 
 /**
@@ -30,6 +31,7 @@ public final class SstFileManager extends SharedObject {
      * @return the manager; the caller closes it
      */
     public static SstFileManager create() {
+        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
         return new SstFileManager(NativeShared.createSstFileManager());
     }
 

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 import dev.pinrock.internal.FfmSstWriter;
+import dev.pinrock.internal.NativeLibrary;
 import dev.pinrock.internal.ResourceGuard;
 
 /**
@@ -42,6 +43,7 @@ public final class SstFileWriter implements AutoCloseable {
      * @throws RocksDbException when the file cannot be created
      */
     public static SstFileWriter open(Path file, DbOptions options) {
+        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
         return new SstFileWriter(FfmSstWriter.open(file.toAbsolutePath(), options));

@@ -27,10 +27,6 @@ import dev.pinrock.StatusCode;
  * guarded call.
  */
 public final class FfmDb {
-    static {
-        NativeLibrary.load();
-    }
-
     private static final long ERR_CAP = Scratch.ERR_CAP;
 
     private final MemorySegment handle;

@@ -12,10 +12,6 @@ import dev.pinrock.DbOptions;
 
 /** The table-file writer of pinrock.h (pr_sst_writer_*) through FFM, for {@code dev.pinrock.SstFileWriter}. */
 public final class FfmSstWriter {
-    static {
-        NativeLibrary.load();
-    }
-
     private final MemorySegment handle;
 
     private FfmSstWriter(MemorySegment handle) {

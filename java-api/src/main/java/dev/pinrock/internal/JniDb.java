@@ -29,10 +29,6 @@ public final class JniDb implements DataPath {
      */
     private static final int MEMORY_FIRST_ATTEMPT = 1 << 30;
 
-    static {
-        NativeLibrary.load();
-    }
-
     /** The native pr_db_t* of the column family, owned by an {@link FfmDb}. */
     private final long handle;
     private final MemoryFirst memoryFirst;

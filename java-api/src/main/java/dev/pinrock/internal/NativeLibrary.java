@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.jar.JarEntry;
@@ -29,7 +30,17 @@ import java.util.zip.CRC32;
  * load (size and CRC-32, see Holder.isIntact). Extraction writes a temporary file
  * beside the library, checks its SHA-256 and renames it into place, so JVMs
  * starting at once never see a half-written library. Every failure names
- * its fix.
+ * its fix, and is thrown again by every later call in that JVM (a new
+ * exception each time, with the same message and cause).
+ *
+ * <p>No static initializer calls {@link #load}: a class whose initialization
+ * failed is unusable for the rest of the JVM's life, and later calls would
+ * get {@code NoClassDefFoundError} without the fix. Instead each public
+ * method through which a caller first reaches native code (RocksDb.open,
+ * MemoryBudget.create, ...) calls it before touching any class that needs
+ * the library, the generated bindings included (their initialization
+ * calls restricted methods, which {@code --illegal-native-access=deny}
+ * refuses).
  */
 public final class NativeLibrary {
     /** System property naming a libpinrock.so to load instead of the bundled one. */
@@ -41,13 +52,21 @@ public final class NativeLibrary {
     }
 
     /**
-     * Makes sure libpinrock.so is loaded; cheap after the first call.
+     * Makes sure libpinrock.so is loaded; cheap after the first call. When
+     * the load failed, every call throws a new exception with the first
+     * failure's message and cause.
      *
      * @throws UnsupportedOperationException on a platform without a bundled library
      * @throws IllegalStateException when native access is denied or the library cannot load
      */
     public static void load() {
-        Holder.ensureLoaded();
+        RuntimeException failure = Holder.FAILURE;
+        if (failure instanceof UnsupportedOperationException) {
+            throw new UnsupportedOperationException(failure.getMessage(), failure.getCause());
+        }
+        if (failure != null) {
+            throw new IllegalStateException(failure.getMessage(), failure.getCause());
+        }
     }
 
     /** What the jar carries libraries for, as the loader's messages name it. */
@@ -99,13 +118,18 @@ public final class NativeLibrary {
      * The message for a library that would not load: the loader's own
      * reason, and what it means when the C library of this process is musl
      * (Alpine Linux) or a glibc older than the floor, which pinrock's
-     * libraries cannot run on.
+     * libraries cannot run on, or when the library lies on a file system
+     * mounted noexec (hardened servers often mount /tmp or home directories
+     * so), from which no library can be mapped.
      *
      * @param library the file that would not load
      * @param reason the {@link UnsatisfiedLinkError}'s message
      * @param processMaps the text of {@code /proc/self/maps}, empty when unreadable
+     * @param mountInfo the text of {@code /proc/self/mountinfo}, empty when unreadable
+     * @param noexecFix how to load from a file system that allows it
      */
-    static String loadFailure(Path library, String reason, String processMaps) {
+    static String loadFailure(Path library, String reason, String processMaps, String mountInfo,
+            String noexecFix) {
         String message = "cannot load " + library + ": " + reason;
         if (processMaps.contains("/ld-musl-") || processMaps.contains("/libc.musl-")) {
             return message + ". This JVM runs on musl libc (e.g. Alpine Linux); pinrock bundles libraries for "
@@ -115,13 +139,69 @@ public final class NativeLibrary {
         if (reason != null && reason.contains("GLIBC_")) {
             return message + ". pinrock bundles libraries for " + SUPPORTED + ". Fix: run on a newer system";
         }
+        String noexecMount = noexecMountOf(library, mountInfo);
+        if (noexecMount != null) {
+            return message + ". " + library.getParent() + " is on " + noexecMount
+                    + ", which is mounted noexec: no library can be loaded from there. Fix: " + noexecFix;
+        }
+        if (reason != null && reason.contains("failed to map segment from shared object")) {
+            return message + ". A file system mounted noexec causes this. Fix: " + noexecFix;
+        }
         return message;
     }
 
-    /** The text of /proc/self/maps (which libraries this process has mapped), or "" when unreadable. */
-    private static String processMaps() {
+    /**
+     * The mount point of the file system holding file when the mount
+     * options in mountInfo (the format of {@code /proc/self/mountinfo})
+     * include noexec; null otherwise. The mount is the one with the longest
+     * mount point that contains file, the last listed among equal ones
+     * (mounted over the others). Symbolic links in file's path are followed
+     * when it exists.
+     */
+    static String noexecMountOf(Path file, String mountInfo) {
+        String path;
         try {
-            return Files.readString(Path.of("/proc/self/maps"), StandardCharsets.ISO_8859_1);
+            path = file.toRealPath().toString();
+        } catch (IOException e) {
+            path = file.toAbsolutePath().normalize().toString();
+        }
+        String best = null;
+        boolean noexec = false;
+        for (String line : mountInfo.split("\n")) {
+            // id parent major:minor root mount-point options [optional fields] - type source super-options
+            String[] fields = line.split(" ");
+            if (fields.length < 6) {
+                continue;
+            }
+            String mountPoint = unescapeMountField(fields[4]);
+            boolean contains = mountPoint.equals("/") || path.equals(mountPoint) || path.startsWith(mountPoint + "/");
+            if (contains && (best == null || mountPoint.length() >= best.length())) {
+                best = mountPoint;
+                noexec = List.of(fields[5].split(",")).contains("noexec");
+            }
+        }
+        return noexec ? best : null;
+    }
+
+    /** A mountinfo field with its octal escapes (\040 for a space, ...) decoded. */
+    private static String unescapeMountField(String field) {
+        StringBuilder decoded = new StringBuilder(field.length());
+        for (int i = 0; i < field.length(); i++) {
+            char c = field.charAt(i);
+            if (c == '\\' && i + 3 < field.length() && field.substring(i + 1, i + 4).matches("[0-7]{3}")) {
+                decoded.append((char) Integer.parseInt(field.substring(i + 1, i + 4), 8));
+                i += 3;
+            } else {
+                decoded.append(c);
+            }
+        }
+        return decoded.toString();
+    }
+
+    /** The text of a file under /proc/self (e.g. maps, mountinfo), or "" when unreadable. */
+    private static String procSelf(String name) {
+        try {
+            return Files.readString(Path.of("/proc/self", name), StandardCharsets.ISO_8859_1);
         } catch (IOException | RuntimeException e) {
             return "";
         }
@@ -142,19 +222,26 @@ public final class NativeLibrary {
     }
 
     private static final class Holder {
-        static {
-            loadOnce();
+        /** Why the library did not load (thrown again by every load()), or null once it has. */
+        static final RuntimeException FAILURE = loadOnce();
+
+        private static RuntimeException loadOnce() {
+            try {
+                loadLibrary();
+                return null;
+            } catch (IllegalStateException | UnsupportedOperationException e) {
+                return e;
+            } catch (RuntimeException e) {
+                return new IllegalStateException("pinrock cannot load its native library: " + e, e);
+            }
         }
 
-        static void ensureLoaded() {
-            // Class initialization already ran loadOnce(), exactly once.
-        }
-
-        private static void loadOnce() {
+        private static void loadLibrary() {
             if (!NativeLibrary.class.getModule().isNativeAccessEnabled()) {
                 log().log(Level.WARNING, "pinrock calls native code, but native access is not enabled"
                         + " for its module; the JVM warns or refuses. Fix: start java with "
-                        + nativeAccessFlag() + " (or Enable-Native-Access in an executable jar's manifest)");
+                        + nativeAccessFlag() + " (or, for java -jar, Enable-Native-Access: ALL-UNNAMED in the manifest"
+                        + " of the application's jar)");
             }
             String override = System.getProperty(PATH_PROPERTY);
             try {
@@ -174,14 +261,16 @@ public final class NativeLibrary {
                 throw new IllegalStateException("-D" + PATH_PROPERTY + "=" + library
                         + " names no file. Fix: point it at a built libpinrock.so");
             }
-            load(library);
+            load(library, "copy it to a file system mounted without noexec and point -D" + PATH_PROPERTY
+                    + " at the copy");
         }
 
-        private static void load(Path library) {
+        private static void load(Path library, String noexecFix) {
             try {
                 System.load(library.toString());
             } catch (UnsatisfiedLinkError e) {
-                throw new IllegalStateException(loadFailure(library, e.getMessage(), processMaps()), e);
+                throw new IllegalStateException(loadFailure(library, e.getMessage(), procSelf("maps"),
+                        procSelf("mountinfo"), noexecFix), e);
             }
         }
 
@@ -194,7 +283,7 @@ public final class NativeLibrary {
             if (!isIntact(resource, expected, library)) {
                 extract(resource, expected, directory, library);
             }
-            load(library);
+            load(library, "set -D" + CACHE_PROPERTY + "=/a/directory/on/a/file/system/mounted/without/noexec");
         }
 
         /** The SHA-256 the build recorded beside the bundled library. */

@@ -19,10 +19,6 @@ import dev.pinrock.DbOptions;
 public final class NativeOptions {
     private static final long ERR_CAP = Scratch.ERR_CAP;
 
-    static {
-        NativeLibrary.load();
-    }
-
 
     private NativeOptions() {
     }

@@ -39,10 +39,6 @@ public final class NativeShared {
     /** See {@link #RATE_LIMITER_BYTES_PER_SECOND}. */
     public static final int RATE_LIMITER_TOTAL_REQUESTS = Downcalls.RATE_LIMITER_TOTAL_REQUESTS;
 
-    static {
-        NativeLibrary.load();
-    }
-
     private NativeShared() {
     }
 

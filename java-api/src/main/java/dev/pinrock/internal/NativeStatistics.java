@@ -20,10 +20,6 @@ import dev.pinrock.bindings.pr_memory_usage;
  * values, for either binding: the binding only fills the native memory.
  */
 public final class NativeStatistics {
-    static {
-        NativeLibrary.load();
-    }
-
     /** Ticker names in the order pr_db_statistics fills them. */
     private static final List<String> TICKERS = names(Downcalls.tickerCount(),
             Downcalls.tickerName());

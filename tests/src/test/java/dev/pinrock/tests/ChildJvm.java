@@ -43,7 +43,17 @@ final class ChildJvm {
      */
     static Outcome run(List<String> arguments, Map<String, String> environment, Duration timeout)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
+        return run(List.of(), arguments, environment, timeout);
+    }
+
+    /**
+     * Runs java as {@link #run(List, Map, Duration)} does, started by a
+     * wrapper command (e.g. one that runs it in a mount namespace of its own)
+     * that ends by executing the command it is given after its own arguments.
+     */
+    static Outcome run(List<String> wrapper, List<String> arguments, Map<String, String> environment,
+            Duration timeout) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(wrapper);
         command.add(System.getProperty("pinrock.test.java",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(arguments);

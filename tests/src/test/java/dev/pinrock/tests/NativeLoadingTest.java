@@ -157,15 +157,45 @@ class NativeLoadingTest {
         assertTrue(cachedLibrary(xdg).startsWith(xdg.resolve("pinrock/lib")), cachedLibrary(xdg).toString());
     }
 
+    /**
+     * Runs {@link EveryEntryPointTwice} in a child JVM and checks that every
+     * call failed with an IllegalStateException whose message holds each of
+     * the expected texts: the first call and the later ones alike.
+     */
+    private void assertEveryCallFailsNamingTheFix(List<String> wrapper, List<String> options, String... expected)
+            throws Exception {
+        List<String> arguments = new ArrayList<>(options);
+        arguments.addAll(List.of("-cp", ChildJvm.testClassPath(), EveryEntryPointTwice.class.getName(),
+                dir.toString()));
+        var outcome = ChildJvm.run(wrapper, arguments, Map.of(), Duration.ofMinutes(2));
+        assertEquals(0, outcome.exitCode(), outcome.stderr());
+        List<String> calls = outcome.stdout().lines().toList();
+        assertEquals(18, calls.size(), outcome.stdout() + outcome.stderr());
+        for (String call : calls) {
+            assertTrue(call.contains(": java.lang.IllegalStateException: "), call);
+            for (String text : expected) {
+                assertTrue(call.contains(text), call);
+            }
+        }
+    }
+
     @Test
-    void anUnusableCacheDirectoryIsReportedWithTheFix() throws Exception {
+    void anUnusableCacheDirectoryIsReportedWithTheFixAtEveryCall() throws Exception {
         Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
-        var outcome = openPutGet(List.of("-Dpinrock.native.cache=" + file.resolve("cache")), Map.of());
-        assertNotEquals(0, outcome.exitCode());
-        assertTrue(outcome.stderr().contains("cannot extract libpinrock.so into " + file.resolve("cache")),
-                outcome.stderr());
-        assertTrue(outcome.stderr().contains("Fix: make that directory writable, or set -Dpinrock.native.cache="),
-                outcome.stderr());
+        assertEveryCallFailsNamingTheFix(List.of(), List.of(ENABLE, "-Dpinrock.native.cache=" + file.resolve("cache")),
+                "cannot extract libpinrock.so into " + file.resolve("cache"),
+                "Fix: make that directory writable, or set -Dpinrock.native.cache=");
+    }
+
+    @Test
+    void aCacheDirectoryOnANoexecMountIsReportedWithTheFixAtEveryCall() throws Exception {
+        // A tmpfs mounted noexec in a mount namespace of the child's own (this needs root, as the test command has).
+        Path mount = Files.createDirectory(dir.resolve("noexec"));
+        List<String> unshare = List.of("unshare", "--mount", "sh", "-c",
+                "mount -t tmpfs -o noexec pinrock-test \"$0\" && exec \"$@\"", mount.toString());
+        assertEveryCallFailsNamingTheFix(unshare, List.of(ENABLE, "-Dpinrock.native.cache=" + mount.resolve("cache")),
+                "failed to map segment from shared object", " is on " + mount + ", which is mounted noexec",
+                "Fix: set -Dpinrock.native.cache=/a/directory/on/a/file/system/mounted/without/noexec");
     }
 
     @Test
@@ -179,12 +209,9 @@ class NativeLoadingTest {
 
     @Test
     @EnabledForJreRange(minVersion = 24, disabledReason = "--illegal-native-access=deny exists from JDK 24 on")
-    void whenTheJvmDeniesNativeAccessTheErrorNamesTheFlag() throws Exception {
-        var outcome = ChildJvm.run(List.of("--illegal-native-access=deny"), ChildJvm.testClassPath(),
-                OpenPutGet.class.getName(), dir.resolve("db").toString());
-        assertNotEquals(0, outcome.exitCode());
-        assertTrue(outcome.stderr().contains("native access is denied. Fix: start java with " + ENABLE),
-                outcome.stderr());
+    void whenTheJvmDeniesNativeAccessEveryCallNamesTheFlag() throws Exception {
+        assertEveryCallFailsNamingTheFix(List.of(), List.of("--illegal-native-access=deny"),
+                "native access is denied. Fix: start java with " + ENABLE);
     }
 
     @Test
