@@ -29,6 +29,11 @@ import dev.pinrock.internal.Segments;
  * threads and lifetime are those described on {@link RocksDb}: every call
  * holds the database's guard, so closing the database waits for it (and a
  * {@link ColumnFamily}'s calls hold the family's too, so dropping it waits).
+ *
+ * <p>The direct writes ({@code put} and {@code delete}) are made with
+ * {@link WriteOptions#DEFAULT}: through the write-ahead log, not synced,
+ * waiting out write stalls. For other write options, put the writes in a
+ * {@link WriteBatch} and call {@link RocksDb#write(WriteBatch, WriteOptions)}.
  */
 public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     /** Returned by the into-buffer reads when the key is absent. */
@@ -118,7 +123,8 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     }
 
     /**
-     * Writes a key and value.
+     * Writes a key and value, with {@link WriteOptions#DEFAULT} (for other
+     * options, see {@link RocksDb#write(WriteBatch, WriteOptions)}).
      *
      * <p>Like every write, it waits while RocksDB stalls writes (until flushes and
      * compactions catch up), unless the database is closed meanwhile.
@@ -592,7 +598,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     }
 
     /**
-     * Deletes a key; deleting an absent key succeeds.
+     * Deletes a key, with {@link WriteOptions#DEFAULT}; deleting an absent key succeeds.
      *
      * @param key the key
      * @throws RocksDbException when RocksDB fails the write

@@ -53,12 +53,26 @@ final class ChildJvm {
      */
     static Outcome run(List<String> wrapper, List<String> arguments, Map<String, String> environment,
             Duration timeout) throws IOException, InterruptedException {
+        return run(wrapper, arguments, environment, null, timeout);
+    }
+
+    /** Runs java with arguments in a working directory (null: this JVM's), as {@link #run(List, Map, Duration)}. */
+    static Outcome runIn(Path directory, List<String> arguments, Duration timeout)
+            throws IOException, InterruptedException {
+        return run(List.of(), arguments, Map.of(), directory, timeout);
+    }
+
+    private static Outcome run(List<String> wrapper, List<String> arguments, Map<String, String> environment,
+            Path directory, Duration timeout) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(wrapper);
         command.add(System.getProperty("pinrock.test.java",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
+        if (directory != null) {
+            builder.directory(directory.toFile());
+        }
         Process process = builder.start();
         process.getOutputStream().close();
         // Drain both streams on their own threads, so that a chatty child cannot
