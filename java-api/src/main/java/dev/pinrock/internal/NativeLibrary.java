@@ -145,7 +145,8 @@ public final class NativeLibrary {
                     + ", which is mounted noexec: no library can be loaded from there. Fix: " + noexecFix;
         }
         if (reason != null && reason.contains("failed to map segment from shared object")) {
-            return message + ". A file system mounted noexec causes this. Fix: " + noexecFix;
+            return message + ". That is what a file system mounted noexec gives (as hardened servers often"
+                    + " mount /tmp or home directories), if this one is. Fix: " + noexecFix;
         }
         return message;
     }
