@@ -293,7 +293,11 @@ PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const
  * compaction filter, a table format other than block-based), and a file
  * whose names or values hold a NUL byte is too. Returns PR_OK,
  * PR_CODE_NOT_FOUND with a message when path holds no OPTIONS file, or
- * another RocksDB status. Reads files only; thread-safe. */
+ * another RocksDB status. wal_dir is the directory the database's log files
+ * are in: the one recorded, except when that one's PINROCK-OWNER names
+ * another database (a checkpoint's OPTIONS file names its source's log
+ * directory; its log files are in its own), then empty (the database's
+ * own; see pr_db_open). Reads files only; thread-safe. */
 PR_API int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t* length,
                                  char* err, size_t err_cap);
 
@@ -517,7 +521,24 @@ typedef struct pr_db pr_db_t;
  * cannot apply would drop it and every later write. Otherwise the open
  * returns PR_CODE_INVALID_ARGUMENT naming the family and both, before
  * anything is recovered. A merge operator may be added to a family recorded
- * without one; a database without an OPTIONS file opens unchecked. */
+ * without one; a database without an OPTIONS file opens unchecked.
+ * The log directory (option wal_dir, when it is not the database's own
+ * directory under any spelling) belongs to the database too: it is made one
+ * level deep and claimed in the process like the directory (PR_CODE_IO_ERROR
+ * naming the database using it), and pinrock writes a PINROCK-OWNER file
+ * into it naming the database directory (device, inode and path). Before
+ * anything is recovered the open returns PR_CODE_INVALID_ARGUMENT naming the
+ * directories when the log directory is no directory; when it belongs to
+ * another database (its PINROCK-OWNER names another, it holds a CURRENT
+ * file, or it holds log files that no PINROCK-OWNER accounts for, unless
+ * the database's OPTIONS file records it, or records another log directory
+ * that holds no log files, the logs having been moved here); when the
+ * directory holds a PINROCK-OWNER naming another database; or when the
+ * database's log files are in another directory than the one given (the
+ * one the OPTIONS file records, or its own directory when that one's
+ * PINROCK-OWNER names another database, as a checkpoint's does, still holds
+ * log files). Moving a log directory is moving its *.log files and its
+ * PINROCK-OWNER (if any) into the new one while the database is closed. */
 PR_API int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out,
                           char* err, size_t err_cap);
 
@@ -790,7 +811,10 @@ PR_API int32_t pr_db_approximate_size(pr_db_t* db, const uint8_t* begin, size_t 
  * directory path (its parent must exist; it must not). Table files are hard
  * links when path is on the same file system, so a checkpoint is cheap.
  * Returns PR_OK or a RocksDB status (PR_CODE_INVALID_ARGUMENT when path
- * exists). path is not kept after the call. */
+ * exists). path is not kept after the call. The checkpoint's log files are
+ * in its own directory, whatever the database's log directory: its OPTIONS
+ * file names that one all the same, and pr_db_open refuses it (see
+ * pr_db_open; pr_options_latest names the right one). */
 PR_API int32_t pr_db_checkpoint(pr_db_t* db, const char* path, char* err, size_t err_cap);
 
 /* Reads an integer property such as "rocksdb.estimate-num-keys" into
@@ -858,7 +882,8 @@ PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path
  * each family named with pr_options_set_family_options is repaired with
  * its own options, the others with these, and a family whose merge
  * operator differs from the database's OPTIONS file is refused as
- * pr_db_open refuses it (PR_CODE_INVALID_ARGUMENT). A database whose
+ * pr_db_open refuses it (PR_CODE_INVALID_ARGUMENT), and so is a log
+ * directory (wal_dir) pr_db_open refuses. A database whose
  * metadata is intact (it names every table file in the directory, as a
  * read-only open finds) is first opened once, so that its own recovery
  * writes the log into table files: such a repair keeps every acknowledged

@@ -206,13 +206,17 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
       }
       families.push_back(std::move(family));
     }
+    rocksdb::DBOptions db_options(rocks_options);
     rocksdb::Status checked =
-        check_recorded_family_options(path, descriptors, database.default_family_options);
+        claim_written_directories(path, &db_options, &database.directory);
+    if (checked.ok()) {
+      checked = check_recorded_family_options(path, descriptors, database.default_family_options);
+    }
     if (!checked.ok()) return to_status(checked, err, err_cap);
     std::vector<rocksdb::ColumnFamilyHandle*> opened_families;
     rocksdb::DB* opened = nullptr;
-    rocksdb::Status s = rocksdb::DB::Open(rocksdb::DBOptions(rocks_options), path, descriptors,
-                                          &opened_families, &opened);
+    rocksdb::Status s =
+        rocksdb::DB::Open(db_options, path, descriptors, &opened_families, &opened);
     database.db.reset(opened);
     if (!s.ok()) {
       // A missing database is an error of open, not a "not found" answer.

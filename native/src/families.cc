@@ -365,7 +365,8 @@ int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, s
         families.emplace_back(name, family);
       }
     }
-    rocksdb::Status checked = check_recorded_family_options(path, families, others);
+    rocksdb::Status checked = claim_written_directories(path, &rocks_options, &directory);
+    if (checked.ok()) checked = check_recorded_family_options(path, families, others);
     if (!checked.ok()) return to_status(checked, err, err_cap);
     const std::vector<std::string> known = known_family_names(path, rocks_options);
     settle_before_repair(path, rocks_options, families, others);

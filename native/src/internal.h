@@ -87,55 +87,86 @@ struct pr_database;
 
 namespace pinrock::internal {
 
-// One database per directory per process. RocksDB's lock on a database is
-// keyed by the name of its LOCK file, so the same directory reached through
-// another spelling of its path (dir/./db, dir/../dir/db, a symlink, a bind
-// mount) would be opened twice in one process: two instances writing one
-// database, the writes of one lost on reopen, and closing either dropping
-// the lock the other relies on. Every open and repair therefore claims its
-// directory, identified by device and inode, for as long as it uses it.
+// One database per directory per process, and one database per directory it
+// writes. RocksDB's lock on a database is keyed by the name of its LOCK
+// file, so the same directory reached through another spelling of its path
+// (dir/./db, dir/../dir/db, a symlink, a bind mount) would be opened twice in
+// one process: two instances writing one database, the writes of one lost on
+// reopen, and closing either dropping the lock the other relies on. And
+// RocksDB takes no lock at all on the other directories a database writes
+// (its log directory, db_paths, cf_paths): two databases sharing one write
+// and delete each other's files. Every open and repair therefore claims its
+// directory, and every other directory it writes, each identified by device
+// and inode, for as long as it uses them.
 class DirectoryClaim {
  public:
   DirectoryClaim() = default;
   DirectoryClaim(const DirectoryClaim&) = delete;
   DirectoryClaim& operator=(const DirectoryClaim&) = delete;
   ~DirectoryClaim() {
-    if (!claimed_) return;
     std::lock_guard<std::mutex> lock(mutex());
-    claimed().erase(directory_);
+    for (const Directory& directory : directories_) claimed().erase(directory);
   }
 
-  // Claims the directory at path. Returns OK, NotFound when path is no
-  // directory (nothing is claimed), or IOError when this process already
-  // uses the directory, under whatever path.
+  // Claims the database directory at path, first. Returns OK, NotFound when
+  // path is no directory (nothing is claimed), or IOError when this process
+  // already uses the directory, under whatever path.
   rocksdb::Status Claim(const std::string& path) {
     struct stat status;
     if (::stat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) {
       return rocksdb::Status::NotFound("no directory at " + path);
     }
-    std::lock_guard<std::mutex> lock(mutex());
-    if (!claimed().insert({status.st_dev, status.st_ino}).second) {
-      return rocksdb::Status::IOError("lock hold by current process: the database at " + path +
-                                      " is already open (or being repaired) in this process");
+    database_ = path;
+    Directory id{status.st_dev, status.st_ino};
+    std::string holder = Holder(id);
+    return Add(id, "the database at " + path + " is already open (or being repaired) in this process" +
+                       (holder == path ? "" : ", as the directory or the log directory of the database at " + holder));
+  }
+
+  // Claims directory, another directory (what it is to the database: "log
+  // directory", ...) that the database claimed by Claim writes: OK when no
+  // other database of this process uses it, else IOError naming both.
+  rocksdb::Status ClaimAlso(const std::string& directory, const std::string& what) {
+    struct stat status;
+    if (::stat(directory.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) {
+      return rocksdb::Status::InvalidArgument("the " + what + " " + directory + " is no directory");
     }
-    directory_ = {status.st_dev, status.st_ino};
-    claimed_ = true;
-    return rocksdb::Status::OK();
+    Directory id{status.st_dev, status.st_ino};
+    for (const Directory& own : directories_) {
+      if (own == id) return rocksdb::Status::OK();
+    }
+    return Add(id, "the " + what + " " + directory + " of the database at " + database_ +
+                       " is a directory that the database at " + Holder(id) +
+                       ", open (or being repaired) in this process, writes");
   }
 
  private:
   using Directory = std::pair<dev_t, ino_t>;
+  rocksdb::Status Add(const Directory& directory, const std::string& refusal) {
+    std::lock_guard<std::mutex> lock(mutex());
+    if (!claimed().emplace(directory, database_).second) {
+      return rocksdb::Status::IOError("lock hold by current process: " + refusal);
+    }
+    directories_.push_back(directory);
+    return rocksdb::Status::OK();
+  }
+  static std::string Holder(const Directory& directory) {
+    std::lock_guard<std::mutex> lock(mutex());
+    auto found = claimed().find(directory);
+    return found != claimed().end() ? found->second : "?";
+  }
   // Never destroyed, like LogQueue: a database may close while the process exits.
   static std::mutex& mutex() {
     static std::mutex* mutex = new std::mutex();
     return *mutex;
   }
-  static std::set<Directory>& claimed() {
-    static std::set<Directory>* claimed = new std::set<Directory>();
+  // Every claimed directory, with the path of the database claiming it.
+  static std::map<Directory, std::string>& claimed() {
+    static std::map<Directory, std::string>* claimed = new std::map<Directory, std::string>();
     return *claimed;
   }
-  Directory directory_{};
-  bool claimed_ = false;
+  std::string database_;
+  std::vector<Directory> directories_;
 };
 
 // The write options every write starts from. RocksDB writes a group of
@@ -343,6 +374,11 @@ int32_t write_names(const std::vector<std::string>& names, char* buf, size_t buf
 
 // The merge operators pinrock offers (pr_options_set_merge_operator).
 const std::vector<MergeOperatorKind>& offered_merge_operators();
+
+// directories.cc
+rocksdb::Status claim_written_directories(const std::string& path, rocksdb::DBOptions* options,
+                                          DirectoryClaim* claim);
+std::string recorded_log_directory(const std::string& path, const rocksdb::DBOptions& recorded);
 
 // families.cc
 void drop_hold(pr_db* family);

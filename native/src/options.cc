@@ -667,6 +667,8 @@ int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t*
     std::vector<rocksdb::ColumnFamilyDescriptor> families;
     rocksdb::Status s = load_recorded_families(path, &db, &families);
     if (!s.ok()) return fail(static_cast<int32_t>(s.code()), s.ToString(), err, err_cap);
+    // Where the logs are, which is not what a checkpoint's OPTIONS file says.
+    db.wal_dir = recorded_log_directory(path, db);
     rocksdb::ConfigOptions config;
     std::string serialized;
     s = rocksdb::GetStringFromDBOptions(config, db, &serialized);

@@ -1,6 +1,7 @@
 // GoogleTest tests of what identifies a database when it is opened or
 // repaired: its directory (one database per directory per process, whatever
-// the path's spelling).
+// the path's spelling), and the log directory it writes (one database per
+// log directory, in a process and across processes and time).
 #include "pinrock.h"
 #include "test_support.h"
 
@@ -10,6 +11,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -379,6 +381,225 @@ TEST_F(OpenIdentityTest, RepairKeepsIngestedWritesNewerThanTheOnesTheyReplaced) 
   EXPECT_EQ("alone", Value(db, "z"));
   EXPECT_EQ("in the log", Value(db, "after"));
   ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+}
+
+// ---- the log directory a database writes ---------------------------------
+
+class LogDirectoryTest : public OpenIdentityTest {
+ protected:
+  // Sets the log directory of options to logs ("" leaves the database's own).
+  void SetLogs(const Options& options, const std::string& logs) {
+    if (logs.empty()) return;
+    std::string text = "wal_dir={" + logs + "}";
+    EXPECT_EQ(PR_OK, pr_options_set_string(options.handle, PR_OPTION_SCOPE_DB, text.c_str(), err,
+                                           sizeof err))
+        << err;
+  }
+
+  int32_t OpenWithLogs(const std::string& path, const std::string& logs, pr_db_t** db) {
+    CreatingOptions options;
+    SetLogs(options, logs);
+    return Open(path, db, options);
+  }
+
+  // Opens the database at path with log directory logs, writes key -> value
+  // synced, and closes it.
+  void WriteAndClose(const std::string& path, const std::string& logs, const std::string& key,
+                     const std::string& value) {
+    pr_db_t* db = nullptr;
+    ASSERT_EQ(PR_OK, OpenWithLogs(path, logs, &db)) << err;
+    ASSERT_EQ(PR_OK, Put(db, key, value)) << err;
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+
+  // The value of key in the database at path opened with log directory
+  // logs, or "open failed".
+  std::string Read(const std::string& path, const std::string& logs, const std::string& key) {
+    pr_db_t* db = nullptr;
+    if (OpenWithLogs(path, logs, &db) != PR_OK) return "open failed";
+    std::string value = Value(db, key);
+    EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+    return value;
+  }
+
+  // Expects an open of path with log directory logs to be refused with code,
+  // naming each of named.
+  void ExpectRefused(const std::string& path, const std::string& logs, int32_t code,
+                     const std::vector<std::string>& named) {
+    pr_db_t* db = reinterpret_cast<pr_db_t*>(0x1);
+    EXPECT_EQ(code, PR_STATUS_CODE(OpenWithLogs(path, logs, &db))) << path << " " << logs;
+    EXPECT_EQ(nullptr, db);
+    for (const std::string& name : named) {
+      EXPECT_NE(nullptr, std::strstr(err, name.c_str())) << name << " in " << err;
+    }
+  }
+
+  // Moves every file of from whose name ends in one of suffixes into to.
+  static void MoveFiles(const fs::path& from, const fs::path& to,
+                        const std::vector<std::string>& names) {
+    fs::create_directories(to);
+    for (const auto& file : fs::directory_iterator(from)) {
+      std::string name = file.path().filename().string();
+      for (const std::string& suffix : names) {
+        if (name.size() >= suffix.size() &&
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+          fs::rename(file.path(), to / name);
+        }
+      }
+    }
+  }
+
+  void SetUp() override {
+    OpenIdentityTest::SetUp();
+    logs = (dir / "logs").string();
+  }
+
+  std::string logs;
+};
+
+TEST_F(LogDirectoryTest, AReopenWithoutItsLogDirectoryIsRefusedAndLosesNothing) {
+  WriteAndClose(db_path, logs, "k", "synced");
+  ExpectRefused(db_path, "", PR_CODE_INVALID_ARGUMENT, {logs, "holds log files"});
+  ExpectRefused(db_path, (dir / "elsewhere").string(), PR_CODE_INVALID_ARGUMENT, {logs});
+  // Nothing was recovered by a refused open: the write is there with its log.
+  EXPECT_EQ("synced", Read(db_path, logs, "k"));
+  // Its own directory under another spelling is no other log directory.
+  WriteAndClose(db_path, logs, "k2", "synced too");
+  EXPECT_EQ("synced too", Read(db_path, (dir / "." / "logs").string(), "k2"));
+}
+
+TEST_F(LogDirectoryTest, ADatabaseWrittenWithItsOwnDirectoryIsRefusedAnotherLogDirectory) {
+  WriteAndClose(db_path, "", "k", "synced");
+  ExpectRefused(db_path, logs, PR_CODE_INVALID_ARGUMENT, {db_path, logs});
+  EXPECT_EQ("synced", Read(db_path, "", "k"));
+  // Under another spelling of the database's own directory it opens.
+  EXPECT_EQ("synced", Read(db_path, (dir / "link").string(), "k"));
+}
+
+TEST_F(LogDirectoryTest, TwoDatabasesCannotShareALogDirectoryInOneProcess) {
+  std::string other = (dir / "other").string();
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, OpenWithLogs(db_path, logs, &db)) << err;
+  ASSERT_EQ(PR_OK, Put(db, "k", "first")) << err;
+  // A new database, and under another spelling of the log directory.
+  ExpectRefused(other, logs, PR_CODE_IO_ERROR, {"lock hold by current process", logs, db_path});
+  ExpectRefused(other, (dir / "." / "logs").string(), PR_CODE_IO_ERROR, {db_path});
+  // Nor may a database use another's directory as its log directory, or the reverse.
+  ExpectRefused(other, db_path, PR_CODE_IO_ERROR, {db_path});
+  ExpectRefused(logs, "", PR_CODE_IO_ERROR, {"already open"});
+  ASSERT_EQ(PR_OK, Put(db, "k2", "first")) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  EXPECT_EQ("first", Read(db_path, logs, "k"));
+  EXPECT_EQ("first", Read(db_path, logs, "k2"));
+}
+
+TEST_F(LogDirectoryTest, TwoDatabasesCannotShareALogDirectoryOneAfterTheOther) {
+  std::string other = (dir / "other").string();
+  WriteAndClose(db_path, logs, "k", "first");
+  WriteAndClose(other, "", "k", "second");
+  // An existing database and a new one: the log directory is the first's.
+  ExpectRefused(other, logs, PR_CODE_INVALID_ARGUMENT, {logs, other});
+  ExpectRefused((dir / "new").string(), logs, PR_CODE_INVALID_ARGUMENT,
+                {"belongs to the database at " + db_path, "PINROCK-OWNER"});
+  // A database whose log directory is another database's directory.
+  ExpectRefused((dir / "new").string(), other, PR_CODE_INVALID_ARGUMENT,
+                {"another database's directory"});
+  // A log directory is no database of its own.
+  ExpectRefused(logs, "", PR_CODE_INVALID_ARGUMENT, {"holds files of the database at " + db_path});
+  EXPECT_EQ("first", Read(db_path, logs, "k"));
+  EXPECT_EQ("second", Read(other, "", "k"));
+}
+
+TEST_F(LogDirectoryTest, ALogDirectoryWithLogFilesNoMarkerAttributesIsRefused) {
+  // As a database written before the markers, or by another program, leaves it.
+  WriteAndClose(db_path, logs, "k", "first");
+  fs::remove(fs::path(logs) / "PINROCK-OWNER");
+  ExpectRefused((dir / "new").string(), logs, PR_CODE_INVALID_ARGUMENT,
+                {"holds log files of another database"});
+  // Its OPTIONS file records the directory: the database itself opens, and marks it.
+  EXPECT_EQ("first", Read(db_path, logs, "k"));
+  EXPECT_TRUE(fs::exists(fs::path(logs) / "PINROCK-OWNER"));
+}
+
+TEST_F(LogDirectoryTest, ACheckpointOpensWithItsOwnDirectoryAndNotWithTheSourcesLog) {
+  std::string checkpoint = (dir / "checkpoint").string();
+  pr_db_t* db = nullptr;
+  ASSERT_EQ(PR_OK, OpenWithLogs(db_path, logs, &db)) << err;
+  ASSERT_EQ(PR_OK, Put(db, "before", "in both")) << err;
+  ASSERT_EQ(PR_OK, pr_db_checkpoint(db, checkpoint.c_str(), err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, Put(db, "after", "in the source only")) << err;
+  // While the source is open, and after it closed.
+  ExpectRefused(checkpoint, logs, PR_CODE_IO_ERROR, {db_path});
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  ExpectRefused(checkpoint, logs, PR_CODE_INVALID_ARGUMENT, {"belongs to the database at " + db_path});
+
+  // The options the checkpoint was last opened with name the log directory
+  // its logs are in: its own.
+  std::vector<char> texts(1 << 16);
+  uint64_t length = 0;
+  ASSERT_EQ(PR_OK, pr_options_latest(checkpoint.c_str(), texts.data(), texts.size(), &length, err,
+                                     sizeof err))
+      << err;
+  std::string database_options(texts.data());
+  EXPECT_EQ(std::string::npos, database_options.find(logs)) << database_options;
+  Options latest;
+  ASSERT_EQ(PR_OK, pr_options_set_string(latest.handle, PR_OPTION_SCOPE_DB,
+                                         database_options.c_str(), err, sizeof err))
+      << err;
+  for (int round = 0; round < 2; round++) {
+    ASSERT_EQ(PR_OK, pr_db_open(latest.handle, checkpoint.c_str(), &db, err, sizeof err)) << err;
+    EXPECT_EQ("in both", Value(db, "before"));
+    EXPECT_EQ("absent", Value(db, "after"));
+    ASSERT_EQ(PR_OK, Put(db, "checkpoint", "own")) << err;
+    ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+  EXPECT_EQ("own", Read(checkpoint, "", "checkpoint"));
+  // The source keeps every synced write.
+  EXPECT_EQ("in both", Read(db_path, logs, "before"));
+  EXPECT_EQ("in the source only", Read(db_path, logs, "after"));
+  EXPECT_EQ("absent", Read(db_path, logs, "checkpoint"));
+}
+
+TEST_F(LogDirectoryTest, ALogDirectoryMovesByMovingItsFiles) {
+  WriteAndClose(db_path, logs, "k", "synced");
+  // To another directory: the log files and the marker.
+  std::string moved = (dir / "moved").string();
+  MoveFiles(logs, moved, {".log", "PINROCK-OWNER"});
+  EXPECT_EQ("synced", Read(db_path, moved, "k"));
+  WriteAndClose(db_path, moved, "k2", "synced there");
+  // Into the database's own directory: the log files alone.
+  MoveFiles(moved, db_path, {".log"});
+  EXPECT_EQ("synced", Read(db_path, "", "k"));
+  EXPECT_EQ("synced there", Read(db_path, "", "k2"));
+  WriteAndClose(db_path, "", "k3", "synced here");
+  // Out of it again, into a fresh directory.
+  MoveFiles(db_path, logs + "2", {".log"});
+  EXPECT_EQ("synced there", Read(db_path, logs + "2", "k2"));
+  EXPECT_EQ("synced here", Read(db_path, logs + "2", "k3"));
+}
+
+TEST_F(LogDirectoryTest, ALogDirectoryThatIsAFileIsRefused) {
+  std::ofstream(dir / "file") << "not a directory";
+  ExpectRefused(db_path, (dir / "file").string(), PR_CODE_INVALID_ARGUMENT, {"no directory"});
+  // A log directory inside the database's directory is its own.
+  std::string inside = (fs::path(db_path) / "logs").string();
+  WriteAndClose(db_path, inside, "k", "synced");
+  EXPECT_EQ("synced", Read(db_path, inside, "k"));
+  ExpectRefused(db_path, "", PR_CODE_INVALID_ARGUMENT, {inside});
+}
+
+TEST_F(LogDirectoryTest, RepairWithAnotherLogDirectoryIsRefused) {
+  WriteAndClose(db_path, logs, "k", "synced");
+  CreatingOptions none;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            PR_STATUS_CODE(pr_db_repair(none.handle, db_path.c_str(), err, sizeof err)))
+      << err;
+  EXPECT_NE(nullptr, std::strstr(err, logs.c_str())) << err;
+  CreatingOptions with_logs;
+  SetLogs(with_logs, logs);
+  ASSERT_EQ(PR_OK, pr_db_repair(with_logs.handle, db_path.c_str(), err, sizeof err)) << err;
+  EXPECT_EQ("synced", Read(db_path, logs, "k"));
 }
 
 }  // namespace

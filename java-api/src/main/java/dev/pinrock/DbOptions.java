@@ -966,7 +966,29 @@ public final class DbOptions {
      * (for example a faster disk); RocksDB's default is the database's.
      * {@code databaseOptions("wal_dir=<directory>")}.
      *
-     * @param directory the log's directory; RocksDB creates it
+     * <p>The log directory belongs to the database: pinrock writes a
+     * {@code PINROCK-OWNER} file into it naming the database's directory,
+     * and an open is refused with {@link StatusCode#INVALID_ARGUMENT}
+     * before anything is recovered when the directory belongs to another
+     * database (its owner file names another, or it is another database's
+     * directory, or it holds log files no owner file accounts for), or
+     * when the database's log files are in another directory than the one
+     * given (it was written with another log directory, or with none, and
+     * that one still holds log files): opened so, RocksDB would replay
+     * another database's log, or not replay its own and lose the writes in
+     * it. In one process, a directory that another open database writes is
+     * refused with {@link StatusCode#IO_ERROR}. A checkpoint
+     * ({@link RocksDb#checkpoint(Path)}) holds its log files in its own
+     * directory: open it without a log directory, or with
+     * {@link #loadLatest(Path)}, which gives the directory the logs are in.
+     *
+     * <p>To move a database's log directory: close it, move its log files
+     * (the {@code *.log} files) and the {@code PINROCK-OWNER} file, if the
+     * old directory has one, from the old directory into the new one (the
+     * database's own directory when it is to have no other), then open it
+     * with the new one.
+     *
+     * @param directory the log's directory; created one level deep when missing
      * @return a copy with the setting added
      */
     public DbOptions walDir(Path directory) {

@@ -150,6 +150,51 @@ class OpenFailuresContract extends BindingContract {
     }
 
     @Test
+    void aLogDirectoryBelongsToOneDatabaseAndLosesNoSyncedWrite() {
+        Path path = dir.resolve("db");
+        Path logs = dir.resolve("logs");
+        Path other = dir.resolve("other");
+        Path checkpoint = dir.resolve("checkpoint");
+        try (RocksDb db = open(path, CREATE.walDir(logs))) {
+            putSynced(db, new byte[] {'a'}, new byte[] {1});
+            // Another database may not share the log directory while it is open.
+            var shared = assertThrows(RocksDbException.RocksIoException.class,
+                    () -> open(other, CREATE.walDir(logs)).close());
+            assertTrue(shared.getMessage().contains(path.toString()), shared.getMessage());
+            db.checkpoint(checkpoint);
+            putSynced(db, new byte[] {'b'}, new byte[] {2});
+        }
+        // Nor once it is closed; nor may the database open without its log directory.
+        var later = assertThrows(RocksDbException.InvalidArgumentException.class,
+                () -> open(other, CREATE.walDir(logs)).close());
+        assertTrue(later.getMessage().contains("belongs to the database at " + path), later.getMessage());
+        var without = assertThrows(RocksDbException.InvalidArgumentException.class,
+                () -> open(path, DbOptions.create()).close());
+        assertTrue(without.getMessage().contains(logs.toString()), without.getMessage());
+        // The checkpoint opens with the options it was last opened with, as documented,
+        // holding the checkpoint's data alone; with the source's log directory it is refused.
+        assertThrows(RocksDbException.InvalidArgumentException.class,
+                () -> open(checkpoint, DbOptions.create().walDir(logs)).close());
+        try (RocksDb copy = open(checkpoint, DbOptions.loadLatest(checkpoint))) {
+            assertArrayEquals(new byte[] {1}, copy.get(new byte[] {'a'}));
+            assertEquals(null, copy.get(new byte[] {'b'}));
+            putSynced(copy, new byte[] {'c'}, new byte[] {3});
+            copy.flush();
+        }
+        try (RocksDb db = open(path, DbOptions.loadLatest(path))) {
+            assertArrayEquals(new byte[] {1}, db.get(new byte[] {'a'}));
+            assertArrayEquals(new byte[] {2}, db.get(new byte[] {'b'}));
+            assertEquals(null, db.get(new byte[] {'c'}));
+        }
+    }
+
+    private static void putSynced(RocksDb db, byte[] key, byte[] value) {
+        try (WriteBatch batch = new WriteBatch()) {
+            db.write(batch.put(key, value), WriteOptions.DEFAULT.sync(true));
+        }
+    }
+
+    @Test
     void invalidOptionValuesAreRejectedBeforeAnythingIsWritten() {
         DbOptions[] invalid = {
             CREATE.zstdLevel(23),
