@@ -295,9 +295,10 @@ PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const
  * PR_CODE_NOT_FOUND with a message when path holds no OPTIONS file, or
  * another RocksDB status. wal_dir is the directory the database's log files
  * are in: the one recorded, except when that one's PINROCK-OWNER names
- * another database (a checkpoint's OPTIONS file names its source's log
- * directory; its log files are in its own), then empty (the database's
- * own; see pr_db_open). Reads files only; thread-safe. */
+ * another database, or it has none and the database's own directory holds
+ * log files (a checkpoint's OPTIONS file names its source's log directory;
+ * its log files are in its own), then empty (the database's own; see
+ * pr_db_open). Reads files only; thread-safe. */
 PR_API int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t* length,
                                  char* err, size_t err_cap);
 
@@ -535,9 +536,9 @@ typedef struct pr_db pr_db_t;
  * that holds no log files, the logs having been moved here); when the
  * directory holds a PINROCK-OWNER naming another database; or when the
  * database's log files are in another directory than the one given (the
- * one the OPTIONS file records, or its own directory when that one's
- * PINROCK-OWNER names another database, as a checkpoint's does, still holds
- * log files). Moving a log directory is moving its *.log files and its
+ * one the OPTIONS file records, or its own directory when that one is
+ * another database's, as a checkpoint's is: see pr_options_latest) still
+ * holds log files. Moving a log directory is moving its *.log files and its
  * PINROCK-OWNER (if any) into the new one while the database is closed. */
 PR_API int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out,
                           char* err, size_t err_cap);

@@ -158,8 +158,9 @@ rocksdb::Status check_owner(const std::string& database, const Identity& self,
     if (owner->identity == self) return rocksdb::Status::OK();
     return rocksdb::Status::InvalidArgument(
         named + " belongs to the database at " + owner->path + ", as its " + kMarker +
-        " file records: a directory holds the files of one database only (if that database "
-        "is gone and this directory holds nothing of it, delete the " + kMarker + " file)");
+        " file records: a directory holds the files of one database only (only if that "
+        "database is gone, or the files here are this database's, moved or copied here with "
+        "it, delete the " + kMarker + " file)");
   }
   struct stat status;
   if (::stat((logs + "/CURRENT").c_str(), &status) == 0) {
@@ -179,16 +180,19 @@ namespace pinrock::internal {
 
 // The directory the database at path keeps its log files in, as far as its
 // newest OPTIONS file (read into recorded) tells: its wal_dir ("" for its own
-// directory), unless the marker there names another database: that is an
-// OPTIONS file copied with the database from another one (a checkpoint of a
-// database with a log directory copies the logs into its own directory), and
-// the logs are in the database's own directory, "".
+// directory), unless that is an OPTIONS file copied with the database from
+// another one (a checkpoint of a database with a log directory copies the
+// logs into its own directory, and its OPTIONS file names the source's log
+// directory): then the logs are in the database's own directory, "". It is
+// one when the marker in wal_dir names another database, or, wal_dir having
+// no marker (written before pinrock wrote markers), when the database's own
+// directory holds log files: RocksDB writes none there with a log directory.
 std::string recorded_log_directory(const std::string& path, const rocksdb::DBOptions& recorded) {
   if (recorded.wal_dir.empty()) return "";
   std::optional<Identity> self = directory_identity(path);
   if (!self || directory_identity(recorded.wal_dir) == self) return "";
   std::optional<Owner> owner = read_marker(recorded.wal_dir);
-  if (owner && owner->identity != *self) return "";
+  if (owner ? owner->identity != *self : holds_log_files(path)) return "";
   return recorded.wal_dir;
 }
 

@@ -434,6 +434,15 @@ class LogDirectoryTest : public OpenIdentityTest {
     }
   }
 
+  // Opens the database with its log in logs into *db, writes "before",
+  // makes a checkpoint at checkpoint, then writes "after", all synced.
+  void OpenWithACheckpoint(const std::string& checkpoint, pr_db_t** db) {
+    ASSERT_EQ(PR_OK, OpenWithLogs(db_path, logs, db)) << err;
+    ASSERT_EQ(PR_OK, Put(*db, "before", "in both")) << err;
+    ASSERT_EQ(PR_OK, pr_db_checkpoint(*db, checkpoint.c_str(), err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, Put(*db, "after", "in the source only")) << err;
+  }
+
   // Moves every file of from whose name ends in one of suffixes into to.
   static void MoveFiles(const fs::path& from, const fs::path& to,
                         const std::vector<std::string>& names) {
@@ -524,10 +533,7 @@ TEST_F(LogDirectoryTest, ALogDirectoryWithLogFilesNoMarkerAttributesIsRefused) {
 TEST_F(LogDirectoryTest, ACheckpointOpensWithItsOwnDirectoryAndNotWithTheSourcesLog) {
   std::string checkpoint = (dir / "checkpoint").string();
   pr_db_t* db = nullptr;
-  ASSERT_EQ(PR_OK, OpenWithLogs(db_path, logs, &db)) << err;
-  ASSERT_EQ(PR_OK, Put(db, "before", "in both")) << err;
-  ASSERT_EQ(PR_OK, pr_db_checkpoint(db, checkpoint.c_str(), err, sizeof err)) << err;
-  ASSERT_EQ(PR_OK, Put(db, "after", "in the source only")) << err;
+  ASSERT_NO_FATAL_FAILURE(OpenWithACheckpoint(checkpoint, &db));
   // While the source is open, and after it closed.
   ExpectRefused(checkpoint, logs, PR_CODE_IO_ERROR, {db_path});
   ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
@@ -559,6 +565,20 @@ TEST_F(LogDirectoryTest, ACheckpointOpensWithItsOwnDirectoryAndNotWithTheSources
   EXPECT_EQ("in both", Read(db_path, logs, "before"));
   EXPECT_EQ("in the source only", Read(db_path, logs, "after"));
   EXPECT_EQ("absent", Read(db_path, logs, "checkpoint"));
+}
+
+// As a checkpoint made before the markers leaves it: the source's log
+// directory unmarked, the checkpoint's own log files in its directory.
+TEST_F(LogDirectoryTest, ACheckpointOfADatabaseWithAnUnmarkedLogDirectoryUsesItsOwnLogs) {
+  std::string checkpoint = (dir / "checkpoint").string();
+  pr_db_t* db = nullptr;
+  ASSERT_NO_FATAL_FAILURE(OpenWithACheckpoint(checkpoint, &db));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  fs::remove(fs::path(logs) / "PINROCK-OWNER");
+  ExpectRefused(checkpoint, logs, PR_CODE_INVALID_ARGUMENT, {"written with its log in " + checkpoint});
+  EXPECT_EQ("in both", Read(checkpoint, "", "before"));
+  EXPECT_EQ("absent", Read(checkpoint, "", "after"));
+  EXPECT_EQ("in the source only", Read(db_path, logs, "after"));
 }
 
 TEST_F(LogDirectoryTest, ALogDirectoryMovesByMovingItsFiles) {
