@@ -38,6 +38,23 @@ int32_t cursor_position(const rocksdb::Iterator& iterator, pr_cursor_entry_t* en
   return PR_OK;
 }
 
+// Whether RocksDB's auto_prefix_mode reads exactly what a total-order seek
+// reads below the upper bound upper. On a forward seek to t, it probes a
+// table file's prefix filter for t's prefix when upper has that prefix too
+// (exact: every key in the range has it), or when upper is the prefix's
+// same-length immediate successor at the extractor's full length
+// (Comparator::IsSameLengthImmediateSuccessor). That is exact when the two
+// differ in their last byte only ("ab", "ac"), but not when reaching the
+// successor carries ("a\xff", "b\0"): keys shorter than the prefix then lie
+// in the range ("b"), outside the filter's prefix, and a file holding none
+// of the prefix was skipped with them (the flaw RocksDB's options.h
+// documents at auto_prefix_mode). A carry leaves upper ending in a 0 byte,
+// whatever the prefix length (a table file's own too, written under
+// another extractor); any other upper bound is exact.
+bool auto_prefix_mode_is_exact(const std::string& upper) {
+  return upper.empty() || upper.back() != '\0';
+}
+
 }  // namespace
 
 extern "C" {
@@ -61,6 +78,10 @@ int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read
       cursor->upper = key_slice(upper, upper_len).ToString();
       cursor->upper_slice = cursor->upper;
       options.iterate_upper_bound = &cursor->upper_slice;
+      if (!auto_prefix_mode_is_exact(cursor->upper)) {
+        options.auto_prefix_mode = false;
+        options.total_order_seek = true;
+      }
     }
     cursor->iterator.reset(db->db->NewIterator(options, db->family));
     db->holds++;

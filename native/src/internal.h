@@ -211,7 +211,8 @@ struct pr_db {
   // prefix filters and may skip keys of other prefixes (a seek to a prefix no
   // key has then finds nothing). auto_prefix_mode uses those filters only
   // where that cannot change the result, as when the upper bound shares the
-  // seek key's prefix.
+  // seek key's prefix; a cursor whose upper bound ends in a 0 byte, where
+  // it could (cursors.cc), seeks in total order.
   rocksdb::ReadOptions read_options = pinrock::internal::total_order_read_options();
   // read_options answering from memory only (PR_READ_MEMORY_ONLY alone),
   // kept so the hot path of memory-only gets copies no ReadOptions.

@@ -17,9 +17,13 @@ import java.nio.ReadOnlyBufferException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Random;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +33,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.pinrock.internal.Binding;
 
@@ -215,6 +221,82 @@ class CursorContract extends OpenDatabaseContract {
         try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.prefix(new byte[0]))) {
             assertEquals(6, forward(cursor).size());
         }
+    }
+
+    /**
+     * With a prefix extractor and a Bloom filter, RocksDB's auto_prefix_mode probed a table file's
+     * filter for the seek's prefix when the upper bound was the prefix's same-length successor;
+     * reaching it through a carry ("a\xff" to "b\0") lets keys shorter than the prefix into the
+     * range ("b"), and a cursor skipped them with each file lacking the prefix. Every cursor, over
+     * random bounds and seeks, sees what a filter-free scan sees within its bounds.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"fixed", "capped"})
+    void prefixFilteredCursorsSeeEveryKeyWithinAnyBounds(String extractor) {
+        DbOptions options = DbOptions.create().createIfMissing(true).bloomFilter(10)
+                .familyOptions("disable_auto_compactions=true");
+        options = extractor.equals("fixed") ? options.fixedPrefix(2) : options.cappedPrefix(2);
+        Random random = new Random(7);
+        TreeSet<byte[]> keys = new TreeSet<>(Arrays::compareUnsigned);
+        try (RocksDb prefixed = open(dir.resolve("prefixed"), options)) {
+            // Each group in a table file of its own, so that a filter can skip a file lacking a
+            // prefix; the first, "b" alone, is the example of the bounds ["a\xff", "b\0").
+            for (int file = 0; file < 25; file++) {
+                for (int n = file == 0 ? 1 : 1 + random.nextInt(2); n > 0; n--) {
+                    byte[] key = file == 0 ? bytes("b") : randomKey(random, 1);
+                    prefixed.put(key, bytes("v"));
+                    keys.add(key);
+                }
+                prefixed.flush();
+            }
+            List<byte[][]> bounds = new ArrayList<>();
+            bounds.add(new byte[][] {{'a', (byte) 0xff}, {'b', 0}, {}});
+            for (int i = 0; i < 1000; i++) {
+                bounds.add(new byte[][] {random.nextBoolean() ? randomKey(random, 0) : null,
+                        random.nextBoolean() ? randomKey(random, 0) : null, randomKey(random, 0)});
+            }
+            for (byte[][] bound : bounds) {
+                byte[] lower = bound[0];
+                byte[] upper = bound[1];
+                byte[] seek = bound[2];
+                ReadOptions read = ReadOptions.DEFAULT;
+                read = lower == null ? read : read.lowerBound(lower);
+                read = upper == null ? read : read.upperBound(upper);
+                List<String> expected = new ArrayList<>();
+                for (byte[] key : keys) {
+                    if ((lower == null || Arrays.compareUnsigned(key, lower) >= 0)
+                            && (upper == null || Arrays.compareUnsigned(key, upper) < 0)
+                            && Arrays.compareUnsigned(key, seek) >= 0) {
+                        expected.add(HexFormat.of().formatHex(key));
+                    }
+                }
+                List<String> seen = new ArrayList<>();
+                try (Cursor cursor = prefixed.cursor(read)) {
+                    for (boolean on = cursor.seek(seek); on; on = cursor.next()) {
+                        seen.add(HexFormat.of().formatHex(cursor.keyBytes()));
+                    }
+                }
+                assertEquals(expected, seen, () -> "bounds [" + hex(lower) + ", " + hex(upper) + ") seek "
+                        + hex(seek));
+            }
+        }
+    }
+
+    /**
+     * A random key of minLength to 3 bytes over 0x00, 'a', 'b' and 0xff: keys shorter than a prefix
+     * of 2, and prefixes whose successor carries ("a\xff" to "b\0").
+     */
+    private static byte[] randomKey(Random random, int minLength) {
+        byte[] alphabet = {0, 'a', 'b', (byte) 0xff};
+        byte[] key = new byte[minLength + random.nextInt(4 - minLength)];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = alphabet[random.nextInt(alphabet.length)];
+        }
+        return key;
+    }
+
+    private static String hex(byte[] bytes) {
+        return bytes == null ? "none" : HexFormat.of().formatHex(bytes);
     }
 
     @Test
