@@ -897,7 +897,11 @@ PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path
  * Without the metadata, a family is known by its table files alone: writes
  * only in the log of a family with no table file yet are lost, with the
  * batches that hold them, and an ingested file not compacted since is moved
- * to path/lost. */
+ * to path/lost. A database that may keep values in blob files is refused
+ * with PR_CODE_NOT_SUPPORTED before anything changes (RepairDB takes table
+ * and log files only; the next open would delete the blob files, and every
+ * value in them): a blob file in the directory, a family whose newest
+ * OPTIONS file enables blob files, or options that enable them. */
 PR_API int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err,
                             size_t err_cap);
 

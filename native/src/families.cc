@@ -36,6 +36,12 @@ std::string merge_operator_name(const rocksdb::MergeOperator* merge_operator) {
   return merge_operator != nullptr ? merge_operator->Name() : "nullptr";
 }
 
+// Whether file_name ends with suffix (a file kind's extension: ".sst").
+bool has_suffix(const std::string& file_name, const std::string& suffix) {
+  return file_name.size() > suffix.size() &&
+         file_name.compare(file_name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 // Whether the metadata (CURRENT and the MANIFEST it names) accounts for
 // every table file in the directory, found by a read-only open, which
 // changes nothing. A writable open deletes the table files its metadata does
@@ -57,8 +63,7 @@ bool metadata_names_every_table(const std::string& path, const rocksdb::DBOption
   std::vector<std::string> children;
   if (!options.env->GetChildren(path, &children).ok()) return false;
   for (const std::string& child : children) {
-    bool table = child.size() > 4 && child.compare(child.size() - 4, 4, ".sst") == 0;
-    if (table && named.count(child) == 0) return false;
+    if (has_suffix(child, ".sst") && named.count(child) == 0) return false;
   }
   return true;
 }
@@ -204,6 +209,52 @@ std::vector<std::string> known_family_names(const std::string& path,
     for (const rocksdb::ColumnFamilyDescriptor& family : recorded) names.push_back(family.name);
   }
   return names;
+}
+
+// Refuses to repair a database that keeps values in blob files. RepairDB
+// (RocksDB 9.10, db/repair.cc) takes table and log files only: the MANIFEST
+// it writes names no blob file, so the first open deletes every one as
+// obsolete, and each read of a value that was in one fails ("Invalid blob
+// file number"). A repair could keep them only by recording them in the
+// MANIFEST, which RocksDB's public API cannot do. Refused, before anything
+// is changed: a blob file in the directory, a family whose newest OPTIONS
+// file records enable_blob_files (its values may be in blob files the
+// metadata alone knows of), and options given for the repair that enable
+// them (its opens would write blob files RepairDB then drops). Returns OK or
+// NotSupported naming what was found.
+rocksdb::Status check_no_blob_files(const std::string& path, rocksdb::Env* env,
+                                    const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
+                                    const rocksdb::ColumnFamilyOptions& others) {
+  const std::string refused = "repair cannot keep blob files (RocksDB's RepairDB drops them, and every value "
+                              "in them with them): ";
+  std::vector<std::string> children;
+  rocksdb::Status s = env->GetChildren(path, &children);
+  if (!s.ok()) return s;
+  for (const std::string& child : children) {
+    if (has_suffix(child, ".blob")) {
+      return rocksdb::Status::NotSupported(refused + "the database has blob file " + child);
+    }
+  }
+  rocksdb::DBOptions recorded_db_options;
+  std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
+  if (load_recorded_families(path, &recorded_db_options, &recorded).ok()) {
+    for (const rocksdb::ColumnFamilyDescriptor& family : recorded) {
+      if (family.options.enable_blob_files) {
+        return rocksdb::Status::NotSupported(refused + "column family '" + family.name +
+                                             "' was last opened with enable_blob_files=true");
+      }
+    }
+  }
+  for (const rocksdb::ColumnFamilyDescriptor& family : families) {
+    if (family.options.enable_blob_files) {
+      return rocksdb::Status::NotSupported(refused + "the options of column family '" +
+                                           family.name + "' enable blob files");
+    }
+  }
+  if (others.enable_blob_files) {
+    return rocksdb::Status::NotSupported(refused + "the options enable blob files");
+  }
+  return rocksdb::Status::OK();
 }
 
 // RepairDB keeps only the families it finds table files of: one that has
@@ -367,6 +418,7 @@ int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, s
     }
     rocksdb::Status checked = claim_written_directories(path, &rocks_options, &directory);
     if (checked.ok()) checked = check_recorded_family_options(path, families, others);
+    if (checked.ok()) checked = check_no_blob_files(path, rocks_options.env, families, others);
     if (!checked.ok()) return to_status(checked, err, err_cap);
     const std::vector<std::string> known = known_family_names(path, rocks_options);
     settle_before_repair(path, rocks_options, families, others);

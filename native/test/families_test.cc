@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -30,7 +31,7 @@ std::vector<std::string> Names(const std::vector<char>& buf, uint64_t length) {
 }
 
 std::string Value(pr_db_t* db, const std::string& key) {
-  std::vector<uint8_t> buf(64);
+  std::vector<uint8_t> buf(256);
   pr_get_result_t result;
   char err[256];
   int32_t status =
@@ -221,6 +222,90 @@ TEST(RepairTest, RepairOfAMissingDirectoryIsAnError) {
             pr_db_repair(nullptr, dir.path("absent").c_str(), err, sizeof err));
   EXPECT_NE(nullptr, std::strstr(err, "no database directory")) << err;
   EXPECT_FALSE(fs::exists(dir.path("absent")));
+}
+
+// The names and sizes of the files in directory.
+std::map<std::string, uintmax_t> Files(const std::string& directory) {
+  std::map<std::string, uintmax_t> files;
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    files[entry.path().filename().string()] = entry.is_regular_file() ? entry.file_size() : 0;
+  }
+  return files;
+}
+
+// RepairDB takes table and log files only: the MANIFEST it wrote named no
+// blob file, the first open deleted every one, and each read of a value in
+// one failed ("Invalid blob file number") after a repair that returned OK.
+// A repair is refused, before anything changes, whenever values may be in
+// blob files: a blob file in the directory (the metadata lost too, or blob
+// files since disabled), a family last opened with blob files, or repair
+// options that enable them.
+TEST(RepairTest, RepairOfADatabaseThatUsesBlobFilesIsRefusedAndChangesNothing) {
+  const std::string blobs = "enable_blob_files=true;min_blob_size=64";
+  struct Case {
+    const char* name;
+    bool written_with_blobs;
+    size_t value_size;          // 64 or more goes to a blob file when they are enabled
+    const char* after_writing;  // family options then set on the open database, or ""
+    bool metadata_lost;
+    bool repaired_with_blobs;
+    const char* refusal;
+  };
+  const Case cases[] = {
+      {"the options it was written with", true, 100, "", false, true, "has blob file"},
+      {"default options", true, 100, "", false, false, "has blob file"},
+      {"the metadata lost", true, 100, "", true, false, "has blob file"},
+      {"blob files disabled after writing", true, 100, "enable_blob_files=false", false, false,
+       "has blob file"},
+      {"blob files enabled, none written yet", true, 10, "", false, false,
+       "column family 'default' was last opened with enable_blob_files=true"},
+      {"repair options that enable them", false, 100, "", false, true,
+       "the options of column family 'default' enable blob files"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    TempDir dir;
+    char err[256] = {0};
+    Options written;
+    pr_options_set_create_if_missing(written.handle, 1);
+    if (c.written_with_blobs) {
+      ASSERT_EQ(PR_OK, pr_options_set_string(written.handle, PR_OPTION_SCOPE_FAMILY, blobs.c_str(),
+                                             err, sizeof err))
+          << err;
+    }
+    const std::string value(c.value_size, 'v');
+    pr_db_t* db = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_open(written.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_db_put(db, bytes("k"), 1, bytes(value), value.size(), err, sizeof err))
+        << err;
+    ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+    if (*c.after_writing != '\0') {
+      ASSERT_EQ(PR_OK,
+                pr_db_set_options(db, PR_OPTION_SCOPE_FAMILY, c.after_writing, err, sizeof err))
+          << err;
+    }
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+    if (c.metadata_lost) fs::remove(fs::path(dir.path()) / "CURRENT");
+    const std::map<std::string, uintmax_t> before = Files(dir.path());
+
+    Options repair_options;
+    if (c.repaired_with_blobs) {
+      ASSERT_EQ(PR_OK, pr_options_set_string(repair_options.handle, PR_OPTION_SCOPE_FAMILY,
+                                             blobs.c_str(), err, sizeof err))
+          << err;
+    }
+    EXPECT_EQ(PR_CODE_NOT_SUPPORTED,
+              PR_STATUS_CODE(pr_db_repair(repair_options.handle, dir.path().c_str(), err,
+                                          sizeof err)))
+        << err;
+    EXPECT_NE(nullptr, std::strstr(err, "repair cannot keep blob files")) << err;
+    EXPECT_NE(nullptr, std::strstr(err, c.refusal)) << err;
+    EXPECT_EQ(before, Files(dir.path()));
+    if (c.metadata_lost) continue;
+    ASSERT_EQ(PR_OK, pr_db_open(written.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+    EXPECT_EQ(value, Value(db, "k"));
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
 }
 
 }  // namespace

@@ -355,6 +355,10 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * Without the metadata, a column family is known by its table files alone:
      * writes only in the log of a family with none yet are lost, and so is an
      * ingested file not compacted since (moved to {@code path/lost}).
+     * A database that keeps values in blob files ({@code enable_blob_files}) is refused before
+     * anything changes: RepairDB takes table and log files only, and the blob files, with every
+     * value in them, would be deleted by the next open. Refused are a blob file in the directory,
+     * a column family last opened with blob files enabled, and options here that enable them.
      * Back the directory up first. Refuses a database open in this process
      * (under any path naming its directory) or another; an open of it while
      * the repair runs fails the same way.
@@ -367,6 +371,8 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      *     column family is given another merge operator than it was last opened with
      * @throws RocksDbException.RocksIoException when the database is open, in this process or
      *     another
+     * @throws RocksDbException with {@link StatusCode#NOT_SUPPORTED} when the database uses blob
+     *     files, or options enable them
      * @throws RocksDbException when the repair fails (e.g. an I/O error), with RocksDB's status
      */
     public static void repair(Path path, DbOptions options) {

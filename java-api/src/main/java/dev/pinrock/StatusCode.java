@@ -11,7 +11,7 @@ public enum StatusCode {
     NOT_FOUND(1),
     /** Data on disk failed a checksum or consistency check. */
     CORRUPTION(2),
-    /** The operation or option is not supported by this engine build. */
+    /** The operation or option is not supported (by this engine build, or with these settings). */
     NOT_SUPPORTED(3),
     /** An argument or option value was rejected. */
     INVALID_ARGUMENT(4),

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +81,47 @@ class RepairTest {
 
     private static byte[] count(long value) {
         return java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(value).array();
+    }
+
+    /**
+     * RepairDB takes table and log files only: a repair that returned normally left a MANIFEST naming
+     * no blob file, the first open deleted them, and every read of a value in one failed. It is
+     * refused before anything changes, whatever options it is given.
+     */
+    @Test
+    void repairOfADatabaseWithBlobFilesIsRefusedAndChangesNothing() throws IOException {
+        Path path = dir.resolve("db");
+        String blobFiles = "enable_blob_files=true;min_blob_size=64";
+        DbOptions blobs = DbOptions.create().familyOptions(blobFiles);
+        byte[] value = new byte[100];
+        Arrays.fill(value, (byte) 'v');
+        try (RocksDb db = RocksDb.open(path, DbOptions.create().createIfMissing(true).familyOptions(blobFiles))) {
+            db.put(bytes("k"), value);
+            db.flush();
+        }
+        List<String> before = listing(path);
+        for (DbOptions options : new DbOptions[] {blobs, DbOptions.create()}) {
+            var refused = assertThrows(RocksDbException.class, () -> RocksDb.repair(path, options));
+            assertEquals(StatusCode.NOT_SUPPORTED, refused.code());
+            assertTrue(refused.getMessage().contains("repair cannot keep blob files"), refused.getMessage());
+            assertEquals(before, listing(path));
+        }
+        try (RocksDb db = RocksDb.open(path, blobs)) {
+            assertArrayEquals(value, db.get(bytes("k")));
+        }
+    }
+
+    /** The names and sizes of the files in directory, sorted. */
+    private static List<String> listing(Path directory) throws IOException {
+        try (var files = Files.list(directory)) {
+            return files.map(file -> {
+                try {
+                    return file.getFileName() + " " + Files.size(file);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).sorted().toList();
+        }
     }
 
     @Test
