@@ -382,7 +382,15 @@ enum pr_rate_limiter_mode {
  * mode not an enum pr_rate_limiter_mode value, or the lowest rate (auto-tuned:
  * bytes_per_second / 20) would refill less than one byte a period (RocksDB
  * would never grant a request; 0 and negative rates divide by zero). The
- * caller destroys it with pr_rate_limiter_destroy. */
+ * caller destroys it with pr_rate_limiter_destroy.
+ * Closing a database lifts the limit, from pr_db_set_closing(db, 1) (or
+ * pr_db_close) until pr_db_close returns, for every database sharing the
+ * limiter: RocksDB's close waits for its flushes and compactions, which
+ * could take hours under a small rate and cannot be cancelled. Requests
+ * already waiting are granted at the next refill (within refill_period_us);
+ * the rate set or read meanwhile is the one restored after the last close.
+ * The process's exit lifts every limiter for good (it joins RocksDB's
+ * background threads). */
 PR_API int32_t pr_rate_limiter_create(int64_t bytes_per_second, int64_t refill_period_us,
                                       int32_t fairness, int32_t mode, int32_t auto_tuned,
                                       pr_rate_limiter_t** limiter_out, char* err, size_t err_cap);
@@ -552,7 +560,10 @@ PR_API int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t
  * Pins obtained from this database stay valid after close: each holds its
  * own reference to the memory it points into.
  * The one exception to freeing: with cursors still open, pr_db_close
- * returns PR_CODE_ABORTED and does nothing, the handle stays valid. */
+ * returns PR_CODE_ABORTED and does nothing, the handle stays valid.
+ * The database's rate limiter does not limit while it closes
+ * (pr_rate_limiter_create): the close takes as long as its flush at disk
+ * speed, whatever the rate. */
 PR_API int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap);
 
 /* Marks db's database as closing (closing != 0) or open again (0). While it
@@ -560,8 +571,10 @@ PR_API int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap);
  * pr_db_write) gives up: it returns PR_CODE_SHUTDOWN_IN_PROGRESS ("the
  * database is closing") without having been applied, so that a caller about
  * to close can end the writes in flight, however long RocksDB stalls writes,
- * before pr_db_close. Writes not stalled are not affected. Thread-safe: may
- * be called during any call on the database but pr_db_close. */
+ * before pr_db_close. Writes not stalled are not affected. While it is
+ * closing, its rate limiter (shared or not) does not limit, so that flushes
+ * in flight end soon (pr_rate_limiter_create). Thread-safe: may be called
+ * during any call on the database but pr_db_close. */
 PR_API void pr_db_set_closing(pr_db_t* db, int32_t closing);
 
 /* Changes options of the open database (PR_OPTION_SCOPE_DB: RocksDB's

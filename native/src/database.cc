@@ -184,6 +184,7 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
     database.default_family_options = rocksdb::ColumnFamilyOptions(rocks_options);
     database.default_merge_operator = options->merge_operator_kind;
     database.statistics = rocks_options.statistics;
+    database.rate_limiter = LiftableRateLimiter::Of(rocks_options.rate_limiter);
     // Every existing family must be opened; a new database has the default one.
     std::vector<std::string> names;
     if (!rocksdb::DB::ListColumnFamilies(rocks_options, path, &names).ok() || names.empty()) {
@@ -261,6 +262,12 @@ int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap) {
   std::unique_ptr<pr_db> owned(db);
   return guarded(err, err_cap, [&] {
     pr_database& database = *owned->database;
+    // RocksDB's close waits for the flushes and compactions under way, and
+    // for the flush of what only the memtables hold: unlimited, so that the
+    // close is bounded whatever the rate (the lift pr_db_set_closing took
+    // ends with this one).
+    RateLimitLift lift(database.rate_limiter.get());
+    pr_db_set_closing(owned.get(), 0);
     for (const auto& family : database.families) {
       database.db->DestroyColumnFamilyHandle(family->family);
     }
@@ -268,7 +275,19 @@ int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap) {
   });
 }
 
-void pr_db_set_closing(pr_db_t* db, int32_t closing) { db->database->closing = closing != 0; }
+void pr_db_set_closing(pr_db_t* db, int32_t closing) {
+  pr_database& database = *db->database;
+  std::lock_guard<std::mutex> lock(database.closing_mutex);
+  // A change takes or gives back a lift of the rate limiter: the calls in
+  // flight (a flush waiting for its flush) end at disk speed.
+  if (database.closing.exchange(closing != 0) == (closing != 0)) return;
+  if (database.rate_limiter == nullptr) return;
+  if (closing != 0) {
+    database.rate_limiter->Lift();
+  } else {
+    database.rate_limiter->Restore();
+  }
+}
 
 int32_t pr_db_put(pr_db_t* db, const uint8_t* key, size_t key_len, const uint8_t* value,
                   size_t value_len, char* err, size_t err_cap) {

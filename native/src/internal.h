@@ -16,6 +16,7 @@
 #include <rocksdb/env.h>
 #include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
+#include <rocksdb/rate_limiter.h>
 #include <rocksdb/slice.h>
 #include <rocksdb/status.h>
 #include <rocksdb/table.h>
@@ -86,6 +87,63 @@ struct pr_options {
 struct pr_database;
 
 namespace pinrock::internal {
+
+// The rate limiter pr_rate_limiter_create makes: RocksDB's
+// GenericRateLimiter, which closing a database lifts. A flush or compaction
+// under a small rate waits in the limiter, for hours at 100 bytes per
+// second, and RocksDB's close waits for it, as does the process's exit
+// (which joins RocksDB's background threads); RocksDB's limiter cannot
+// cancel a request. While lifted (Lift, counted, until as many Restore
+// calls), requests pass at once, and those already waiting in the limiter
+// are granted at its next refill (within one refill period); a rate set
+// meanwhile applies from the last Restore. Every database sharing the
+// limiter goes unlimited while one of them closes. Thread-safe.
+class LiftableRateLimiter final : public rocksdb::RateLimiter {
+ public:
+  LiftableRateLimiter(rocksdb::RateLimiter* generic, Mode mode);
+  ~LiftableRateLimiter() override;
+
+  // The limiter pinrock made that limiter is, or null (one set otherwise).
+  static std::shared_ptr<LiftableRateLimiter> Of(const std::shared_ptr<rocksdb::RateLimiter>& limiter);
+
+  void Lift();
+  void Restore();
+
+  void SetBytesPerSecond(int64_t bytes_per_second) override;
+  rocksdb::Status SetSingleBurstBytes(int64_t single_burst_bytes) override;
+  using rocksdb::RateLimiter::Request;
+  void Request(int64_t bytes, rocksdb::Env::IOPriority pri, rocksdb::Statistics* stats) override;
+  int64_t GetSingleBurstBytes() const override;
+  int64_t GetTotalBytesThrough(rocksdb::Env::IOPriority pri = rocksdb::Env::IO_TOTAL) const override;
+  int64_t GetTotalRequests(rocksdb::Env::IOPriority pri = rocksdb::Env::IO_TOTAL) const override;
+  rocksdb::Status GetTotalPendingRequests(
+      int64_t* total_pending_requests,
+      rocksdb::Env::IOPriority pri = rocksdb::Env::IO_TOTAL) const override;
+  int64_t GetBytesPerSecond() const override;
+
+ private:
+  const std::unique_ptr<rocksdb::RateLimiter> generic_;
+  std::atomic<bool> lifted_{false};
+  mutable std::mutex mutex_;  // guards what follows, and the generic limiter's rate
+  int64_t lifts_ = 0;
+  int64_t rate_ = 0;  // while lifted: the rate Restore sets again
+};
+
+// A lift of a database's rate limiter (null: none) for the object's life.
+class RateLimitLift {
+ public:
+  explicit RateLimitLift(LiftableRateLimiter* limiter) : limiter_(limiter) {
+    if (limiter_ != nullptr) limiter_->Lift();
+  }
+  ~RateLimitLift() {
+    if (limiter_ != nullptr) limiter_->Restore();
+  }
+  RateLimitLift(const RateLimitLift&) = delete;
+  RateLimitLift& operator=(const RateLimitLift&) = delete;
+
+ private:
+  LiftableRateLimiter* const limiter_;
+};
 
 // One database per directory per process, and one database per directory it
 // writes. RocksDB's lock on a database is keyed by the name of its LOCK
@@ -238,8 +296,12 @@ struct pr_database {
   std::unique_ptr<rocksdb::DB> db;
   // Cursors not yet closed: RocksDB's iterators must die before the DB.
   std::atomic<int64_t> open_cursors{0};
-  // Set by pr_db_set_closing: writes waiting out a stall give up.
+  // Set by pr_db_set_closing: writes waiting out a stall give up, and the
+  // rate limiter is lifted (so that calls in flight end and close is bounded).
   std::atomic<bool> closing{false};
+  std::mutex closing_mutex;  // serializes pr_db_set_closing
+  // The rate limiter the database was opened with, or null.
+  std::shared_ptr<pinrock::internal::LiftableRateLimiter> rate_limiter;
   // Null unless opened with statistics.
   std::shared_ptr<rocksdb::Statistics> statistics;
   // The default family's settings, for families created without options.

@@ -6,13 +6,16 @@
 #include <rocksdb/rate_limiter.h>
 #include <rocksdb/sst_file_manager.h>
 
+#include <cstdlib>
+#include <limits>
 #include <memory>
+#include <map>
 #include <string>
 
 using namespace pinrock::internal;
 
 struct pr_rate_limiter {
-  std::shared_ptr<rocksdb::RateLimiter> limiter;
+  std::shared_ptr<LiftableRateLimiter> limiter;
   int64_t refill_period_us;
 };
 
@@ -39,7 +42,110 @@ int32_t check_refill(int64_t lowest_rate, int64_t bytes_per_second, int64_t refi
   return PR_OK;
 }
 
+// Every LiftableRateLimiter alive, for Of and for the process's exit.
+// Never destroyed: a limiter may be freed while the process exits.
+std::mutex& limiters_mutex() {
+  static std::mutex* mutex = new std::mutex();
+  return *mutex;
+}
+std::map<const rocksdb::RateLimiter*, LiftableRateLimiter*>& limiters() {
+  static auto* live = new std::map<const rocksdb::RateLimiter*, LiftableRateLimiter*>();
+  return *live;
+}
+
+// Lifts every limiter, never restored: the process is exiting, and its
+// exit joins RocksDB's background threads (a static object of
+// rocksdb::Env::Default), which would wait for a flush or compaction under
+// the rate limit.
+void lift_every_limiter_at_exit() {
+  std::lock_guard<std::mutex> lock(limiters_mutex());
+  for (const auto& [key, limiter] : limiters()) limiter->Lift();
+}
+
 }  // namespace
+
+namespace pinrock::internal {
+
+LiftableRateLimiter::LiftableRateLimiter(rocksdb::RateLimiter* generic, Mode mode)
+    : rocksdb::RateLimiter(mode), generic_(generic) {
+  // Registered after the default Env exists, so the handler runs before the
+  // Env's static joiner of background threads (exit runs them in reverse).
+  static const bool registered = [] {
+    rocksdb::Env::Default();
+    return std::atexit(lift_every_limiter_at_exit) == 0;
+  }();
+  (void)registered;
+  std::lock_guard<std::mutex> lock(limiters_mutex());
+  limiters()[this] = this;
+}
+
+LiftableRateLimiter::~LiftableRateLimiter() {
+  std::lock_guard<std::mutex> lock(limiters_mutex());
+  limiters().erase(this);
+}
+
+std::shared_ptr<LiftableRateLimiter> LiftableRateLimiter::Of(
+    const std::shared_ptr<rocksdb::RateLimiter>& limiter) {
+  std::lock_guard<std::mutex> lock(limiters_mutex());
+  if (limiters().count(limiter.get()) == 0) return nullptr;
+  return std::static_pointer_cast<LiftableRateLimiter>(limiter);
+}
+
+void LiftableRateLimiter::Lift() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (lifts_++ == 0) rate_ = generic_->GetBytesPerSecond();
+  lifted_.store(true);
+  // Grants what waits in the generic limiter at its next refill.
+  generic_->SetBytesPerSecond(std::numeric_limits<int64_t>::max());
+}
+
+void LiftableRateLimiter::Restore() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (--lifts_ > 0) return;
+  generic_->SetBytesPerSecond(rate_);
+  lifted_.store(false);
+}
+
+void LiftableRateLimiter::SetBytesPerSecond(int64_t bytes_per_second) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (lifts_ > 0) {
+    rate_ = bytes_per_second;
+  } else {
+    generic_->SetBytesPerSecond(bytes_per_second);
+  }
+}
+
+int64_t LiftableRateLimiter::GetBytesPerSecond() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return lifts_ > 0 ? rate_ : generic_->GetBytesPerSecond();
+}
+
+rocksdb::Status LiftableRateLimiter::SetSingleBurstBytes(int64_t single_burst_bytes) {
+  return generic_->SetSingleBurstBytes(single_burst_bytes);
+}
+
+void LiftableRateLimiter::Request(int64_t bytes, rocksdb::Env::IOPriority pri,
+                                  rocksdb::Statistics* stats) {
+  if (lifted_.load()) return;
+  generic_->Request(bytes, pri, stats);
+}
+
+int64_t LiftableRateLimiter::GetSingleBurstBytes() const { return generic_->GetSingleBurstBytes(); }
+
+int64_t LiftableRateLimiter::GetTotalBytesThrough(rocksdb::Env::IOPriority pri) const {
+  return generic_->GetTotalBytesThrough(pri);
+}
+
+int64_t LiftableRateLimiter::GetTotalRequests(rocksdb::Env::IOPriority pri) const {
+  return generic_->GetTotalRequests(pri);
+}
+
+rocksdb::Status LiftableRateLimiter::GetTotalPendingRequests(int64_t* total_pending_requests,
+                                                            rocksdb::Env::IOPriority pri) const {
+  return generic_->GetTotalPendingRequests(total_pending_requests, pri);
+}
+
+}  // namespace pinrock::internal
 
 extern "C" {
 
@@ -66,9 +172,11 @@ int32_t pr_rate_limiter_create(int64_t bytes_per_second, int64_t refill_period_u
                                   bytes_per_second, refill_period_us, err, err_cap);
     if (status != PR_OK) return status;
     auto limiter = std::make_unique<pr_rate_limiter>();
-    limiter->limiter.reset(rocksdb::NewGenericRateLimiter(
-        bytes_per_second, refill_period_us, fairness, static_cast<rocksdb::RateLimiter::Mode>(mode),
-        auto_tuned != 0));
+    const auto rocks_mode = static_cast<rocksdb::RateLimiter::Mode>(mode);
+    limiter->limiter = std::make_shared<LiftableRateLimiter>(
+        rocksdb::NewGenericRateLimiter(bytes_per_second, refill_period_us, fairness, rocks_mode,
+                                       auto_tuned != 0),
+        rocks_mode);
     limiter->refill_period_us = refill_period_us;
     *limiter_out = limiter.release();
     return PR_OK;

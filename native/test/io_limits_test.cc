@@ -7,7 +7,15 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <future>
+#include <memory>
+#include <random>
 #include <string>
+#include <thread>
 
 using namespace pinrock_test;
 
@@ -115,6 +123,113 @@ TEST(RateLimiterTest, CountsTheFlushesOfEveryDatabaseSharingIt) {
   EXPECT_TRUE(Present(a, "c7"));
   EXPECT_EQ(PR_OK, pr_db_close(a, err, sizeof err)) << err;
   EXPECT_EQ(PR_OK, pr_db_close(b, err, sizeof err)) << err;
+}
+
+// Runs body on a thread of its own and waits for it at most limit. A body
+// still running then fails the test and ends the test program, which would
+// otherwise wait for it forever.
+void FinishesWithin(std::chrono::seconds limit, const std::string& what,
+                    const std::function<void()>& body) {
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> finished = done->get_future();
+  std::thread([body, done] {
+    body();
+    done->set_value();
+  }).detach();
+  if (finished.wait_for(limit) != std::future_status::ready) {
+    ADD_FAILURE() << what << " did not finish within " << limit.count() << " s";
+    std::fprintf(stderr, "%s did not finish within %lld s: ending the test program\n",
+                 what.c_str(), static_cast<long long>(limit.count()));
+    std::_Exit(1);
+  }
+}
+
+// A database with a rate limiter of 100 bytes per second (10 a refill) and
+// 64 KiB memtables.
+struct TinyRateDatabase {
+  TempDir dir;
+  char err[256] = {0};
+  pr_rate_limiter_t* limiter = nullptr;
+  Options options;
+  pr_db_t* db = nullptr;
+
+  void Open() {
+    ASSERT_EQ(PR_OK, pr_rate_limiter_create(100, 100000, 10, PR_RATE_LIMIT_WRITES, 0, &limiter,
+                                            err, sizeof err))
+        << err;
+    pr_options_set_create_if_missing(options.handle, 1);
+    ASSERT_EQ(PR_OK, pr_options_set_rate_limiter(options.handle, limiter, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_options_set_write_buffer_bytes(options.handle, 64 << 10, err, sizeof err))
+        << err;
+    ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  }
+
+  // Writes count keys of 1 KiB random (incompressible) values, without
+  // flushing: 20 KiB take more than three minutes through the limiter.
+  void Write(int count) {
+    std::mt19937 random(count);
+    std::string value(1024, '\0');
+    for (int i = 0; i < count; i++) {
+      for (char& byte : value) byte = static_cast<char>(random());
+      std::string key = "k" + std::to_string(i);
+      ASSERT_EQ(PR_OK, pr_db_put(db, bytes(key), key.size(), bytes(value), value.size(), err,
+                                 sizeof err))
+          << err;
+    }
+  }
+
+  // Waits until a flush runs (one scheduled but not started when the close
+  // begins is dropped, the close then waiting for nothing).
+  void AwaitRunningFlush() {
+    uint64_t running = 0;
+    while (running == 0) {
+      ASSERT_EQ(PR_OK, pr_db_property_int(db, "rocksdb.num-running-flushes", &running, err,
+                                          sizeof err))
+          << err;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+
+  // Reopens the closed database without the limiter: every key is there.
+  void ExpectEveryKey(int count) {
+    Options plain;
+    ASSERT_EQ(PR_OK, pr_db_open(plain.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+    for (int i = 0; i < count; i++) EXPECT_TRUE(Present(db, "k" + std::to_string(i))) << i;
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+};
+
+// RocksDB's close waits for the flush under way, which waited in the limiter
+// for 10 bytes a refill: hours for 64 KiB. A close lifts the limit.
+TEST(RateLimiterTest, CloseIsBoundedWhileABackgroundFlushWaitsForTheLimiter) {
+  TinyRateDatabase t;
+  t.Open();
+  t.Write(80);  // fills a memtable: its flush starts in the background
+  t.AwaitRunningFlush();
+  pr_rate_limiter_destroy(t.limiter);  // the database keeps it
+  FinishesWithin(std::chrono::seconds(60), "pr_db_close", [&] {
+    EXPECT_EQ(PR_OK, pr_db_close(t.db, t.err, sizeof t.err)) << t.err;
+  });
+  t.ExpectEveryKey(80);
+}
+
+// A flush in flight waits for the limiter as well; marking the database
+// closing lifts the limit, so that the call ends and the close can go on.
+// The rate comes back once the close is over.
+TEST(RateLimiterTest, CloseIsBoundedWithAFlushCallInFlight) {
+  TinyRateDatabase t;
+  t.Open();
+  t.Write(20);
+  std::thread flush([&] { EXPECT_EQ(PR_OK, pr_db_flush(t.db, t.err, sizeof t.err)) << t.err; });
+  FinishesWithin(std::chrono::seconds(60), "the flush in flight", [&] {
+    pr_db_set_closing(t.db, 1);
+    EXPECT_EQ(100, pr_rate_limiter_read(t.limiter, PR_RATE_LIMITER_BYTES_PER_SECOND));
+    flush.join();
+    EXPECT_EQ(PR_OK, pr_db_close(t.db, t.err, sizeof t.err)) << t.err;
+  });
+  EXPECT_EQ(100, pr_rate_limiter_read(t.limiter, PR_RATE_LIMITER_BYTES_PER_SECOND));
+  pr_rate_limiter_destroy(t.limiter);
+  t.ExpectEveryKey(20);
 }
 
 TEST(SstFileManagerTest, RefusesNegativeAndUnknownSettings) {

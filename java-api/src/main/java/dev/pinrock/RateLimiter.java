@@ -13,6 +13,17 @@ import dev.pinrock.internal.NativeShared;
  * (to the memtable and the write-ahead log) are not limited; they slow down
  * or stall only when flushes and compactions fall behind.
  *
+ * <p>A close is not held up by the limit: while any database using the
+ * limiter closes ({@link RocksDb#close()} from its start until it returns),
+ * the limiter does not limit, for every database sharing it, and requests
+ * already waiting are granted at its next refill. RocksDB's close waits for
+ * the flushes and compactions under way, and its limiter cannot cancel a
+ * request: at a small rate the close would wait for hours. The rate comes
+ * back when the last of the closes at once ends ({@link #bytesPerSecond()}
+ * reports it, and {@link #setBytesPerSecond(long)} sets it, meanwhile too).
+ * The process's exit lifts the limit for good, so that {@code System.exit}
+ * does not wait for a rate-limited flush.
+ *
  * <p>Thread-safe. Closing it drops this handle's reference only: databases
  * already open keep theirs, and new databases can no longer be opened with it.
  */
