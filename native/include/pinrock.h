@@ -388,8 +388,10 @@ enum pr_rate_limiter_mode {
  * limiter: RocksDB's close waits for its flushes and compactions, which
  * could take hours under a small rate and cannot be cancelled. Requests
  * already waiting are granted at the next refill (within refill_period_us);
- * the rate set or read meanwhile is the one restored after the last close.
- * The process's exit lifts every limiter for good (it joins RocksDB's
+ * the rate set or read meanwhile is the one restored after the last close,
+ * and then the limiter limits again. pr_db_open (its recovery writes the
+ * log into table files) and pr_db_repair lift it the same way while they
+ * run. The process's exit lifts every limiter for good (it joins RocksDB's
  * background threads). */
 PR_API int32_t pr_rate_limiter_create(int64_t bytes_per_second, int64_t refill_period_us,
                                       int32_t fairness, int32_t mode, int32_t auto_tuned,

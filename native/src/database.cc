@@ -216,6 +216,9 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
     if (!checked.ok()) return to_status(checked, err, err_cap);
     std::vector<rocksdb::ColumnFamilyHandle*> opened_families;
     rocksdb::DB* opened = nullptr;
+    // The recovery writes the log's memtables into table files through the
+    // rate limiter: unlimited, so that the open is bounded whatever the rate.
+    RateLimitLift recovering(database.rate_limiter.get());
     rocksdb::Status s =
         rocksdb::DB::Open(db_options, path, descriptors, &opened_families, &opened);
     database.db.reset(opened);

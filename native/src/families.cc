@@ -421,6 +421,9 @@ int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, s
     if (checked.ok()) checked = check_no_blob_files(path, rocks_options.env, families, others);
     if (!checked.ok()) return to_status(checked, err, err_cap);
     const std::vector<std::string> known = known_family_names(path, rocks_options);
+    // Repair's opens, RepairDB and its compactions write through the rate
+    // limiter: unlimited, so that the repair is bounded whatever the rate.
+    RateLimitLift repairing(LiftableRateLimiter::Of(rocks_options.rate_limiter).get());
     settle_before_repair(path, rocks_options, families, others);
     rocksdb::Status repaired =
         rocksdb::RepairDB(path, rocksdb::DBOptions(rocks_options), families, others);

@@ -96,7 +96,8 @@ namespace pinrock::internal {
 // cancel a request. While lifted (Lift, counted, until as many Restore
 // calls), requests pass at once, and those already waiting in the limiter
 // are granted at its next refill (within one refill period); a rate set
-// meanwhile applies from the last Restore. Every database sharing the
+// meanwhile applies from the last Restore, after which the limiter limits
+// again (a few refills' worth of bytes at most pass early). Every database sharing the
 // limiter goes unlimited while one of them closes. Thread-safe.
 class LiftableRateLimiter final : public rocksdb::RateLimiter {
  public:

@@ -95,8 +95,16 @@ void LiftableRateLimiter::Lift() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (lifts_++ == 0) rate_ = generic_->GetBytesPerSecond();
   lifted_.store(true);
-  // Grants what waits in the generic limiter at its next refill.
-  generic_->SetBytesPerSecond(std::numeric_limits<int64_t>::max());
+  // Grants what waits in the generic limiter at its next refill: each
+  // request waits for one burst (a refill at rate_) at most, and a few may
+  // slip in before lifted_ turns them away. No more: what a refill leaves
+  // over stays available after Restore, unlimited (an unbounded lift rate
+  // left the limiter granting everything for good).
+  int64_t waiting = 0;
+  generic_->GetTotalPendingRequests(&waiting, rocksdb::Env::IO_TOTAL).PermitUncheckedError();
+  const int64_t bursts = waiting + 4;
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  generic_->SetBytesPerSecond(rate_ > max / bursts ? max : rate_ * bursts);
 }
 
 void LiftableRateLimiter::Restore() {

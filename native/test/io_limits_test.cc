@@ -232,6 +232,43 @@ TEST(RateLimiterTest, CloseIsBoundedWithAFlushCallInFlight) {
   t.ExpectEveryKey(20);
 }
 
+// After the close, the limiter limits again: the lift once left a refill of
+// an unbounded rate behind, and every later request passed unlimited. And
+// an open replaying a log under the limit is bounded too.
+TEST(RateLimiterTest, TheLimiterLimitsAgainAfterACloseAndAnOpenIsBounded) {
+  TinyRateDatabase t;
+  t.Open();
+  t.Write(80);
+  t.AwaitRunningFlush();
+  FinishesWithin(std::chrono::seconds(60), "pr_db_close", [&] {
+    EXPECT_EQ(PR_OK, pr_db_close(t.db, t.err, sizeof t.err)) << t.err;
+  });
+  // The open replays the log, whose memtable's flush went through the
+  // limiter too: the open lifts it as well.
+  FinishesWithin(std::chrono::seconds(60), "pr_db_open", [&] {
+    ASSERT_EQ(PR_OK,
+              pr_db_open(t.options.handle, t.dir.path().c_str(), &t.db, t.err, sizeof t.err))
+        << t.err;
+  });
+  t.Write(20);
+  std::thread flush([&] { EXPECT_EQ(PR_OK, pr_db_flush(t.db, t.err, sizeof t.err)) << t.err; });
+  t.AwaitRunningFlush();
+  // 20 KiB at 100 bytes per second take minutes: a limiter that limits has
+  // not let the flush through 2 s later, however fast the machine.
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  uint64_t running = 0;
+  ASSERT_EQ(PR_OK, pr_db_property_int(t.db, "rocksdb.num-running-flushes", &running, t.err,
+                                      sizeof t.err));
+  EXPECT_EQ(1u, running);
+  FinishesWithin(std::chrono::seconds(60), "the flush in flight", [&] {
+    pr_db_set_closing(t.db, 1);
+    flush.join();
+    EXPECT_EQ(PR_OK, pr_db_close(t.db, t.err, sizeof t.err)) << t.err;
+  });
+  pr_rate_limiter_destroy(t.limiter);
+  t.ExpectEveryKey(80);
+}
+
 TEST(SstFileManagerTest, RefusesNegativeAndUnknownSettings) {
   char err[256] = {0};
   pr_sst_file_manager_t* manager = nullptr;

@@ -21,8 +21,11 @@ import dev.pinrock.internal.NativeShared;
  * request: at a small rate the close would wait for hours. The rate comes
  * back when the last of the closes at once ends ({@link #bytesPerSecond()}
  * reports it, and {@link #setBytesPerSecond(long)} sets it, meanwhile too).
- * The process's exit lifts the limit for good, so that {@code System.exit}
- * does not wait for a rate-limited flush.
+ * An open (whose recovery writes the log into table files) and
+ * {@link RocksDb#repair(java.nio.file.Path, DbOptions)} lift it the same way
+ * while they run; afterwards it limits again. The process's exit lifts the
+ * limit for good, so that {@code System.exit} does not wait for a
+ * rate-limited flush.
  *
  * <p>Thread-safe. Closing it drops this handle's reference only: databases
  * already open keep theirs, and new databases can no longer be opened with it.
