@@ -24,7 +24,7 @@ constexpr int32_t kScopes[] = {PR_OPTION_SCOPE_DB, PR_OPTION_SCOPE_FAMILY, PR_OP
 
 // Whether the accepted texts ask RocksDB to drop or hold back entries.
 bool MayDropEntries(const std::string& texts) {
-  for (const char* dropping : {"FIFO", "ttl", "manual_wal_flush", "periodic_compaction"}) {
+  for (const char* dropping : {"FIFO", "ttl", "periodic_compaction"}) {
     if (texts.find(dropping) != std::string::npos) return true;
   }
   return false;

@@ -267,9 +267,18 @@ enum pr_option_scope {
  * file_system, rate_limiter, sst_file_manager, wal_filter, listeners,
  * compaction_filter, compaction_filter_factory, sst_partitioner_factory,
  * blob_cache, block_cache_compressed, persistent_cache,
- * flush_block_policy_factory). Values RocksDB accepts but sanitizes at open
- * (a write buffer below 64 KiB, fewer than 20 open files) are sanitized as
- * RocksDB does; the typed setters refuse them instead. text is not kept. */
+ * flush_block_policy_factory). Refused by value, in whatever spelling
+ * RocksDB parses: values that change what an acknowledged write means
+ * (manual_wal_flush, avoid_flush_during_shutdown, best_efforts_recovery,
+ * unordered_write, allow_mmap_writes: true), layouts that cannot answer a
+ * get for a key shorter than the prefix (the hash memtables prefix_hash and
+ * hash_linkedlist, index_type=kHashSearch), inplace_update_support=true,
+ * level-0 triggers below 0, and values that would crash the process.
+ * Values RocksDB accepts but sanitizes at open (a write buffer below 64 KiB,
+ * fewer than 20 open files, a level-0 trigger of 0, max_write_buffer_number
+ * below 2, ...) are sanitized as RocksDB does; the typed setters refuse some
+ * of them instead, and pr_db_set_options refuses them all. text is not
+ * kept. */
 PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const char* text,
                                      char* err, size_t err_cap);
 
@@ -290,7 +299,9 @@ PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const
  * name, which it checks instead: a database it cannot open as it was is
  * PR_CODE_INVALID_ARGUMENT naming the family and the object (a comparator
  * that is not bytewise, a merge operator pinrock does not offer, a
- * compaction filter, a table format other than block-based), and a file
+ * compaction filter, a table format other than block-based), or naming an
+ * object of another program's own that RocksDB cannot make by the name the
+ * file gives (a merge operator, comparator or compaction filter), and a file
  * whose names or values hold a NUL byte is too. Returns PR_OK,
  * PR_CODE_NOT_FOUND with a message when path holds no OPTIONS file, or
  * another RocksDB status. wal_dir is the directory the database's log files
@@ -531,8 +542,11 @@ typedef struct pr_db pr_db_t;
  * hold merges only that operator applies, and a recovery meeting one it
  * cannot apply would drop it and every later write. Otherwise the open
  * returns PR_CODE_INVALID_ARGUMENT naming the family and both, before
- * anything is recovered. A merge operator may be added to a family recorded
- * without one; a database without an OPTIONS file opens unchecked.
+ * anything is recovered; so it does, naming it, when the file records an
+ * object RocksDB cannot make by that name (another program's own merge
+ * operator, comparator or compaction filter). A merge operator may be added
+ * to a family recorded without one; a database without an OPTIONS file
+ * opens unchecked.
  * The log directory (option wal_dir, when it is not the database's own
  * directory under any spelling) belongs to the database too: it is made one
  * level deep and claimed in the process like the directory (PR_CODE_IO_ERROR
@@ -587,8 +601,11 @@ PR_API void pr_db_set_closing(pr_db_t* db, int32_t closing);
  * write_buffer_size, disable_auto_compactions, level0_file_num_compaction_trigger,
  * max_background_jobs, bytes_per_sync). Returns PR_OK, or
  * PR_CODE_INVALID_ARGUMENT (nothing changed) for what pr_options_set_string
- * refuses, an option RocksDB cannot change while open, or the table scope
- * (table options are fixed while open); another RocksDB status when writing
+ * refuses, an option RocksDB cannot change while open, a value an open would
+ * have corrected (RocksDB's SanitizeOptions: it takes such a value as it is
+ * while open, and a level-0 stop trigger of 0 or max_write_buffer_number=0
+ * stops writes for good; the message says what an open would use), or the
+ * table scope (table options are fixed while open); another RocksDB status when writing
  * the OPTIONS file fails. text is not kept. Thread-safe with any call on the
  * database but pr_db_close. Implemented in options.cc. */
 PR_API int32_t pr_db_set_options(pr_db_t* db, int32_t scope, const char* text, char* err,
@@ -897,9 +914,10 @@ PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path
  * options may be NULL; they must be those the database is opened with:
  * each family named with pr_options_set_family_options is repaired with
  * its own options, the others with these, and a family whose merge
- * operator differs from the database's OPTIONS file is refused as
- * pr_db_open refuses it (PR_CODE_INVALID_ARGUMENT), and so is a log
- * directory (wal_dir) pr_db_open refuses. A database whose
+ * operator differs from the database's OPTIONS file, or a file recording
+ * an object RocksDB cannot make by name, is refused as pr_db_open refuses
+ * it (PR_CODE_INVALID_ARGUMENT), and so is a log directory (wal_dir)
+ * pr_db_open refuses. A database whose
  * metadata is intact (it names every table file in the directory, as a
  * read-only open finds) is first opened once, so that its own recovery
  * writes the log into table files: such a repair keeps every acknowledged

@@ -311,8 +311,20 @@ rocksdb::Status load_recorded_families(const std::string& path, rocksdb::DBOptio
   rocksdb::ConfigOptions config;
   config.env = rocksdb::Env::Default();
   config.ignore_unknown_options = true;
+  config.ignore_unsupported_options = false;
+  rocksdb::Status strict = rocksdb::LoadLatestOptions(config, path, db_options, recorded);
+  if (strict.ok()) return strict;
+  // A file RocksDB reads only when it skips the objects it cannot make names
+  // one: another program's own merge operator, comparator or compaction
+  // filter, which the lenient read takes as none (a family that merges would
+  // pass as one that cannot, and its log be replayed without its operator).
   config.ignore_unsupported_options = true;
-  return rocksdb::LoadLatestOptions(config, path, db_options, recorded);
+  rocksdb::Status lenient = rocksdb::LoadLatestOptions(config, path, db_options, recorded);
+  if (!lenient.ok()) return lenient;
+  return rocksdb::Status::NotSupported(
+      "the OPTIONS file of " + path + " names an object pinrock cannot make (" + strict.ToString() +
+      "): the database was written by a program with its own merge operator, comparator or "
+      "compaction filter, and only a program that has it can open the database as it was");
 }
 
 int32_t write_names(const std::vector<std::string>& names, char* buf, size_t buf_cap,
@@ -335,13 +347,17 @@ int32_t write_names(const std::vector<std::string>& names, char* buf, size_t buf
 // the comparator must be the same, and so must the merge operator unless the
 // file records none (RocksDB's own rule: a family without one cannot have
 // merges in its log). Returns OK or InvalidArgument naming the family and
-// both; a database without a readable OPTIONS file (a new one) passes.
+// both, or naming an object the file records that pinrock cannot make (see
+// load_recorded_families); a database without a readable OPTIONS file (a
+// new one) passes.
 rocksdb::Status check_recorded_family_options(
     const std::string& path, const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
     const rocksdb::ColumnFamilyOptions& others) {
   rocksdb::DBOptions recorded_db_options;
   std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
-  if (!load_recorded_families(path, &recorded_db_options, &recorded).ok()) return rocksdb::Status::OK();
+  rocksdb::Status loaded = load_recorded_families(path, &recorded_db_options, &recorded);
+  if (loaded.IsNotSupported()) return rocksdb::Status::InvalidArgument(loaded.getState());
+  if (!loaded.ok()) return rocksdb::Status::OK();
   for (const rocksdb::ColumnFamilyDescriptor& family : recorded) {
     const rocksdb::ColumnFamilyOptions& given = family_options(families, family.name, others);
     const std::string was = merge_operator_name(family.options.merge_operator.get());

@@ -427,7 +427,9 @@ rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot
 // The database options and the families, with their options, that the
 // database's newest OPTIONS file records (RocksDB rewrites it at every open,
 // family change and option change); options this RocksDB does not know are
-// skipped.
+// skipped. NotSupported, naming it, when the file names an object (a merge
+// operator, comparator, compaction filter or its factory) that RocksDB
+// cannot make by that name.
 rocksdb::Status load_recorded_families(const std::string& path, rocksdb::DBOptions* db_options,
                                        std::vector<rocksdb::ColumnFamilyDescriptor>* recorded);
 

@@ -10,6 +10,7 @@
 #include <rocksdb/table.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <set>
@@ -153,6 +154,29 @@ std::string unsafe_value_error(const rocksdb::DBOptions& db) {
              std::to_string(kMaxThreads) + " threads";
     }
   }
+  // Options that change what an acknowledged write means (docs/reliability.md
+  // lists the ones pinrock keeps).
+  const std::pair<bool, const char*> weakened_writes[] = {
+      {db.manual_wal_flush,
+       "manual_wal_flush=true keeps acknowledged writes in a buffer until FlushWAL, which pinrock "
+       "does not offer: a killed process loses them. Leave it false; for fewer log writes, batch "
+       "the writes"},
+      {db.avoid_flush_during_shutdown,
+       "avoid_flush_during_shutdown=true makes a close drop the writes made without the log "
+       "(disableWal) instead of flushing them. Leave it false"},
+      {db.best_efforts_recovery,
+       "best_efforts_recovery=true opens without replaying the log, losing every acknowledged "
+       "write not yet flushed. Leave it false; repair a damaged database with pr_db_repair"},
+      {db.unordered_write,
+       "unordered_write=true lets writes older than a snapshot land after it is taken, so a "
+       "snapshot, a cursor or a multiGet may see the database change. Leave it false"},
+      {db.allow_mmap_writes,
+       "allow_mmap_writes=true writes the log through memory maps, which RocksDB cannot sync "
+       "as it syncs files (its SyncWAL refuses them). Leave it false"},
+  };
+  for (const auto& [set, why] : weakened_writes) {
+    if (set) return why;
+  }
   return "";
 }
 
@@ -162,10 +186,109 @@ std::string unsafe_value_error(const rocksdb::ColumnFamilyOptions& family) {
     if (error.empty()) error = zstd_dictionary_error(opts->max_dict_bytes, opts->zstd_max_train_bytes);
     if (!error.empty()) return error;
   }
+  if (family.inplace_update_support) {
+    return "inplace_update_support=true overwrites values in the memtable: a cursor's value "
+           "changes under it without the cursor moving, and snapshots are not supported. Leave it "
+           "false";
+  }
+  // A hash memtable finds a key by its prefix, and a key shorter than the
+  // prefix extractor's prefix has none: a get answered null for keys that
+  // cursors list. RocksDB names both factories so whatever the option's spelling.
+  const std::string memtable = family.memtable_factory ? family.memtable_factory->Name() : "";
+  if (memtable == "HashSkipListRepFactory" || memtable == "HashLinkListRepFactory") {
+    return "memtable_factory " + memtable +
+           " (prefix_hash, hash_linkedlist) cannot answer a get for a key shorter than the "
+           "prefix: use the default skip list (skip_list)";
+  }
+  // Level-0 triggers below 0 leave more level-0 files than the stop trigger
+  // at every moment: writes stop for good.
+  const std::pair<const char*, int> level0_triggers[] = {
+      {"level0_file_num_compaction_trigger", family.level0_file_num_compaction_trigger},
+      {"level0_slowdown_writes_trigger", family.level0_slowdown_writes_trigger},
+      {"level0_stop_writes_trigger", family.level0_stop_writes_trigger}};
+  for (const auto& [name, files] : level0_triggers) {
+    if (files < 0) {
+      return std::string(name) + "=" + std::to_string(files) +
+             " is below 0: writes would stop for good";
+    }
+  }
   return "";
 }
 
-std::string unsafe_value_error(const rocksdb::BlockBasedTableOptions&) { return ""; }
+std::string unsafe_value_error(const rocksdb::BlockBasedTableOptions& table) {
+  if (table.index_type == rocksdb::BlockBasedTableOptions::kHashSearch) {
+    return "index_type=kHashSearch finds a key by its prefix and cannot answer a get for a key "
+           "shorter than the prefix: use kBinarySearch (the default) or kTwoLevelIndexSearch";
+  }
+  return "";
+}
+
+// Why option, which an open would correct to value, is refused while the
+// database is open.
+std::string corrected(const std::string& option, const std::string& value) {
+  return option + " is refused while the database is open, where RocksDB would take it as it is; "
+                  "an open corrects it to " + value;
+}
+
+// Why a value RocksDB would correct at open (its SanitizeOptions) is
+// refused while the database is open, where RocksDB takes it as it is (a
+// stop trigger of 0 stops writes for good), or "": the message says the
+// value an open would use.
+std::string corrected_at_open_error(const rocksdb::DBOptions& db) {
+  if (db.max_open_files != -1 && db.max_open_files < 20) {
+    return corrected("max_open_files=" + std::to_string(db.max_open_files), "20");
+  }
+  if (db.delayed_write_rate == 0) {
+    return corrected("delayed_write_rate=0", "the rate limiter's rate or 16 MiB a second");
+  }
+  return "";
+}
+
+std::string corrected_at_open_error(const rocksdb::ColumnFamilyOptions& family) {
+  if (family.write_buffer_size < (64u << 10) || family.write_buffer_size > (64ull << 30)) {
+    return corrected("write_buffer_size=" + std::to_string(family.write_buffer_size),
+                     "a size in [64 KiB, 64 GiB]");
+  }
+  if (family.arena_block_size == 0) {
+    return corrected("arena_block_size=0", "min(1 MiB, write_buffer_size / 8)");
+  }
+  if (family.max_write_buffer_number < 2) {
+    return corrected("max_write_buffer_number=" + std::to_string(family.max_write_buffer_number),
+                     "2");
+  }
+  const double bloom_ratio = family.memtable_prefix_bloom_size_ratio;
+  if (bloom_ratio < 0 || bloom_ratio > 0.25) {
+    return corrected("memtable_prefix_bloom_size_ratio=" + std::to_string(bloom_ratio),
+                     "a ratio in [0, 0.25]");
+  }
+  if (family.max_bytes_for_level_multiplier <= 0) {
+    return corrected("max_bytes_for_level_multiplier=" +
+                         std::to_string(family.max_bytes_for_level_multiplier),
+                     "1");
+  }
+  const int compaction = std::max(family.level0_file_num_compaction_trigger, 1);
+  const int slowdown = std::max(family.level0_slowdown_writes_trigger, compaction);
+  const int stop = std::max(family.level0_stop_writes_trigger, slowdown);
+  if (compaction != family.level0_file_num_compaction_trigger ||
+      slowdown != family.level0_slowdown_writes_trigger ||
+      stop != family.level0_stop_writes_trigger) {
+    return corrected("level0_file_num_compaction_trigger=" +
+                         std::to_string(family.level0_file_num_compaction_trigger) +
+                         ", level0_slowdown_writes_trigger=" +
+                         std::to_string(family.level0_slowdown_writes_trigger) +
+                         ", level0_stop_writes_trigger=" +
+                         std::to_string(family.level0_stop_writes_trigger),
+                     std::to_string(compaction) + ", " + std::to_string(slowdown) + ", " +
+                         std::to_string(stop) + " (stop >= slowdown >= compaction >= 1)");
+  }
+  const uint64_t hard = family.hard_pending_compaction_bytes_limit;
+  const uint64_t soft = family.soft_pending_compaction_bytes_limit;
+  if (soft == 0 ? hard != 0 : hard > 0 && soft > hard) {
+    return corrected("soft_pending_compaction_bytes_limit=" + std::to_string(soft),
+                     std::to_string(hard) + " (hard_pending_compaction_bytes_limit)");
+  }
+  return "";
+}
 
 // Options text as messages repeat it: its start, when long, so that the
 // reason after it still fits.
@@ -243,6 +366,20 @@ int32_t parse_into(Options* current, const std::unordered_map<std::string, std::
   std::string unsafe = unsafe_value_error(parsed);
   if (!unsafe.empty()) return invalid_argument(where + unsafe, err, err_cap);
   *current = std::move(parsed);
+  return PR_OK;
+}
+
+// Whether named may change the options in_use of an open database (as an
+// open sanitized them): refused as parse_into refuses, and also the values
+// an open would have corrected. Changes nothing; returns its status.
+template <typename Options>
+int32_t check_change_while_open(Options in_use,
+                                const std::unordered_map<std::string, std::string>& named,
+                                const std::string& where, char* err, size_t err_cap) {
+  int32_t status = parse_into(&in_use, named, where, err, err_cap);
+  if (status != PR_OK) return status;
+  std::string correction = corrected_at_open_error(in_use);
+  if (!correction.empty()) return invalid_argument(where + correction, err, err_cap);
   return PR_OK;
 }
 
@@ -349,17 +486,17 @@ int32_t change_options(pr_db_t* db, int32_t scope,
                        const std::unordered_map<std::string, std::string>& named,
                        const std::string& where, char* err, size_t err_cap) {
   // Parsed over the options in use first: refused as pr_options_set_string
-  // refuses (unknown names, unsafe values) before RocksDB changes anything.
+  // refuses (unknown names, unsafe values), and values an open would have
+  // corrected, before RocksDB changes anything.
   rocksdb::Status s;
   int32_t status;
   if (scope == PR_OPTION_SCOPE_DB) {
-    rocksdb::DBOptions in_use = db->db->GetDBOptions();
-    status = parse_into(&in_use, named, where, err, err_cap);
+    status = check_change_while_open(db->db->GetDBOptions(), named, where, err, err_cap);
     if (status != PR_OK) return status;
     s = db->db->SetDBOptions(named);
   } else {
-    rocksdb::ColumnFamilyOptions in_use = db->db->GetOptions(db->family);
-    status = parse_into(&in_use, named, where, err, err_cap);
+    status = check_change_while_open(rocksdb::ColumnFamilyOptions(db->db->GetOptions(db->family)),
+                                     named, where, err, err_cap);
     if (status != PR_OK) return status;
     s = db->db->SetOptions(db->family, named);
   }
@@ -666,6 +803,7 @@ int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t*
     rocksdb::DBOptions db;
     std::vector<rocksdb::ColumnFamilyDescriptor> families;
     rocksdb::Status s = load_recorded_families(path, &db, &families);
+    if (s.IsNotSupported()) return invalid_argument(s.getState(), err, err_cap);
     if (!s.ok()) return fail(static_cast<int32_t>(s.code()), s.ToString(), err, err_cap);
     // Where the logs are, which is not what a checkpoint's OPTIONS file says.
     db.wal_dir = recorded_log_directory(path, db);

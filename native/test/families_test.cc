@@ -11,8 +11,11 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -213,6 +216,77 @@ TEST_F(DbTest, RepairRebuildsADatabaseWhoseManifestAndCurrentAreLost) {
     EXPECT_EQ(std::string(key[1] == '1' ? "v1" : "v2"),
               std::string(reinterpret_cast<char*>(buffer.data()), result.value_len));
   }
+}
+
+// The newest OPTIONS file RocksDB wrote in db_dir.
+fs::path NewestOptionsFile(const std::string& db_dir) {
+  fs::path newest;
+  for (const auto& entry : fs::directory_iterator(db_dir)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("OPTIONS-", 0) == 0 && (newest.empty() || name > newest.filename().string())) {
+      newest = entry.path();
+    }
+  }
+  return newest;
+}
+
+// Replaces the value of every line of the database's newest OPTIONS file
+// that sets option with value; returns the file's text before.
+std::string RewriteRecordedOption(const std::string& db_dir, const std::string& option,
+                                  const std::string& value) {
+  const fs::path newest = NewestOptionsFile(db_dir);
+  std::ifstream in(newest, std::ios::binary);
+  std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  std::string after = std::regex_replace(before, std::regex("\\n(\\s*" + option + "=)[^\\n]*"),
+                                         "\n$1" + value);
+  EXPECT_NE(before, after) << option << " is not in\n" << before;
+  std::ofstream(newest, std::ios::binary | std::ios::trunc) << after;
+  return before;
+}
+
+// A database written by another RocksDB program with a merge operator of its
+// own: its OPTIONS file names an operator RocksDB cannot make by that name.
+// RocksDB read such a name as no merge operator, so pr_options_latest
+// answered "none" and an open without one passed the merge-operator check,
+// replayed the log without it and lost the merge and the synced put after
+// it. Both refuse, naming the operator, and the files stay as they were.
+TEST_F(DbTest, AnOptionsFileNamingAMergeOperatorPinrockCannotMakeIsRefusedAndLosesNothing) {
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  Options appending;
+  ASSERT_EQ(PR_OK, pr_options_set_merge_operator(appending.handle, "stringappend", err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_open(appending.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  Batch merge;
+  merge.Merge("m", "merged");
+  ASSERT_EQ(PR_OK, pr_db_write(db, merge.data(), merge.size(), PR_WRITE_SYNC, err, sizeof err)) << err;
+  Batch put;
+  put.Put("after", "kept");
+  ASSERT_EQ(PR_OK, pr_db_write(db, put.data(), put.size(), PR_WRITE_SYNC, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  db = nullptr;
+  const std::string written =
+      RewriteRecordedOption(dir.path(), "merge_operator", "AnApplicationsOwnMergeOperator");
+
+  char message[1024] = {0};
+  std::vector<char> texts(1 << 16);
+  uint64_t length = 0;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_latest(dir.path().c_str(), texts.data(), texts.size(),
+                                                        &length, message, sizeof message));
+  EXPECT_NE(nullptr, std::strstr(message, "AnApplicationsOwnMergeOperator")) << message;
+  for (pr_options_t* given : {options.handle, appending.handle}) {
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+              pr_db_open(given, dir.path().c_str(), &db, message, sizeof message));
+    EXPECT_EQ(nullptr, db);
+    EXPECT_NE(nullptr, std::strstr(message, "AnApplicationsOwnMergeOperator")) << message;
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_repair(given, dir.path().c_str(), message, sizeof message));
+    EXPECT_NE(nullptr, std::strstr(message, "AnApplicationsOwnMergeOperator")) << message;
+  }
+
+  // With the operator it was written with, everything acknowledged is there.
+  std::ofstream(NewestOptionsFile(dir.path()), std::ios::binary | std::ios::trunc) << written;
+  ASSERT_EQ(PR_OK, pr_db_open(appending.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  EXPECT_EQ("merged", Value(db, "m"));
+  EXPECT_EQ("kept", Value(db, "after"));
 }
 
 TEST(RepairTest, RepairOfAMissingDirectoryIsAnError) {

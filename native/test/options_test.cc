@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <initializer_list>
 #include <iterator>
 #include <string>
@@ -354,7 +356,140 @@ TEST(OptionStringTest, ValuesThatWouldCrashTheProcessAreRefused) {
       << err;
 }
 
+// Options that change what an acknowledged write means, in any spelling of
+// their value RocksDB takes: manual_wal_flush=true lost every write a kill
+// -9 came after (pinrock has no FlushWAL). Their safe values are accepted.
+TEST(OptionStringTest, OptionsThatWeakenAcknowledgedWritesAreRefusedByValue) {
+  expect_refused({
+      {PR_OPTION_SCOPE_DB, "manual_wal_flush=true", "manual_wal_flush=true keeps acknowledged writes"},
+      {PR_OPTION_SCOPE_DB, "manual_wal_flush=1", "FlushWAL"},
+      {PR_OPTION_SCOPE_DB, "manual_wal_flush=false;manual_wal_flush=true", "manual_wal_flush=true"},
+      {PR_OPTION_SCOPE_DB, "avoid_flush_during_shutdown=true", "avoid_flush_during_shutdown=true"},
+      {PR_OPTION_SCOPE_DB, "best_efforts_recovery=true", "without replaying the log"},
+      {PR_OPTION_SCOPE_DB, "unordered_write=true", "unordered_write=true"},
+      {PR_OPTION_SCOPE_DB, "allow_mmap_writes=true", "allow_mmap_writes=true"},
+  });
+  Options o;
+  char err[512] = {0};
+  for (const char* text :
+       {"manual_wal_flush=false", "manual_wal_flush=true;manual_wal_flush=false",
+        "avoid_flush_during_shutdown=false;best_efforts_recovery=false;unordered_write=false;"
+        "allow_mmap_writes=false",
+        "avoid_flush_during_recovery=true;atomic_flush=true;use_fsync=true;two_write_queues=true"}) {
+    EXPECT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_DB, text, err, sizeof err)) << err;
+  }
+}
+
+// Layouts that find a key by its prefix cannot answer a get for a key
+// shorter than the prefix (a get answered null for keys cursors listed),
+// and in-place updates change a cursor's value under it: refused in each
+// spelling RocksDB takes.
+TEST(OptionStringTest, LayoutsThatCannotAnswerEveryKeyAreRefused) {
+  expect_refused({
+      {PR_OPTION_SCOPE_FAMILY, "memtable_factory=prefix_hash", "HashSkipListRepFactory"},
+      {PR_OPTION_SCOPE_FAMILY, "memtable_factory=prefix_hash:1000", "shorter than the prefix"},
+      {PR_OPTION_SCOPE_FAMILY, "memtable_factory={id=HashSkipListRepFactory}", "HashSkipListRepFactory"},
+      {PR_OPTION_SCOPE_FAMILY, "memtable_factory=hash_linkedlist", "HashLinkListRepFactory"},
+      {PR_OPTION_SCOPE_FAMILY, "memtable=hash_linkedlist:1000", "HashLinkListRepFactory"},
+      {PR_OPTION_SCOPE_FAMILY, "inplace_update_support=true", "cursor's value changes"},
+      {PR_OPTION_SCOPE_FAMILY, "inplace_update_support=1", "inplace_update_support=true"},
+      {PR_OPTION_SCOPE_TABLE, "index_type=kHashSearch", "index_type=kHashSearch"},
+      {PR_OPTION_SCOPE_FAMILY, "level0_stop_writes_trigger=-1", "writes would stop for good"},
+  });
+  Options o;
+  char err[512] = {0};
+  EXPECT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_FAMILY,
+                                         "memtable_factory=skip_list;inplace_update_support=false", err,
+                                         sizeof err))
+      << err;
+  EXPECT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_TABLE,
+                                         "index_type=kTwoLevelIndexSearch", err, sizeof err))
+      << err;
+}
+
 using SetOptionsTest = DbTest;
+
+// Runs call; a call that has not returned after a minute (it takes
+// milliseconds otherwise) is taken for a hang, and the test program ends
+// failing rather than waiting for it.
+template <typename Call>
+int32_t Bounded(const char* what, Call call) {
+  auto done = std::async(std::launch::async, call);
+  if (done.wait_for(std::chrono::minutes(1)) == std::future_status::timeout) {
+    std::fprintf(stderr, "FAILED: %s hung\n", what);
+    std::_Exit(1);
+  }
+  return done.get();
+}
+
+// RocksDB corrects these values when a database opens but takes them as
+// they are while it is open: max_write_buffer_number=0 stopped writes for
+// good, and level-0 triggers of 0 made a flush and then the close never
+// return. Each is refused while open, saying what an open would use, and
+// writes, a flush and the close still complete.
+TEST_F(SetOptionsTest, ValuesAnOpenWouldCorrectAreRefusedWhileOpenAndWritesGoOn) {
+  char message[512] = {0};
+  struct Case {
+    int32_t scope;
+    const char* text;
+    const char* why;
+  } cases[] = {
+      {PR_OPTION_SCOPE_FAMILY, "max_write_buffer_number=0", "an open corrects it to 2"},
+      {PR_OPTION_SCOPE_FAMILY, "max_write_buffer_number=1", "an open corrects it to 2"},
+      {PR_OPTION_SCOPE_FAMILY,
+       "level0_file_num_compaction_trigger=0;level0_slowdown_writes_trigger=0;level0_stop_writes_trigger=0",
+       "an open corrects it to 1, 1, 1"},
+      {PR_OPTION_SCOPE_FAMILY, "level0_stop_writes_trigger=2", "level0_stop_writes_trigger=2"},
+      {PR_OPTION_SCOPE_FAMILY, "write_buffer_size=1024", "write_buffer_size=1024"},
+      {PR_OPTION_SCOPE_FAMILY, "arena_block_size=0", "arena_block_size=0"},
+      {PR_OPTION_SCOPE_FAMILY, "memtable_prefix_bloom_size_ratio=0.5", "[0, 0.25]"},
+      {PR_OPTION_SCOPE_FAMILY, "max_bytes_for_level_multiplier=0", "an open corrects it to 1"},
+      {PR_OPTION_SCOPE_FAMILY, "soft_pending_compaction_bytes_limit=0", "hard_pending_compaction_bytes_limit"},
+      {PR_OPTION_SCOPE_DB, "max_open_files=5", "an open corrects it to 20"},
+      {PR_OPTION_SCOPE_DB, "delayed_write_rate=0", "16 MiB a second"},
+      {PR_OPTION_SCOPE_DB, "avoid_flush_during_shutdown=true", "avoid_flush_during_shutdown=true"},
+  };
+  for (const Case& c : cases) {
+    ASSERT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_set_options(db, c.scope, c.text, message, sizeof message))
+        << c.text;
+    EXPECT_NE(nullptr, std::strstr(message, c.why)) << c.text << ": " << message;
+  }
+  // The typed form takes the same path.
+  Options triggers;
+  ASSERT_EQ(PR_OK, pr_options_set_string(triggers.handle, PR_OPTION_SCOPE_FAMILY,
+                                         "level0_file_num_compaction_trigger=0;"
+                                         "level0_slowdown_writes_trigger=0;level0_stop_writes_trigger=0",
+                                         message, sizeof message))
+      << message;
+  ASSERT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_db_set_options_from(db, PR_OPTION_SCOPE_FAMILY, triggers.handle, message, sizeof message));
+  EXPECT_NE(nullptr, std::strstr(message, "an open corrects it to 1, 1, 1")) << message;
+  // Values an open keeps as they are are taken.
+  ASSERT_EQ(PR_OK, pr_db_set_options(db, PR_OPTION_SCOPE_FAMILY,
+                                     "max_write_buffer_number=3;level0_file_num_compaction_trigger=2;"
+                                     "level0_slowdown_writes_trigger=4;level0_stop_writes_trigger=8",
+                                     message, sizeof message))
+      << message;
+  ASSERT_EQ(PR_OK, pr_db_set_options(db, PR_OPTION_SCOPE_DB, "max_open_files=-1;delayed_write_rate=1M",
+                                     message, sizeof message))
+      << message;
+  for (int i = 0; i < 3; i++) {
+    std::string key = "key" + std::to_string(i);
+    EXPECT_EQ(PR_OK, Bounded("a put", [&] {
+                char e[256] = {0};
+                return pr_db_put(db, bytes(key), key.size(), bytes("value"), 5, e, sizeof e);
+              }));
+    EXPECT_EQ(PR_OK, Bounded("a flush", [&] {
+                char e[256] = {0};
+                return pr_db_flush(db, e, sizeof e);
+              }));
+  }
+  EXPECT_EQ(PR_OK, Bounded("the close", [&] {
+              char e[256] = {0};
+              return pr_db_close(db, e, sizeof e);
+            }));
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+}
 
 // Level-0 table files of db's family now (a string property).
 uint64_t level0_files(pr_db_t* db) {

@@ -115,7 +115,9 @@ public final class DbOptions {
      * @throws RocksDbException with {@link StatusCode#NOT_FOUND} when the directory holds no OPTIONS file
      * @throws RocksDbException.InvalidArgumentException naming the family and what pinrock cannot offer,
      *     for a database written with a comparator that is not bytewise, a merge operator pinrock does
-     *     not offer, a compaction filter or a table format other than block-based
+     *     not offer, a compaction filter or a table format other than block-based, or naming an object
+     *     of the writing program's own that RocksDB cannot make by name (a merge operator, comparator
+     *     or compaction filter)
      */
     public static DbOptions loadLatest(Path database) {
         NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
@@ -578,8 +580,12 @@ public final class DbOptions {
      * RocksDB's parsers read them when the database opens; every name RocksDB
      * 9.10 knows works but those pinrock sets itself or does not offer
      * ({@code statistics}, {@code info_log}, {@code env}, {@code rate_limiter}
-     * and other objects RocksDB would make by name), and thread counts above
-     * 256. Option strings are applied first, in the order given (a later
+     * and other objects RocksDB would make by name), thread counts above
+     * 256, and values that change what an acknowledged write means, in any
+     * spelling: {@code manual_wal_flush}, {@code avoid_flush_during_shutdown},
+     * {@code best_efforts_recovery}, {@code unordered_write} or
+     * {@code allow_mmap_writes} set to true (docs/reliability.md lists them
+     * and those pinrock keeps). Option strings are applied first, in the order given (a later
      * one wins), then the typed settings that differ from their defaults: a
      * name set both ways takes the typed value unless that is the default.
      * A name or value RocksDB or pinrock refuses makes {@link RocksDb#open(Path, DbOptions)}
@@ -602,8 +608,11 @@ public final class DbOptions {
      * {@code "compaction_style=kCompactionStyleUniversal;max_write_buffer_number=3;"
      * + "prefix_extractor=rocksdb.FixedPrefix.8"}. Refused: {@code merge_operator}
      * (see {@link #mergeOperator(String)}), {@code comparator} (keys stay in
-     * bytewise order), table factories (see {@link #tableOptions(String)}) and
-     * compaction filters.
+     * bytewise order), table factories (see {@link #tableOptions(String)}),
+     * compaction filters, the hash memtables ({@code prefix_hash},
+     * {@code hash_linkedlist}: a get cannot find a key shorter than the
+     * prefix), {@code inplace_update_support=true} (a cursor's value would
+     * change under it) and level-0 triggers below 0.
      *
      * @param options the option string
      * @return a copy with the option string added
@@ -623,7 +632,8 @@ public final class DbOptions {
      * The block cache is pinrock's ({@link #blockCacheBytes(long)} or a
      * {@link MemoryBudget}): {@code block_cache} and {@code no_block_cache}
      * are refused, and a {@code filter_policy} RocksDB does not know (which it
-     * would read as no filter) too.
+     * would read as no filter) too, and {@code index_type=kHashSearch} (a get
+     * cannot find a key shorter than the prefix).
      *
      * @param options the option string
      * @return a copy with the option string added

@@ -655,8 +655,10 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      *
      * @param options the option string
      * @throws RocksDbException.InvalidArgumentException naming the string and the option, when RocksDB
-     *     cannot change it while open, does not know it, or pinrock refuses it (as at open); nothing is
-     *     changed then
+     *     cannot change it while open, does not know it, pinrock refuses it (as at open), or it is a
+     *     value an open would have corrected (such as {@code max_write_buffer_number=0} or level-0
+     *     triggers of 0, which RocksDB takes as they are while open and which stop writes for good;
+     *     the message says what an open would use); nothing is changed then
      * @throws IllegalArgumentException when options contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */

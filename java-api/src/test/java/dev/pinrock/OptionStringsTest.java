@@ -13,9 +13,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -359,10 +361,144 @@ class OptionStringsTest {
         }
     }
 
-    private static String newestOptionsFile(Path path) throws IOException {
-        try (Stream<Path> files = Files.list(path)) {
-            return Files.readString(files.filter(file -> file.getFileName().toString().startsWith("OPTIONS-"))
-                    .max(Comparator.comparing(file -> file.getFileName().toString())).orElseThrow());
+    /**
+     * Options that change what an acknowledged write means are refused by
+     * value, in each spelling: {@code manual_wal_flush=true} lost every write a
+     * kill -9 came after, since pinrock has no {@code flushWal}.
+     */
+    @Test
+    void optionsThatWeakenAcknowledgedWritesAreRefusedAtOpenAndWhileOpen() {
+        Path path = dir.resolve("acknowledged");
+        for (String text : List.of("manual_wal_flush=true", "manual_wal_flush=1",
+                "manual_wal_flush=false;manual_wal_flush=true", "avoid_flush_during_shutdown=true",
+                "unordered_write=true", "best_efforts_recovery=true", "allow_mmap_writes=true")) {
+            RocksDbException.InvalidArgumentException e = assertThrows(
+                    RocksDbException.InvalidArgumentException.class,
+                    () -> RocksDb.open(path, DbOptions.create().createIfMissing(true).databaseOptions(text)), text);
+            String option = text.substring(text.lastIndexOf(';') + 1, text.indexOf('=', text.lastIndexOf(';') + 1));
+            assertTrue(e.getMessage().contains(option + "=true"), e.getMessage());
+            assertFalse(Files.exists(path.resolve("CURRENT")), "a refused open created " + path);
         }
+        // The option names are RocksDB's: another spelling is an unknown option.
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> RocksDb.open(path,
+                DbOptions.create().createIfMissing(true).databaseOptions("MANUAL_WAL_FLUSH=1")));
+        try (RocksDb db = RocksDb.open(path, DbOptions.create().createIfMissing(true)
+                .databaseOptions("manual_wal_flush=false;avoid_flush_during_shutdown=false"))) {
+            RocksDbException.InvalidArgumentException e = assertThrows(
+                    RocksDbException.InvalidArgumentException.class,
+                    () -> db.setDatabaseOptions("avoid_flush_during_shutdown=true"));
+            assertTrue(e.getMessage().contains("avoid_flush_during_shutdown=true"), e.getMessage());
+            try (WriteBatch batch = new WriteBatch()) {
+                db.write(batch.put(bytes("key"), bytes("value")), WriteOptions.DEFAULT.disableWal(true));
+            }
+        }
+        try (RocksDb db = RocksDb.open(path, DbOptions.create())) {
+            assertArrayEquals(bytes("value"), db.get(bytes("key")), "the close did not flush a write without the log");
+        }
+    }
+
+    /**
+     * Values RocksDB corrects at open but takes as they are while open are
+     * refused while open: {@code max_write_buffer_number=0} stopped writes for
+     * good, and level-0 triggers of 0 made {@code flush()} and then
+     * {@code close()} never return. The timeout only turns such a hang into a
+     * failure.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void changesThatWouldStopWritesForGoodAreRefusedAndWritesGoOn() {
+        try (RocksDb db = RocksDb.open(dir.resolve("stopped"), DbOptions.create().createIfMissing(true))) {
+            RocksDbException.InvalidArgumentException e = assertThrows(
+                    RocksDbException.InvalidArgumentException.class,
+                    () -> db.setFamilyOptions("max_write_buffer_number=0"));
+            assertTrue(e.getMessage().contains("an open corrects it to 2"), e.getMessage());
+            e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                    () -> db.setFamilyOptions(DbOptions.create().level0Triggers(0, 0, 0)));
+            assertTrue(e.getMessage().contains("an open corrects it to 1, 1, 1"), e.getMessage());
+            e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                    () -> db.setDatabaseOptions("delayed_write_rate=0"));
+            assertTrue(e.getMessage().contains("delayed_write_rate=0"), e.getMessage());
+            for (int i = 0; i < 3; i++) {
+                db.put(bytes("key" + i), bytes("value"));
+                db.flush();
+            }
+            assertArrayEquals(bytes("value"), db.get(bytes("key2")));
+        }
+    }
+
+    /**
+     * Hash memtables and the hash index find a key by its prefix: a get
+     * answered null for keys shorter than the prefix while cursors listed
+     * them. In-place updates changed a cursor's value without it moving.
+     * Refused, in each spelling RocksDB takes.
+     */
+    @Test
+    void layoutsThatCannotAnswerEveryKeyAreRefused() {
+        Path path = dir.resolve("layouts");
+        for (DbOptions options : List.of(
+                DbOptions.create().fixedPrefix(4).familyOptions("memtable_factory=prefix_hash"),
+                DbOptions.create().fixedPrefix(4).familyOptions("memtable_factory=hash_linkedlist")
+                        .databaseOptions("allow_concurrent_memtable_write=false"),
+                DbOptions.create().fixedPrefix(4).familyOptions("memtable={id=HashLinkListRepFactory}"),
+                DbOptions.create().fixedPrefix(4).tableOptions("index_type=kHashSearch"),
+                DbOptions.create().familyOptions("inplace_update_support=true"))) {
+            RocksDbException.InvalidArgumentException e = assertThrows(
+                    RocksDbException.InvalidArgumentException.class,
+                    () -> RocksDb.open(path, options.createIfMissing(true)), options.toString());
+            assertTrue(e.getMessage().contains("shorter than the prefix") || e.getMessage().contains("cursor's value"),
+                    e.getMessage());
+        }
+        try (RocksDb db = RocksDb.open(path, DbOptions.create().createIfMissing(true).fixedPrefix(4))) {
+            db.put(bytes("ab"), bytes("short"));
+            assertArrayEquals(bytes("short"), db.get(bytes("ab")));
+            assertThrows(RocksDbException.InvalidArgumentException.class,
+                    () -> db.setFamilyOptions("inplace_update_support=true"));
+        }
+    }
+
+    /**
+     * A database another RocksDB program wrote with a merge operator of its
+     * own: RocksDB read the operator's name as no merge operator, so
+     * loadLatest answered none, an open passed the merge-operator check and
+     * recovery lost the synced put after the merge. Both refuse, naming it.
+     */
+    @Test
+    void aMergeOperatorPinrockCannotMakeIsRefusedByLoadLatestAndOpenAndLosesNothing() throws IOException {
+        Path path = dir.resolve("foreign merge operator");
+        DbOptions appending = DbOptions.create().mergeOperator("stringappend");
+        try (RocksDb db = RocksDb.open(path, appending.createIfMissing(true));
+                WriteBatch merge = new WriteBatch();
+                WriteBatch put = new WriteBatch()) {
+            db.write(merge.merge(bytes("m"), bytes("merged")), WriteOptions.DEFAULT.sync(true));
+            db.write(put.put(bytes("after"), bytes("kept")), WriteOptions.DEFAULT.sync(true));
+        }
+        Path file = newestOptionsFilePath(path);
+        String written = Files.readString(file);
+        String foreign = written.replaceAll("(?m)^(\\s*merge_operator=).*$", "$1AnApplicationsOwnMergeOperator");
+        assertTrue(foreign.contains("merge_operator=AnApplicationsOwnMergeOperator"), foreign);
+        Files.writeString(file, foreign);
+        RocksDbException.InvalidArgumentException e = assertThrows(
+                RocksDbException.InvalidArgumentException.class, () -> DbOptions.loadLatest(path));
+        assertTrue(e.getMessage().contains("AnApplicationsOwnMergeOperator"), e.getMessage());
+        for (DbOptions options : List.of(DbOptions.create(), appending)) {
+            e = assertThrows(RocksDbException.InvalidArgumentException.class, () -> RocksDb.open(path, options));
+            assertTrue(e.getMessage().contains("AnApplicationsOwnMergeOperator"), e.getMessage());
+        }
+        Files.writeString(file, written);
+        try (RocksDb db = RocksDb.open(path, DbOptions.loadLatest(path))) {
+            assertArrayEquals(bytes("merged"), db.get(bytes("m")));
+            assertArrayEquals(bytes("kept"), db.get(bytes("after")));
+        }
+    }
+
+    private static Path newestOptionsFilePath(Path path) throws IOException {
+        try (Stream<Path> files = Files.list(path)) {
+            return files.filter(file -> file.getFileName().toString().startsWith("OPTIONS-"))
+                    .max(Comparator.comparing(file -> file.getFileName().toString())).orElseThrow();
+        }
+    }
+
+    private static String newestOptionsFile(Path path) throws IOException {
+        return Files.readString(newestOptionsFilePath(path));
     }
 }
