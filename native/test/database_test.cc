@@ -6,8 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <chrono>
 #include <cstring>
+#include <future>
 #include <string>
+#include <utility>
 
 using namespace pinrock_test;
 
@@ -229,6 +232,72 @@ TEST_F(DbTest, CloseWithACursorOpenIsRefusedAndLeavesTheDatabaseUsable) {
   EXPECT_EQ("k=v", Move(cursor, PR_CURSOR_FIRST));
   pr_cursor_close(cursor);
   // TearDown closes it now.
+}
+
+// A database whose writes stop for good: no compaction ever runs
+// (kCompactionStyleNone) and two level-0 files stop writes, so after two
+// flushes every write stalls until the trigger is raised. (A compaction
+// trigger of 2: with 1, the second flush would wait for a compaction that
+// never comes, so as not to stop writes.)
+class WriteStallTest : public DbTest {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(PR_OK, pr_options_set_string(options.handle, PR_OPTION_SCOPE_FAMILY,
+                                           "compaction_style=kCompactionStyleNone;"
+                                           "level0_file_num_compaction_trigger=2;"
+                                           "level0_slowdown_writes_trigger=2;"
+                                           "level0_stop_writes_trigger=2",
+                                           err, sizeof err))
+        << err;
+    DbTest::SetUp();
+    for (const char* key : {"a", "b"}) {
+      Put(key, "v");
+      ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+    }
+    ASSERT_TRUE(WritesStopped()) << "two level-0 files did not stop writes";
+  }
+
+  bool WritesStopped() {
+    uint64_t stopped = 0;
+    EXPECT_EQ(PR_OK, pr_db_property_int(db, "rocksdb.is-write-stopped", &stopped, err, sizeof err))
+        << err;
+    return stopped != 0;
+  }
+
+  // Ends the stop: RocksDB recomputes it when the trigger changes.
+  void RaiseTheStopTrigger() {
+    ASSERT_EQ(PR_OK, pr_db_set_options(db, PR_OPTION_SCOPE_FAMILY,
+                                       "level0_slowdown_writes_trigger=100;"
+                                       "level0_stop_writes_trigger=100",
+                                       err, sizeof err))
+        << err;
+  }
+};
+
+TEST_F(WriteStallTest, AWriteStalledForGoodGivesUpOnceTheDatabaseIsClosing) {
+  auto put = std::async(std::launch::async, [this] {
+    char e[256] = {0};
+    int32_t status = pr_db_put(db, bytes("k"), 1, bytes("v"), 1, e, sizeof e);
+    return std::make_pair(status, std::string(e));
+  });
+  // Writes are stopped for good: the put cannot have returned.
+  EXPECT_EQ(std::future_status::timeout, put.wait_for(std::chrono::milliseconds(200)))
+      << "a put returned while writes were stopped";
+  pr_db_set_closing(db, 1);
+  if (put.wait_for(std::chrono::minutes(1)) == std::future_status::timeout) {
+    ADD_FAILURE() << "a stalled put did not give up once the database was closing";
+    RaiseTheStopTrigger();  // lets it end, so the test ends
+  }
+  auto [status, message] = put.get();
+  EXPECT_EQ(PR_CODE_SHUTDOWN_IN_PROGRESS, status);
+  EXPECT_EQ("Shutdown in progress: the database is closing", message);
+  pr_get_result_t result;
+  EXPECT_EQ(PR_NOT_FOUND, Get("k", 8, 0, &result)) << "the put that gave up was applied";
+  // A write not stalled is not affected by closing.
+  RaiseTheStopTrigger();
+  EXPECT_FALSE(WritesStopped());
+  Put("k", "v");
+  EXPECT_EQ(PR_OK, Get("k", 8, 0, &result));
 }
 
 }  // namespace

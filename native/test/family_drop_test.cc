@@ -1,8 +1,8 @@
 // GoogleTest tests of what a dropped column family leaves behind: a family
 // dropped and re-created while other threads write and flush it must not
 // stop the database's writes once its handle is released
-// (pr_db_family_release), and a write stalled for good must give up once the
-// database is closing (pr_db_set_closing).
+// (pr_db_family_release). (A write stalled for good gives up once the
+// database is closing: WriteStallTest in database_test.cc.)
 #include "pinrock.h"
 
 #include <gtest/gtest.h>
@@ -144,26 +144,6 @@ TEST_F(FamilyDropTest, ChurnReleasingTheDroppedFamiliesEndsTheStopTheyKept) {
   for (pr_db_t* old : dropped) ASSERT_EQ(PR_OK, pr_db_family_release(old, err, sizeof err)) << err;
   EXPECT_EQ(PR_OK, PutToDefault());
   EXPECT_FALSE(WritesStopped());
-}
-
-TEST_F(FamilyDropTest, ChurnAWriteStalledForGoodGivesUpOnceTheDatabaseIsClosing) {
-  if (!ChurnUntilWritesStop()) {
-    GTEST_SKIP() << "the churn did not stop the database's writes in 1,000 drops: nothing to check";
-  }
-  auto put = std::async(std::launch::async, [this] {
-    char e[256] = {0};
-    int32_t status = pr_db_put(db, bytes_of("k"), 1, bytes_of("v"), 1, e, sizeof e);
-    return std::make_pair(status, std::string(e));
-  });
-  pr_db_set_closing(db, 1);
-  auto [status, message] = put.get();
-  EXPECT_EQ(PR_CODE_SHUTDOWN_IN_PROGRESS, status);
-  EXPECT_EQ("Shutdown in progress: the database is closing", message);
-  // A write not stalled is not affected; pr_db_close frees what is left.
-  pr_db_set_closing(db, 0);
-  for (pr_db_t* old : dropped) ASSERT_EQ(PR_OK, pr_db_family_release(old, err, sizeof err)) << err;
-  pr_db_set_closing(db, 1);
-  EXPECT_EQ(PR_OK, pr_db_put(db, bytes_of("k"), 1, bytes_of("v"), 1, err, sizeof err)) << err;
 }
 
 TEST_F(FamilyDropTest, ACursorOnAReleasedFamilyStaysUsableUntilItCloses) {
