@@ -6,6 +6,17 @@
 // write, sync, rename or delete through it is dropped; the database is
 // closed, every file is put back in its durable state, and the database is
 // reopened with the real file system and checked.
+//
+// What became of a file's data written since its last sync is drawn for
+// each file at the cut (Tail): cut off at the last sync, or that much of it
+// (any length) read back as zeros (the size reached the disk, the data did
+// not) or as garbage, or torn: each 512-byte sector of it written or left
+// zero, the file ending anywhere in it.
+//
+// The random choices (when the power goes, what is written, the tails)
+// come from a seed each test prints; PINROCK_POWER_LOSS_SEED=<seed> in the
+// environment makes them again (the background flushes and compactions may
+// still interleave otherwise).
 #include "pinrock.h"
 #include "testing.h"
 
@@ -13,6 +24,8 @@
 #include <rocksdb/env.h>
 #include <rocksdb/file_system.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -37,6 +51,56 @@ enum class PowerLoss {
   // that name (a rename is undone; a deleted file comes back).
   kUnsyncedDataAndNames,
 };
+
+// What a file's data written since its last sync reads back as after the power
+// cut (the synced data before it is intact).
+enum class Tail { kCut, kZeros, kGarbage, kTornSectors };
+constexpr Tail kTails[] = {Tail::kCut, Tail::kZeros, Tail::kGarbage, Tail::kTornSectors};
+
+const char* NameOf(Tail tail) {
+  switch (tail) {
+    case Tail::kCut:
+      return "cut off";
+    case Tail::kZeros:
+      return "zeros";
+    case Tail::kGarbage:
+      return "garbage";
+    default:
+      return "torn sectors";
+  }
+}
+
+// The unsynced data `written` as the tail model leaves it on disk; offset
+// is where it starts in its file (sectors are aligned to the file).
+std::string AfterPowerLoss(Tail tail, const std::string& written, uint64_t offset,
+                           std::mt19937_64& random) {
+  if (tail == Tail::kCut || written.empty()) return "";
+  std::string left(1 + random() % written.size(), '\0');
+  switch (tail) {
+    case Tail::kZeros:
+      break;
+    case Tail::kGarbage:
+      for (char& c : left) c = static_cast<char>(random());
+      break;
+    default:
+      for (uint64_t at = 0; at < left.size();) {
+        uint64_t sector_end = std::min<uint64_t>(left.size(), (offset + at) / 512 * 512 + 512 - offset);
+        if (random() % 2 == 0) left.replace(at, sector_end - at, written, at, sector_end - at);
+        at = sector_end;
+      }
+  }
+  return left;
+}
+
+// The seed of a test's random choices: PINROCK_POWER_LOSS_SEED, else a new
+// one; printed either way.
+uint64_t Seed() {
+  const char* given = std::getenv("PINROCK_POWER_LOSS_SEED");
+  uint64_t seed = given != nullptr ? std::strtoull(given, nullptr, 10) : std::random_device()();
+  std::printf("[ power loss ] seed %llu (PINROCK_POWER_LOSS_SEED=%llu makes the same choices)\n",
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
+  return seed;
+}
 
 std::string ParentOf(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -66,8 +130,15 @@ std::string ReadPrefix(const std::string& path, uint64_t size) {
 // A file system over the real one that knows what would survive a power cut.
 class PowerCutFileSystem : public rocksdb::FileSystemWrapper {
  public:
-  PowerCutFileSystem(PowerLoss mode, const std::string& dir, uint64_t cut_after_ops)
-      : FileSystemWrapper(rocksdb::FileSystem::Default()), mode_(mode), ops_left_(cut_after_ops) {
+  // The power goes after cut_after_ops changes. Each file's tail follows
+  // only_tail when given, else a model drawn from tail_seed.
+  PowerCutFileSystem(PowerLoss mode, const std::string& dir, uint64_t cut_after_ops,
+                     uint64_t tail_seed, std::optional<Tail> only_tail = std::nullopt)
+      : FileSystemWrapper(rocksdb::FileSystem::Default()),
+        mode_(mode),
+        ops_left_(cut_after_ops),
+        random_(tail_seed),
+        only_tail_(only_tail) {
     // What is on disk before the database is opened is durable.
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
@@ -94,8 +165,9 @@ class PowerCutFileSystem : public rocksdb::FileSystemWrapper {
     cut_ = true;
   }
 
-  // Puts every tracked file back in its durable state. Call after Cut, with
-  // the database closed.
+  // Puts every tracked file back in its durable state, its unsynced data
+  // left as a tail model drawn for it says. Call after Cut, with the
+  // database closed.
   void Revert() {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& [dir, names] : names_) {
@@ -103,8 +175,20 @@ class PowerCutFileSystem : public rocksdb::FileSystemWrapper {
       for (const auto& [name, file] : durable_names_[dir]) {
         std::string path = PathOf(*file);
         EXPECT_TRUE(file->saved != nullptr || !path.empty()) << "lost track of " << name;
-        durable_content[name] =
-            file->saved ? *file->saved : ReadPrefix(path, file->durable_size);
+        if (file->saved != nullptr) {
+          durable_content[name] = *file->saved;
+          continue;
+        }
+        std::string content = ReadPrefix(path, file->size);
+        Tail tail = only_tail_.value_or(kTails[random_() % std::size(kTails)]);
+        std::string left = AfterPowerLoss(tail, content.substr(file->durable_size),
+                                          file->durable_size, random_);
+        if (file->size > file->durable_size) {
+          file->history += std::string(", unsynced data ") + NameOf(tail) + " (" +
+                           std::to_string(left.size()) + " B left)";
+          tails_[static_cast<size_t>(tail)]++;
+        }
+        durable_content[name] = content.substr(0, file->durable_size) + left;
       }
       for (const auto& [name, file] : names) fs::remove(dir + "/" + name);
       for (const auto& [name, content] : durable_content) {
@@ -113,6 +197,9 @@ class PowerCutFileSystem : public rocksdb::FileSystemWrapper {
       }
     }
   }
+
+  // How many files' unsynced data each tail model (in kTails' order) left.
+  const std::array<uint64_t, std::size(kTails)>& tails() const { return tails_; }
 
   rocksdb::IOStatus NewWritableFile(const std::string& path, const rocksdb::FileOptions& options,
                                     std::unique_ptr<rocksdb::FSWritableFile>* result,
@@ -386,6 +473,9 @@ class PowerCutFileSystem : public rocksdb::FileSystemWrapper {
   std::mutex mutex_;
   bool cut_ = false;
   uint64_t ops_left_;
+  std::mt19937_64 random_;
+  const std::optional<Tail> only_tail_;
+  std::array<uint64_t, std::size(kTails)> tails_{};
   Names names_;
   Names durable_names_;
 };
@@ -488,73 +578,131 @@ class PowerLossTest : public ::testing::TestWithParam<PowerLoss> {
     }
     EXPECT_EQ(PR_NOT_FOUND, status) << err;
     EXPECT_EQ(0u, entry_in_batch) << "batch " << batch << " is only partly applied";
-    EXPECT_GE(batch, at_least) << "a write acknowledged with PR_WRITE_SYNC is lost";
+    EXPECT_GE(batch, at_least) << "a durable write (synced, or flushed) is lost";
     EXPECT_LE(batch, at_most) << "batches never written are present";
     pr_cursor_close(cursor);
     EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
     return batch;
   }
 
+  // Runs `rounds` rounds on one database that grows from round to round:
+  // each opens it through a power-cut file system, writes batches (with the
+  // log, some synced, or without it: PR_WRITE_DISABLE_WAL) and flushes at
+  // random until the power goes, then checks what survived: every batch
+  // acknowledged durable (written with PR_WRITE_SYNC, or before a flush that
+  // returned) and a prefix of the rest.
+  void RunRounds(int rounds, bool without_log) {
+    std::mt19937_64 random(seed_);
+    uint64_t batches = 0;  // batches 0 .. batches-1 are in the database
+    uint64_t durable_rounds_checked = 0, acknowledged_lost = 0, cut_mid_run = 0;
+    std::array<uint64_t, std::size(kTails)> tails{};
+    for (int round = 0; round < rounds && !HasFailure(); round++) {
+      SCOPED_TRACE("round " + std::to_string(round) + " of seed " + std::to_string(seed_));
+      // Without the log fewer changes reach the disk: the power goes sooner.
+      auto file_system = std::make_shared<PowerCutFileSystem>(
+          GetParam(), path_, random() % (without_log ? 150 : 400), random());
+      std::shared_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(file_system);
+      pr_options_t* options = NewOptions();
+      pinrock_testing_set_env(options, env);
+      uint64_t acknowledged_durable = batches;  // every batch below it must survive
+      uint64_t next = batches;
+      pr_db_t* db = nullptr;
+      if (pr_db_open(options, path_.c_str(), &db, err, sizeof err) == PR_OK) {
+        for (int i = 0; i < 200; i++) {
+          if (random() % 16 == 0) {
+            if (pr_db_flush(db, err, sizeof err) != PR_OK) {
+              ASSERT_TRUE(file_system->cut()) << "a flush failed with the power on: " << err;
+              break;
+            }
+            acknowledged_durable = next;
+          }
+          bool sync = !without_log && random() % 4 == 0;
+          uint32_t flags = without_log ? PR_WRITE_DISABLE_WAL : sync ? PR_WRITE_SYNC : 0;
+          std::string batch = BatchOf(next);
+          if (pr_db_write(db, bytes(batch), batch.size(), flags, err, sizeof err) != PR_OK) {
+            ASSERT_TRUE(file_system->cut()) << "a write failed with the power on: " << err;
+            break;
+          }
+          next++;
+          if (sync) acknowledged_durable = next;
+        }
+        if (file_system->cut()) cut_mid_run++;
+        file_system->Cut();
+        pr_db_close(db, err, sizeof err);  // fails: the power is off
+      } else {
+        ASSERT_TRUE(file_system->cut()) << "open failed with the power on: " << err;
+        cut_mid_run++;
+      }
+      file_system->Revert();
+      files_at_cut_ = file_system->Describe();
+      for (size_t t = 0; t < tails.size(); t++) tails[t] += file_system->tails()[t];
+      pr_options_destroy(options);
+      if (acknowledged_durable > batches) durable_rounds_checked++;
+      // The batch being written when the power went may be there or not.
+      batches = VerifiedBatches(acknowledged_durable, next + 1);
+      if (next > batches) acknowledged_lost += next - batches;
+    }
+    std::printf("[ power loss ] %d rounds (%llu cut while opening or writing), %llu writes "
+                "verified, %llu batches in the end, %llu rounds with durable writes to keep, "
+                "%llu acknowledged batches not durable lost; files' unsynced data",
+                rounds, static_cast<unsigned long long>(cut_mid_run),
+                static_cast<unsigned long long>(verified_writes_),
+                static_cast<unsigned long long>(batches),
+                static_cast<unsigned long long>(durable_rounds_checked),
+                static_cast<unsigned long long>(acknowledged_lost));
+    for (size_t t = 0; t < tails.size(); t++) {
+      std::printf("%s %s %llu", t == 0 ? "" : ",", NameOf(kTails[t]),
+                  static_cast<unsigned long long>(tails[t]));
+    }
+    std::printf("\n");
+  }
+
+  const uint64_t seed_ = Seed();
+
   std::string root_, path_, files_at_cut_;
   char err[512] = {0};
   uint64_t verified_writes_ = 0;
 };
 
-TEST_P(PowerLossTest, SyncedWritesSurviveAndTheRestIsAPrefix) {
-  const int kRounds = 30;
-  std::mt19937_64 random(GetParam() == PowerLoss::kUnsyncedData ? 1 : 2);
-  uint64_t batches = 0;  // batches 0 .. batches-1 are in the database
-  uint64_t synced_rounds_checked = 0, acknowledged_lost = 0, cut_mid_run = 0;
-  for (int round = 0; round < kRounds && !HasFailure(); round++) {
-    SCOPED_TRACE("round " + std::to_string(round));
-    auto file_system = std::make_shared<PowerCutFileSystem>(GetParam(), path_,
-                                                            random() % 400);
+TEST_P(PowerLossTest, SyncedWritesSurviveAndTheRestIsAPrefix) { RunRounds(30, false); }
+
+// The "disableWal + flush" promise: writes without the log survive once a
+// flush after them returned; the rest is a prefix.
+TEST_P(PowerLossTest, WritesWithoutTheLogSurviveOnceFlushed) { RunRounds(10, true); }
+
+// The simulated power loss bites: a write acknowledged but not synced, with
+// no flush after it, is gone when the cut left none of the log's unsynced
+// data (the tail cut off) or left zeros or garbage in its place.
+TEST_P(PowerLossTest, AnUnsyncedWriteIsLost) {
+  std::mt19937_64 random(seed_);
+  for (int round = 0; round < 8 && !HasFailure(); round++) {
+    SCOPED_TRACE("round " + std::to_string(round) + " of seed " + std::to_string(seed_));
+    fs::remove_all(path_);
+    Tail tail = kTails[round % 3];  // cut off, zeros, garbage: not torn, which may keep it
+    auto file_system = std::make_shared<PowerCutFileSystem>(GetParam(), path_, UINT64_MAX,
+                                                            random(), tail);
     std::shared_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(file_system);
     pr_options_t* options = NewOptions();
     pinrock_testing_set_env(options, env);
-    uint64_t acknowledged_synced = batches;  // every batch below it must survive
-    uint64_t next = batches;
     pr_db_t* db = nullptr;
-    if (pr_db_open(options, path_.c_str(), &db, err, sizeof err) == PR_OK) {
-      for (int i = 0; i < 200; i++) {
-        if (random() % 16 == 0 && pr_db_flush(db, err, sizeof err) != PR_OK) {
-          ASSERT_TRUE(file_system->cut()) << "a flush failed with the power on: " << err;
-          break;
-        }
-        bool sync = random() % 4 == 0;
-        std::string batch = BatchOf(next);
-        if (pr_db_write(db, bytes(batch), batch.size(), sync ? PR_WRITE_SYNC : 0, err,
-                        sizeof err) != PR_OK) {
-          ASSERT_TRUE(file_system->cut()) << "a write failed with the power on: " << err;
-          break;
-        }
-        next++;
-        if (sync) acknowledged_synced = next;
-      }
-      if (file_system->cut()) cut_mid_run++;
-      file_system->Cut();
-      pr_db_close(db, err, sizeof err);  // fails: the power is off
-    } else {
-      ASSERT_TRUE(file_system->cut()) << "open failed with the power on: " << err;
-      cut_mid_run++;
-    }
-    files_at_cut_ = file_system->Describe();
-    file_system->Revert();
+    ASSERT_EQ(PR_OK, pr_db_open(options, path_.c_str(), &db, err, sizeof err)) << err;
     pr_options_destroy(options);
-    if (acknowledged_synced > batches) synced_rounds_checked++;
-    // The batch being written when the power went may be there or not.
-    batches = VerifiedBatches(acknowledged_synced, next + 1);
-    if (next > batches) acknowledged_lost += next - batches;
+    std::string synced = BatchOf(0), unsynced = BatchOf(1);
+    ASSERT_EQ(PR_OK, pr_db_write(db, bytes(synced), synced.size(), PR_WRITE_SYNC, err, sizeof err))
+        << err;
+    ASSERT_EQ(PR_OK, pr_db_write(db, bytes(unsynced), unsynced.size(), 0, err, sizeof err)) << err;
+    file_system->Cut();
+    pr_db_close(db, err, sizeof err);  // fails: the power is off
+    file_system->Revert();
+    files_at_cut_ = file_system->Describe();
+    ASSERT_LE(1u, file_system->tails()[static_cast<size_t>(tail)])
+        << "the log had no unsynced data\n" << files_at_cut_;
+    EXPECT_EQ(1u, VerifiedBatches(1, 2)) << "the unsynced write survived the power cut, the "
+                                            "log's unsynced data " << NameOf(tail) << "\n"
+                                         << files_at_cut_;
   }
-  std::printf("[ power loss ] %d rounds (%llu cut while opening or writing), %llu writes "
-              "verified, %llu batches in the end, %llu rounds with synced writes to keep, "
-              "%llu acknowledged unsynced batches lost\n",
-              kRounds, static_cast<unsigned long long>(cut_mid_run),
-              static_cast<unsigned long long>(verified_writes_),
-              static_cast<unsigned long long>(batches),
-              static_cast<unsigned long long>(synced_rounds_checked),
-              static_cast<unsigned long long>(acknowledged_lost));
 }
+
 
 INSTANTIATE_TEST_SUITE_P(Modes, PowerLossTest,
                          ::testing::Values(PowerLoss::kUnsyncedData,
