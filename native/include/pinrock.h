@@ -301,7 +301,8 @@ PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const
  * that is not bytewise, a merge operator pinrock does not offer, a
  * compaction filter, a table format other than block-based), or naming an
  * object of another program's own that RocksDB cannot make by the name the
- * file gives (a merge operator, comparator or compaction filter), and a file
+ * file gives (a merge operator, comparator, compaction filter, prefix
+ * extractor, ...), and a file
  * whose names or values hold a NUL byte is too. Returns PR_OK,
  * PR_CODE_NOT_FOUND with a message when path holds no OPTIONS file, or
  * another RocksDB status. wal_dir is the directory the database's log files
@@ -544,7 +545,9 @@ typedef struct pr_db pr_db_t;
  * returns PR_CODE_INVALID_ARGUMENT naming the family and both, before
  * anything is recovered; so it does, naming it, when the file records an
  * object RocksDB cannot make by that name (another program's own merge
- * operator, comparator or compaction filter). A merge operator may be added
+ * operator, comparator, compaction filter, prefix extractor, ...), a
+ * compaction filter or a table format other than block-based. A merge
+ * operator may be added
  * to a family recorded without one; a database without an OPTIONS file
  * opens unchecked.
  * The log directory (option wal_dir, when it is not the database's own
@@ -915,8 +918,9 @@ PR_API int32_t pr_db_list_families(const pr_options_t* options, const char* path
  * each family named with pr_options_set_family_options is repaired with
  * its own options, the others with these, and a family whose merge
  * operator differs from the database's OPTIONS file, or a file recording
- * an object RocksDB cannot make by name, is refused as pr_db_open refuses
- * it (PR_CODE_INVALID_ARGUMENT), and so is a log directory (wal_dir)
+ * an object RocksDB cannot make by name, a compaction filter or a table
+ * format other than block-based, is refused as pr_db_open refuses it
+ * (PR_CODE_INVALID_ARGUMENT), and so is a log directory (wal_dir)
  * pr_db_open refuses. A database whose
  * metadata is intact (it names every table file in the directory, as a
  * read-only open finds) is first opened once, so that its own recovery

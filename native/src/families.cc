@@ -315,16 +315,31 @@ rocksdb::Status load_recorded_families(const std::string& path, rocksdb::DBOptio
   rocksdb::Status strict = rocksdb::LoadLatestOptions(config, path, db_options, recorded);
   if (strict.ok()) return strict;
   // A file RocksDB reads only when it skips the objects it cannot make names
-  // one: another program's own merge operator, comparator or compaction
-  // filter, which the lenient read takes as none (a family that merges would
+  // one: another program's own merge operator, comparator, compaction filter
+  // or prefix extractor, which the lenient read takes as none (a family that merges would
   // pass as one that cannot, and its log be replayed without its operator).
   config.ignore_unsupported_options = true;
   rocksdb::Status lenient = rocksdb::LoadLatestOptions(config, path, db_options, recorded);
   if (!lenient.ok()) return lenient;
   return rocksdb::Status::NotSupported(
       "the OPTIONS file of " + path + " names an object pinrock cannot make (" + strict.ToString() +
-      "): the database was written by a program with its own merge operator, comparator or "
-      "compaction filter, and only a program that has it can open the database as it was");
+      "): the database was written by a program with its own (a merge operator, comparator, "
+      "compaction filter, prefix extractor, ...), and only a program that has it can open the "
+      "database as it was");
+}
+
+std::string unoffered_object_error(const std::string& where,
+                                   const rocksdb::ColumnFamilyOptions& recorded) {
+  if (recorded.compaction_filter != nullptr || recorded.compaction_filter_factory != nullptr) {
+    return where + " has a compaction filter, which pinrock does not offer";
+  }
+  if (recorded.table_factory == nullptr ||
+      !recorded.table_factory->IsInstanceOf(rocksdb::TableFactory::kBlockBasedTableName())) {
+    return where + " has table factory " +
+           (recorded.table_factory ? recorded.table_factory->Name() : "none") +
+           "; pinrock writes block-based tables only";
+  }
+  return "";
 }
 
 int32_t write_names(const std::vector<std::string>& names, char* buf, size_t buf_cap,
@@ -346,10 +361,11 @@ int32_t write_names(const std::vector<std::string>& names, char* buf, size_t buf
 // is compared with its options in families (others for a family not there):
 // the comparator must be the same, and so must the merge operator unless the
 // file records none (RocksDB's own rule: a family without one cannot have
-// merges in its log). Returns OK or InvalidArgument naming the family and
-// both, or naming an object the file records that pinrock cannot make (see
-// load_recorded_families); a database without a readable OPTIONS file (a
-// new one) passes.
+// merges in its log). A family recorded with what pinrock gives no family
+// (unoffered_object_error) is refused too. Returns OK or InvalidArgument
+// naming the family and both, or the object, or an object the file records
+// that pinrock cannot make (see load_recorded_families); a database without
+// a readable OPTIONS file (a new one) passes.
 rocksdb::Status check_recorded_family_options(
     const std::string& path, const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
     const rocksdb::ColumnFamilyOptions& others) {
@@ -359,6 +375,9 @@ rocksdb::Status check_recorded_family_options(
   if (loaded.IsNotSupported()) return rocksdb::Status::InvalidArgument(loaded.getState());
   if (!loaded.ok()) return rocksdb::Status::OK();
   for (const rocksdb::ColumnFamilyDescriptor& family : recorded) {
+    std::string unoffered =
+        unoffered_object_error("column family '" + family.name + "' of " + path, family.options);
+    if (!unoffered.empty()) return rocksdb::Status::InvalidArgument(unoffered);
     const rocksdb::ColumnFamilyOptions& given = family_options(families, family.name, others);
     const std::string was = merge_operator_name(family.options.merge_operator.get());
     const std::string now = merge_operator_name(given.merge_operator.get());

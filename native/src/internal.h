@@ -428,10 +428,16 @@ rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot
 // database's newest OPTIONS file records (RocksDB rewrites it at every open,
 // family change and option change); options this RocksDB does not know are
 // skipped. NotSupported, naming it, when the file names an object (a merge
-// operator, comparator, compaction filter or its factory) that RocksDB
-// cannot make by that name.
+// operator, comparator, compaction filter, prefix extractor, ...) that
+// RocksDB cannot make by that name.
 rocksdb::Status load_recorded_families(const std::string& path, rocksdb::DBOptions* db_options,
                                        std::vector<rocksdb::ColumnFamilyDescriptor>* recorded);
+
+// Why no family can have the options recorded for the family where names:
+// a compaction filter, which pinrock does not offer, or a table format other
+// than block-based; or "".
+std::string unoffered_object_error(const std::string& where,
+                                   const rocksdb::ColumnFamilyOptions& recorded);
 
 // Writes names NUL-terminated, back to back, into buf as far as they fit;
 // *names_len receives their whole length. Returns PR_OK.

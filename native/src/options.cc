@@ -241,6 +241,9 @@ std::string corrected_at_open_error(const rocksdb::DBOptions& db) {
   if (db.delayed_write_rate == 0) {
     return corrected("delayed_write_rate=0", "the rate limiter's rate or 16 MiB a second");
   }
+  if (db.rate_limiter != nullptr && db.bytes_per_sync == 0) {
+    return corrected("bytes_per_sync=0 with a rate limiter", "1 MiB");
+  }
   return "";
 }
 
@@ -280,6 +283,22 @@ std::string corrected_at_open_error(const rocksdb::ColumnFamilyOptions& family) 
                          std::to_string(family.level0_stop_writes_trigger),
                      std::to_string(compaction) + ", " + std::to_string(slowdown) + ", " +
                          std::to_string(stop) + " (stop >= slowdown >= compaction >= 1)");
+  }
+  if (family.max_compaction_bytes == 0) {
+    return corrected("max_compaction_bytes=0", "25 times target_file_size_base");
+  }
+  // RocksDB's mark for "its default", which only an open resolves.
+  constexpr uint64_t kDefaultAtOpen = 0xfffffffffffffffe;
+  if (family.ttl == kDefaultAtOpen || family.periodic_compaction_seconds == kDefaultAtOpen) {
+    return corrected("ttl or periodic_compaction_seconds=" + std::to_string(kDefaultAtOpen),
+                     "RocksDB's default (30 days or 0)");
+  }
+  const uint64_t periodic = family.periodic_compaction_seconds;
+  if (family.compaction_style == rocksdb::kCompactionStyleUniversal && family.ttl != 0 &&
+      (periodic == 0 || periodic > family.ttl)) {
+    return corrected("periodic_compaction_seconds=" + std::to_string(periodic) + " with ttl=" +
+                         std::to_string(family.ttl) + " and universal compaction",
+                     std::to_string(family.ttl));
   }
   const uint64_t hard = family.hard_pending_compaction_bytes_limit;
   const uint64_t soft = family.soft_pending_compaction_bytes_limit;
@@ -826,17 +845,8 @@ int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t*
                                     options.comparator->Name() + "; pinrock orders keys bytewise",
                                 err, err_cap);
       }
-      if (options.compaction_filter != nullptr || options.compaction_filter_factory != nullptr) {
-        return invalid_argument(where + " has a compaction filter, which pinrock does not offer",
-                                err, err_cap);
-      }
-      if (options.table_factory == nullptr ||
-          !options.table_factory->IsInstanceOf(rocksdb::TableFactory::kBlockBasedTableName())) {
-        return invalid_argument(where + " has table factory " +
-                                    (options.table_factory ? options.table_factory->Name() : "none") +
-                                    "; pinrock writes block-based tables only",
-                                err, err_cap);
-      }
+      std::string unoffered = unoffered_object_error(where, options);
+      if (!unoffered.empty()) return invalid_argument(unoffered, err, err_cap);
       std::string merge_operator;
       if (options.merge_operator != nullptr) {
         for (const MergeOperatorKind& kind : offered_merge_operators()) {

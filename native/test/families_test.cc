@@ -289,6 +289,33 @@ TEST_F(DbTest, AnOptionsFileNamingAMergeOperatorPinrockCannotMakeIsRefusedAndLos
   EXPECT_EQ("kept", Value(db, "after"));
 }
 
+// A family recorded with what pinrock gives no family (a compaction filter,
+// even one RocksDB makes; a table format other than block-based) was opened
+// without it, and only pr_options_latest refused it. Open and repair refuse
+// it too, naming it.
+TEST_F(DbTest, AFamilyRecordedWithWhatPinrockDoesNotOfferIsRefusedByOpenAndRepair) {
+  Put("k", "v");
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  db = nullptr;
+  const std::string written =
+      RewriteRecordedOption(dir.path(), "compaction_filter", "RemoveEmptyValueCompactionFilter");
+  char message[1024] = {0};
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_open(options.handle, dir.path().c_str(), &db, message, sizeof message));
+  EXPECT_NE(nullptr, std::strstr(message, "compaction filter")) << message;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_repair(options.handle, dir.path().c_str(), message, sizeof message));
+  EXPECT_NE(nullptr, std::strstr(message, "compaction filter")) << message;
+
+  std::string foreign_table = written;
+  foreign_table.replace(foreign_table.find("TableOptions/BlockBasedTable"), 28, "TableOptions/AnApplicationsOwnTable");
+  std::ofstream(NewestOptionsFile(dir.path()), std::ios::binary | std::ios::trunc) << foreign_table;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_open(options.handle, dir.path().c_str(), &db, message, sizeof message));
+  EXPECT_NE(nullptr, std::strstr(message, "block-based")) << message;
+
+  std::ofstream(NewestOptionsFile(dir.path()), std::ios::binary | std::ios::trunc) << written;
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  EXPECT_EQ("v", Value(db, "k"));
+}
+
 TEST(RepairTest, RepairOfAMissingDirectoryIsAnError) {
   TempDir dir;
   char err[256] = {0};

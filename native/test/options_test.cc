@@ -445,6 +445,8 @@ TEST_F(SetOptionsTest, ValuesAnOpenWouldCorrectAreRefusedWhileOpenAndWritesGoOn)
       {PR_OPTION_SCOPE_FAMILY, "memtable_prefix_bloom_size_ratio=0.5", "[0, 0.25]"},
       {PR_OPTION_SCOPE_FAMILY, "max_bytes_for_level_multiplier=0", "an open corrects it to 1"},
       {PR_OPTION_SCOPE_FAMILY, "soft_pending_compaction_bytes_limit=0", "hard_pending_compaction_bytes_limit"},
+      {PR_OPTION_SCOPE_FAMILY, "max_compaction_bytes=0", "25 times target_file_size_base"},
+      {PR_OPTION_SCOPE_FAMILY, "ttl=18446744073709551614", "RocksDB's default"},
       {PR_OPTION_SCOPE_DB, "max_open_files=5", "an open corrects it to 20"},
       {PR_OPTION_SCOPE_DB, "delayed_write_rate=0", "16 MiB a second"},
       {PR_OPTION_SCOPE_DB, "avoid_flush_during_shutdown=true", "avoid_flush_during_shutdown=true"},

@@ -116,8 +116,8 @@ public final class DbOptions {
      * @throws RocksDbException.InvalidArgumentException naming the family and what pinrock cannot offer,
      *     for a database written with a comparator that is not bytewise, a merge operator pinrock does
      *     not offer, a compaction filter or a table format other than block-based, or naming an object
-     *     of the writing program's own that RocksDB cannot make by name (a merge operator, comparator
-     *     or compaction filter)
+     *     of the writing program's own that RocksDB cannot make by name (a merge operator, comparator,
+     *     compaction filter, prefix extractor, ...)
      */
     public static DbOptions loadLatest(Path database) {
         NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
