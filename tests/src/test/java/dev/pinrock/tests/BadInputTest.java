@@ -36,7 +36,6 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -388,23 +387,27 @@ class BadInputTest {
         Path path = dir.resolve("locked");
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", ChildJvm.testClassPath(),
-                KillWorkload.class.getName(), path.toString(), "sync", "0")
+                KillWorkload.class.getName(), path.toString(), "sync", "0", "0", "0", "0")
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
+        String ack;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
                 StandardCharsets.US_ASCII))) {
             assertEquals("open", out.readLine());
+            // The workload's own options: only the lock stands in the way.
             var e = assertThrows(RocksDbException.RocksIoException.class,
-                    () -> RocksDb.open(path, DbOptions.create().createIfMissing(true)));
+                    () -> RocksDb.open(path, KillWorkload.options()));
             assertTrue(e.getMessage().contains("lock"), e.getMessage());
-            String ack = out.readLine();
+            ack = out.readLine();
             assertTrue(ack != null && ack.startsWith("ack "), "the other process still writes: " + ack);
         } finally {
             child.destroyForcibly();
             assertTrue(child.waitFor(30, TimeUnit.SECONDS));
         }
-        try (RocksDb db = RocksDb.open(path, DbOptions.create())) {
-            assertArrayEquals(KillWorkload.value(0), db.get(KillWorkload.key(0)));
+        int writer = Integer.parseInt(ack.split(" ")[1]);
+        long batch = Long.parseLong(ack.split(" ")[2]);
+        try (RocksDb db = RocksDb.open(path, KillWorkload.options())) {
+            assertArrayEquals(KillWorkload.value(writer, batch), db.get(KillWorkload.marker(writer, batch)));
         }
     }
 
@@ -425,27 +428,25 @@ class BadInputTest {
 
     /**
      * Fills a small tmpfs: the failing write is a clear I/O error, every
-     * write acknowledged before it survives, reads keep working, and once
-     * there is room again the database opens and takes writes. Mounting needs
-     * root: elsewhere the test is skipped with that reason, but never in CI
-     * (CI=true), where a skip would hide that the case did not run. A hang
-     * (a writer never woken) fails the test after the timeout.
+     * write acknowledged before it reads back exactly (no read may fail), every
+     * later write fails too while the disk is full, and once there is room
+     * again the database opens with every acknowledged write and takes new
+     * ones. Mounting needs root: where it is refused the test fails with that
+     * reason (a skip would hide that the case did not run). A hang (a writer
+     * never woken) fails the test after the timeout.
      */
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aFullDiskIsAnIoErrorThatLosesNoAcknowledgedWrite() throws Exception {
         Path mount = Files.createDirectory(dir.resolve("tmpfs"));
-        boolean mounted = run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mount.toString()) == 0;
-        String notMounted = "cannot mount a small tmpfs here (needs root): the full-disk case did not run";
-        if ("true".equals(System.getenv("CI"))) {
-            assertTrue(mounted, notMounted);
-        }
-        Assumptions.assumeTrue(mounted, notMounted);
+        assertEquals(0, run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mount.toString()),
+                "cannot mount a small tmpfs here (it needs root, or CAP_SYS_ADMIN): the full-disk case cannot run");
         try {
             Path path = mount.resolve("db");
             DbOptions options = DbOptions.create().createIfMissing(true).writeBufferBytes(1 << 20);
             int acknowledged = 0;
-            try (RocksDb db = RocksDb.open(path, options)) {
+            RocksDb db = RocksDb.open(path, options);
+            try {
                 RocksDbException full = null;
                 for (int n = 0; full == null; n++) {
                     try {
@@ -461,24 +462,31 @@ class BadInputTest {
                 for (int n = 0; n < acknowledged; n++) {
                     assertArrayEquals(bigValue(n), db.get(key(n)), "key " + n + " read after the error");
                 }
-                assertThrows(RocksDbException.class, () -> {
-                    for (int n = 0; n < 1000; n++) {
-                        db.put(key(1_000_000 + n), bigValue(n));
-                    }
-                });
-            } catch (RocksDbException closing) {
-                // Closing may report the same error; the files are checked below.
-                assertEquals(StatusCode.IO_ERROR, closing.code(), closing.toString());
+                for (int n = 0; n < 100; n++) {
+                    int later = n;
+                    RocksDbException refused = assertThrows(RocksDbException.class,
+                            () -> db.put(key(1_000_000 + later), value(later)),
+                            "write " + n + " after the disk filled was acknowledged");
+                    assertEquals(StatusCode.IO_ERROR, refused.code(), refused.toString());
+                }
+                assertEquals(null, db.get(key(1_000_000)), "a refused write became visible");
+            } finally {
+                try {
+                    db.close();
+                } catch (RocksDbException closing) {
+                    // Closing may report the same error; the files are checked below.
+                    assertEquals(StatusCode.IO_ERROR, closing.code(), closing.toString());
+                }
             }
             assertTrue(acknowledged > 10, acknowledged + " writes before the disk filled");
             assertEquals(0, run("mount", "-o", "remount,size=64m", mount.toString()));
-            try (RocksDb db = RocksDb.open(path, options)) {
+            try (RocksDb reopened = RocksDb.open(path, options)) {
                 for (int n = 0; n < acknowledged; n++) {
-                    assertArrayEquals(bigValue(n), db.get(key(n)), "key " + n + " after reopening");
+                    assertArrayEquals(bigValue(n), reopened.get(key(n)), "key " + n + " after reopening");
                 }
-                db.put(key(-1), value(1));
-                db.flush();
-                assertArrayEquals(value(1), db.get(key(-1)));
+                reopened.put(key(-1), value(1));
+                reopened.flush();
+                assertArrayEquals(value(1), reopened.get(key(-1)));
             }
             System.out.println(acknowledged + " writes acknowledged before the disk filled; all present after");
         } finally {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -20,17 +21,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.pinrock.Cursor;
-import dev.pinrock.DbOptions;
+import dev.pinrock.Keyspace;
 import dev.pinrock.RocksDb;
 
 /**
- * Kills a writing JVM ({@link KillWorkload}) with SIGKILL at random moments,
- * round after round on one database, and checks after each kill that the
- * database opens and holds every key the child reported as durable, with its
- * value, and that every key it holds has its right value (nothing half
- * written, nothing garbled). The keys present are always a gap-free prefix
- * that ends on a batch boundary: a batch is never half applied, and no write
- * survives while an earlier one is lost.
+ * Kills a writing JVM ({@link KillWorkload}: four threads writing at once,
+ * batches of puts, deletes, a range deletion and a merge over two column
+ * families) with SIGKILL at random moments, round after round on one
+ * database, and checks after each kill that the database opens and holds,
+ * for each writer, exactly its batches 0 to some m, each applied whole (its
+ * marker, its counter increment, its delete and range deletion of the
+ * previous batch's keys and its own keys: all or nothing), that m is at least
+ * the last batch the child reported as durable, and that every value is
+ * right (nothing garbled). No batch survives while an earlier one of its
+ * writer is lost.
  *
  * <ul>
  *   <li>With {@code sync=true}: every write that returned survives.
@@ -70,27 +74,39 @@ class KillDurabilityTest {
 
     private void killRounds(String mode, int rounds) throws Exception {
         Path db = dir.resolve("db");
-        long durable = -1; // every key up to this one must be present
-        long next = 0;
+        long[] durable = new long[KillWorkload.WRITERS]; // each writer's batches up to this one must be present
+        long[] next = new long[KillWorkload.WRITERS];
+        Arrays.fill(durable, -1);
         int killedWhileWriting = 0;
         for (int round = 0; round < rounds; round++) {
             String context = mode + " round " + round + " (seed " + seed + ", replay with -Dpinrock.kill.seed=" + seed + ")";
             // One round in five is killed at any moment from the start (also while
-            // recovering at open); the others once the database is open and writing.
+            // recovering at open); the others 50 to 350 ms after the writers began.
             boolean anyMoment = random.nextInt(5) == 0;
-            List<String> reported = runAndKill(db, mode, next, anyMoment, random.nextInt(anyMoment ? 1500 : 300));
+            List<String> reported = runAndKill(db, mode, next, anyMoment,
+                    anyMoment ? random.nextInt(1500) : 50 + random.nextInt(300));
             for (String line : reported) {
-                if (line.startsWith("ack ") || line.startsWith("flushed ")) {
-                    durable = Math.max(durable, Long.parseLong(line.substring(line.indexOf(' ') + 1)));
+                String[] words = line.split(" ");
+                if (words[0].equals("ack")) {
+                    int writer = Integer.parseInt(words[1]);
+                    durable[writer] = Math.max(durable[writer], Long.parseLong(words[2]));
+                } else if (words[0].equals("flushed")) {
+                    for (int w = 0; w < KillWorkload.WRITERS; w++) {
+                        durable[w] = Math.max(durable[w], Long.parseLong(words[1 + w]));
+                    }
                 }
             }
             if (reported.contains("open") && reported.size() > 1) {
                 killedWhileWriting++;
             }
-            next = verify(db, durable, next, context) + 1;
+            long[] highest = verify(db, mode.equals("no-wal") ? null : KillWorkload.COUNTS, durable, next, context);
+            for (int w = 0; w < KillWorkload.WRITERS; w++) {
+                next[w] = highest[w] + 1;
+            }
         }
         System.out.println(mode + ": " + rounds + " kills (" + killedWhileWriting + " while writing), "
-                + (durable + 1) + " durable keys, all present");
+                + Arrays.stream(next).sum() + " batches of " + KillWorkload.WRITERS + " writers, each whole, "
+                + Arrays.stream(durable).map(d -> d + 1).sum() + " of them durable, all present");
         assertTrue(killedWhileWriting >= rounds / 2, "too few kills hit the writes: " + killedWhileWriting);
     }
 
@@ -98,11 +114,13 @@ class KillDurabilityTest {
      * Starts the child, kills it with SIGKILL delayMillis after it started (or
      * after it opened the database), and returns the lines it printed.
      */
-    private List<String> runAndKill(Path db, String mode, long first, boolean fromStart, long delayMillis)
+    private List<String> runAndKill(Path db, String mode, long[] first, boolean fromStart, long delayMillis)
             throws Exception {
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", ChildJvm.testClassPath(), KillWorkload.class.getName(),
-                db.toString(), mode, String.valueOf(first)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "--enable-native-access=ALL-UNNAMED", "-cp", ChildJvm.testClassPath(),
+                KillWorkload.class.getName(), db.toString(), mode));
+        Arrays.stream(first).mapToObj(String::valueOf).forEach(command::add);
+        Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         List<String> lines = new ArrayList<>();
         CountDownLatch opened = new CountDownLatch(1);
         Thread reader = Thread.ofPlatform().start(() -> {
@@ -134,38 +152,76 @@ class KillDurabilityTest {
     }
 
     /**
-     * Opens the database and checks that its keys are 0..highest without a
-     * gap, each with its own value, that they include 0..durable, and that
-     * highest ends a batch of the round whose first key is first (or is first - 1:
-     * none of the round's batches survived); returns highest.
+     * Opens the database and checks, for each writer, that it holds exactly the
+     * writer's batches 0 to some highest, each whole, that highest is at least
+     * durable (every batch reported durable survived) and at least first - 1 (no
+     * batch of an earlier round is lost); returns each writer's highest.
+     * Counters are in the family counts (the default one when null).
      */
-    private long verify(Path db, long durable, long first, String context) {
+    private long[] verify(Path db, String counts, long[] durable, long[] first, String context) {
+        long[] highest = new long[KillWorkload.WRITERS];
+        Arrays.fill(highest, -1);
         // A kill while the first open creates the database may leave its directory without CURRENT:
         // no database yet, which is right as long as nothing was acknowledged.
         if (!Files.exists(db.resolve("CURRENT"))) {
-            assertEquals(-1, durable, context + ": no database on disk but writes were acknowledged");
-            return -1;
+            assertEquals(-1, Arrays.stream(durable).max().orElseThrow(),
+                    context + ": no database on disk but writes were acknowledged");
+            return highest;
         }
-        long highest = -1;
-        long expected = 0;
-        try (RocksDb database = RocksDb.open(db, DbOptions.create()); Cursor cursor = database.cursor()) {
+        List<List<String>> deleted = new ArrayList<>();
+        List<List<String>> ranged = new ArrayList<>();
+        for (int w = 0; w < KillWorkload.WRITERS; w++) {
+            deleted.add(new ArrayList<>());
+            ranged.add(new ArrayList<>());
+        }
+        long[] counters = new long[KillWorkload.WRITERS];
+        try (RocksDb database = RocksDb.open(db, KillWorkload.options()); Cursor cursor = database.cursor()) {
+            Keyspace counterFamily = counts == null ? database : database.columnFamily(counts);
+            for (int w = 0; w < KillWorkload.WRITERS; w++) {
+                counters[w] = counterFamily == null ? 0 : KillWorkload.count(counterFamily.get(
+                        KillWorkload.counter(w)));
+            }
             for (boolean on = cursor.first(); on; on = cursor.next()) {
-                long n = Long.parseLong(new String(cursor.keyBytes(), StandardCharsets.US_ASCII).substring(1));
-                assertArrayEquals(KillWorkload.value(n), cursor.valueBytes(), context + ": wrong value of key " + n);
-                assertEquals(expected, n, context + ": key " + expected + " is missing though key " + n
-                        + " survived" + (expected <= durable ? " (it was acknowledged)" : ""));
-                expected++;
-                highest = n;
+                String key = new String(cursor.keyBytes(), StandardCharsets.US_ASCII);
+                if (key.startsWith("c")) {
+                    assertEquals(null, counts, context + ": counter " + key + " in the default family");
+                    continue; // a counter, read above
+                }
+                int writer = key.charAt(1) - '0';
+                long batch = Long.parseLong(key.substring(3, 13));
+                assertArrayEquals(KillWorkload.value(writer, batch), cursor.valueBytes(),
+                        context + ": wrong value of key " + key);
+                switch (key.charAt(0)) {
+                    case 'b' -> {
+                        assertEquals(highest[writer] + 1, batch, context + ": batch " + (highest[writer] + 1)
+                                + " of writer " + writer + " is missing though its batch " + batch + " survived"
+                                + (highest[writer] + 1 <= durable[writer] ? " (it was acknowledged)" : ""));
+                        highest[writer] = batch;
+                    }
+                    case 'd' -> deleted.get(writer).add(key);
+                    case 'r' -> ranged.get(writer).add(key);
+                    default -> throw new AssertionError(context + ": a key no batch writes: " + key);
+                }
             }
         }
-        assertTrue(highest >= durable, context + ": acknowledged keys from " + (highest + 1) + " to " + durable
-                + " are missing");
-        assertTrue(highest >= first - 1, context + ": keys of earlier rounds from " + (highest + 1) + " on are gone");
-        long batchEnd = first - 1;
-        while (batchEnd < highest) {
-            batchEnd += KillWorkload.batchSize(batchEnd + 1);
+        for (int w = 0; w < KillWorkload.WRITERS; w++) {
+            long m = highest[w];
+            String writer = context + ", writer " + w + " (batches 0 to " + m + " survived)";
+            assertTrue(m >= durable[w], writer + ": its acknowledged batches from " + (m + 1) + " to "
+                    + durable[w] + " are missing");
+            assertTrue(m >= first[w] - 1, writer + ": batches of earlier rounds from " + (m + 1) + " on are gone");
+            assertEquals(m + 1, counters[w], writer + ": its counter disagrees (a merge was lost or applied"
+                    + " without its batch)");
+            List<String> lastBatchRanged = new ArrayList<>();
+            for (int i = 0; m >= 0 && i < KillWorkload.rangedKeys(m); i++) {
+                lastBatchRanged.add(new String(KillWorkload.ranged(w, m, i), StandardCharsets.US_ASCII));
+            }
+            assertEquals(m < 0 ? List.of() : List.of(new String(KillWorkload.deleted(w, m),
+                    StandardCharsets.US_ASCII)), deleted.get(w), writer + ": the d keys show a delete lost or"
+                    + " applied without its batch");
+            assertEquals(lastBatchRanged, ranged.get(w), writer + ": the r keys show a range deletion lost or"
+                    + " applied without its batch");
         }
-        assertEquals(batchEnd, highest, context + ": the last batch surviving is cut after key " + highest);
         return highest;
     }
 }

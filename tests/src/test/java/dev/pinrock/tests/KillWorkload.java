@@ -1,34 +1,94 @@
 package dev.pinrock.tests;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import dev.pinrock.DbOptions;
+import dev.pinrock.Keyspace;
 import dev.pinrock.RocksDb;
 import dev.pinrock.WriteBatch;
 import dev.pinrock.WriteOptions;
 
 /**
- * The child of {@link KillDurabilityTest}: writes keys {@link #key(long)}
- * with values {@link #value(long)} from a first number on, forever, and
- * prints what the database has acknowledged, until it is killed.
+ * The child of {@link KillDurabilityTest}: {@link #WRITERS} threads write
+ * batches at once (so that RocksDB commits them in groups), each its own
+ * numbered batches from a first number on, forever, and report what the
+ * database has acknowledged, until the process is killed.
  *
- * <p>Arguments: directory, mode, first key number. In mode {@code sync} each
- * batch (1 to 8 keys) is written with {@code sync=true} and then reported as
- * {@code ack <last key number>}; mode {@code no-sync} does the same with the
- * default write options (logged, not synced). In mode {@code no-wal} batches skip the
- * write-ahead log; after every 64 keys the memtable is flushed and
- * {@code flushed <last key number>} is reported.
+ * <p>Batch {@code s} of writer {@code w} ({@link #fill}) mixes every kind of
+ * write over two column families: it puts its marker {@code b<w>-<s>}, merges
+ * 1 into the writer's counter {@code c<w>} in the {@code uint64add} family
+ * {@code counts}, puts {@code d<w>-<s>} and deletes the previous batch's
+ * {@code d<w>-<s-1>}, puts one to three keys {@code r<w>-<s>-<i>} and deletes
+ * the previous batch's with one range deletion. So after any kill the
+ * database shows, for each writer, batches 0 to some {@code m} applied whole
+ * and no other: markers 0 to m, the counter at m + 1, {@code d<w>-<m>} alone
+ * and batch m's {@code r} keys alone ({@link KillDurabilityTest} checks this).
+ *
+ * <p>Arguments: directory, mode, then each writer's first batch number. In
+ * mode {@code sync} every batch is written with {@code sync=true} and then
+ * reported as {@code ack <w> <s>}; mode {@code no-sync} does the same with the
+ * default write options (logged, not synced). In mode {@code no-wal} batches
+ * skip the write-ahead log, are reported as {@code wrote <w> <s>} (not
+ * durable) and the counters live in the default family (a flush without the
+ * log is atomic within one family only); the main thread flushes again and
+ * again and, after each flush returns, reports {@code flushed <s0> <s1> ...}:
+ * the batch each writer had acknowledged when that flush began (-1 for none).
  */
 final class KillWorkload {
+    static final int WRITERS = 4;
+    static final String COUNTS = "counts";
+
     private KillWorkload() {
     }
 
-    static byte[] key(long n) {
-        return String.format("k%010d", n).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** The options of the database: uint64add in every family ({@link #COUNTS} exists only once created). */
+    static DbOptions options() {
+        return DbOptions.create().createIfMissing(true).writeBufferBytes(4 << 20).mergeOperator("uint64add")
+                .columnFamily(COUNTS, DbOptions.create().mergeOperator("uint64add"));
     }
 
-    /** The value of key n: 16 to 1015 bytes, a pattern that depends on n. */
-    static byte[] value(long n) {
+    static byte[] marker(int writer, long batch) {
+        return key("b" + writer + "-" + padded(batch));
+    }
+
+    static byte[] counter(int writer) {
+        return ("c" + writer).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    static byte[] deleted(int writer, long batch) {
+        return key("d" + writer + "-" + padded(batch));
+    }
+
+    static byte[] ranged(int writer, long batch, int i) {
+        return key("r" + writer + "-" + padded(batch) + "-" + i);
+    }
+
+    /** How many {@code r} keys batch s puts: one to three. */
+    static int rangedKeys(long batch) {
+        return 1 + (int) (batch % 3);
+    }
+
+    private static byte[] key(String key) {
+        return key.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** A batch number in ten digits, so that keys sort in batch order. */
+    private static String padded(long batch) {
+        String digits = Long.toString(batch);
+        return "0".repeat(Math.max(0, 10 - digits.length())) + digits;
+    }
+
+    /** The value of a key of batch s of writer w: 16 to 1015 bytes, a pattern that depends on both. */
+    static byte[] value(int writer, long batch) {
+        long n = batch * WRITERS + writer;
         byte[] value = new byte[16 + (int) (n * 7919 % 1000)];
         for (int i = 0; i < value.length; i++) {
             value[i] = (byte) (n * 31 + i);
@@ -36,15 +96,33 @@ final class KillWorkload {
         return value;
     }
 
-    /** The number of keys (1 to 8) of the batch whose first key is number first. */
-    static int batchSize(long first) {
-        return 1 + (int) (first % 8);
+    /** A counter's value: uint64add's little-endian 64-bit number. */
+    static long count(byte[] value) {
+        return value == null ? 0 : ByteBuffer.wrap(value).order(ByteOrder.LITTLE_ENDIAN).getLong();
     }
 
-    public static void main(String[] args) {
+    /** Fills batch with batch s of writer w, its counter merged into counters. */
+    static void fill(WriteBatch batch, Keyspace counters, int writer, long s) {
+        byte[] value = value(writer, s);
+        batch.put(marker(writer, s), value);
+        batch.merge(counters, counter(writer), ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(1).array());
+        batch.put(deleted(writer, s), value);
+        for (int i = 0; i < rangedKeys(s); i++) {
+            batch.put(ranged(writer, s, i), value);
+        }
+        if (s > 0) {
+            batch.delete(deleted(writer, s - 1));
+            String previous = "r" + writer + "-" + padded(s - 1);
+            // '.' follows '-': the range holds exactly the previous batch's r keys.
+            batch.deleteRange((previous + "-").getBytes(StandardCharsets.US_ASCII),
+                    (previous + ".").getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
+    public static void main(String[] args) throws InterruptedException {
         Path dir = Path.of(args[0]);
         String mode = args[1];
-        long next = Long.parseLong(args[2]);
         boolean logged = !mode.equals("no-wal");
         WriteOptions options = switch (mode) {
             case "sync" -> WriteOptions.DEFAULT.sync(true);
@@ -52,26 +130,60 @@ final class KillWorkload {
             case "no-wal" -> WriteOptions.DEFAULT.disableWal(true);
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         };
-        try (RocksDb db = RocksDb.open(dir, DbOptions.create().createIfMissing(true).writeBufferBytes(4 << 20));
-                WriteBatch batch = new WriteBatch()) {
+        AtomicLongArray acknowledged = new AtomicLongArray(WRITERS);
+        try (RocksDb db = RocksDb.open(dir, options())) {
+            Keyspace counters = logged ? counts(db) : db;
+            // "open" once every writer has filled its first batch, so that a kill timed from it meets writes.
+            CountDownLatch ready = new CountDownLatch(WRITERS);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < WRITERS; w++) {
+                int writer = w;
+                long first = Long.parseLong(args[2 + w]);
+                acknowledged.set(w, first - 1);
+                writers.add(Thread.ofPlatform().start(() -> {
+                    try (WriteBatch batch = new WriteBatch()) {
+                        fill(batch, counters, writer, first);
+                        ready.countDown();
+                        go.await();
+                        for (long s = first; ; s++) {
+                            if (s > first) {
+                                batch.clear();
+                                fill(batch, counters, writer, s);
+                            }
+                            db.write(batch, options);
+                            acknowledged.set(writer, s);
+                            System.out.println((logged ? "ack " : "wrote ") + writer + " " + s);
+                            System.out.flush();
+                        }
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+            ready.await();
             System.out.println("open");
             System.out.flush();
-            while (true) {
-                batch.clear();
-                int keys = batchSize(next);
-                for (int i = 0; i < keys; i++, next++) {
-                    batch.put(key(next), value(next));
+            go.countDown();
+            while (!logged) {
+                StringJoiner before = new StringJoiner(" ", "flushed ", "");
+                for (int w = 0; w < WRITERS; w++) {
+                    before.add(String.valueOf(acknowledged.get(w)));
                 }
-                db.write(batch, options);
-                if (logged) {
-                    System.out.println("ack " + (next - 1));
-                    System.out.flush();
-                } else if (next % 64 < keys) {
-                    db.flush();
-                    System.out.println("flushed " + (next - 1));
-                    System.out.flush();
-                }
+                db.flush();
+                System.out.println(before);
+                System.out.flush();
+                Thread.sleep(20);
+            }
+            for (Thread writer : writers) {
+                writer.join();
             }
         }
+    }
+
+    /** The family {@link #COUNTS}, created by the first open. */
+    private static Keyspace counts(RocksDb db) {
+        Keyspace counts = db.columnFamily(COUNTS);
+        return counts != null ? counts : db.createColumnFamily(COUNTS, DbOptions.create().mergeOperator("uint64add"));
     }
 }

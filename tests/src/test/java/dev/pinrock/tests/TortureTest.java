@@ -19,8 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
  * public API operations on four threads, with databases, cursors, snapshots,
  * batches and arenas closed under other threads' feet, used after close and
  * from the wrong thread. The child must exit normally, leave no {@code hs_err}
- * crash report, read only whole values written for the key read (and exactly
- * what a thread last wrote where no other thread writes), end each step only
+ * crash report, read only whole values written for the key read (and, for a
+ * thread's own keys, exactly what its model holds for the state read: the
+ * latest, or a pooled cursor's or snapshot's, on every read path), hold
+ * exactly every thread's model after the last reopen, end each step only
  * in an exception the API documents for it, and have met every kind of misuse
  * it is meant to (each counted by the exception it got).
  *

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.WeakHashMap;
@@ -53,7 +54,11 @@ import dev.pinrock.WriteBatch;
  * wrote it. Each thread also owns its keys ({@code t<thread>-<n>}) and keeps a
  * model of their values per database: reads of them that no other thread can
  * write meanwhile (the latest state, a snapshot it just took) must return
- * exactly what the model holds, as a write either happened whole or threw.
+ * exactly what the model holds, as a write either happened whole or threw. A
+ * pooled cursor or snapshot carries a copy of its opener's model ({@link View}),
+ * so any thread's read of the opener's keys through it, on every read path,
+ * must return exactly that copy; after the last reopen a full scan of each
+ * database must hold exactly every thread's model.
  *
  * <p><b>Exceptions.</b> Each kind of step ({@link Operation}) may end only in
  * the exceptions {@link #ALLOWED} lists for it: the exact class, status code
@@ -211,8 +216,8 @@ final class TortureWorkload {
     private final long seed;
     private final Path dir;
     private final AtomicReferenceArray<RocksDb> databases = new AtomicReferenceArray<>(DATABASES);
-    private final AtomicReferenceArray<Cursor> cursors = new AtomicReferenceArray<>(POOL);
-    private final AtomicReferenceArray<Snapshot> snapshots = new AtomicReferenceArray<>(POOL);
+    private final AtomicReferenceArray<Viewed<Cursor>> cursors = new AtomicReferenceArray<>(POOL);
+    private final AtomicReferenceArray<Viewed<Snapshot>> snapshots = new AtomicReferenceArray<>(POOL);
     private final AtomicReferenceArray<Arena> sharedArenas = new AtomicReferenceArray<>(POOL);
     /** Values pinned into the shared arenas, read by any thread, also after their arena may have closed. */
     private final AtomicReferenceArray<Pin> sharedPins = new AtomicReferenceArray<>(POOL);
@@ -229,8 +234,63 @@ final class TortureWorkload {
     /** The latest opens and closes, for the history a failure prints. */
     private final ArrayDeque<String> lifecycle = new ArrayDeque<>();
 
-    /** A value pinned into a shared arena, with the key it was read under. */
-    private record Pin(byte[] key, MemorySegment value) {
+    /** A value pinned into a shared arena, with the key it was read under and the bytes it held then. */
+    private record Pin(byte[] key, MemorySegment value, byte[] pinned) {
+    }
+
+    /** A pooled cursor or snapshot, with what its opener's keys held in its view. */
+    private record Viewed<T extends AutoCloseable>(T resource, View view) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            resource.close();
+        }
+    }
+
+    /**
+     * What one thread's keys held in a database when a cursor or snapshot fixed
+     * its view of it: that thread's model then. Only that thread writes those
+     * keys, so every read of them through the view, by any thread and at any
+     * later time, must return exactly this (the value, or absence), and a read
+     * in key order may skip none of them.
+     */
+    private record View(int owner, byte[] keyPrefix, NavigableMap<byte[], byte[]> values) {
+        static View of(int owner, Map<Integer, byte[]> model) {
+            NavigableMap<byte[], byte[]> values = new TreeMap<>(Arrays::compareUnsigned);
+            model.forEach((n, value) -> values.put(ownedKey(owner, n), value));
+            return new View(owner, ("t" + owner + "-").getBytes(StandardCharsets.UTF_8), values);
+        }
+
+        /** Returns what is wrong with value (null when absent) read under key, or null when nothing is. */
+        String problem(byte[] key, byte[] value) {
+            if (!Arrays.equals(keyPrefix, 0, keyPrefix.length, key, 0, Math.min(key.length, keyPrefix.length))) {
+                return null; // another thread's key: only checked whole
+            }
+            byte[] expected = values.get(key);
+            if (Arrays.equals(expected, value)) {
+                return null;
+            }
+            return "key " + new String(key, StandardCharsets.UTF_8) + " read as " + describe(value)
+                    + " where the view holds " + describe(expected)
+                    + (expected != null && value != null ? " (another value)" : "");
+        }
+
+        /** Returns a key of the view strictly between two keys read one after the other, or null. */
+        byte[] skippedBetween(byte[] one, byte[] other) {
+            boolean ascending = Arrays.compareUnsigned(one, other) < 0;
+            byte[] low = ascending ? one : other;
+            byte[] high = ascending ? other : one;
+            byte[] next = values.higherKey(low);
+            return next != null && Arrays.compareUnsigned(next, high) < 0 ? next : null;
+        }
+    }
+
+    /** Key n of thread owner: {@code t<owner>-<n>}, which only that thread writes. */
+    static byte[] ownedKey(int owner, int n) {
+        return ("t" + owner + "-" + n).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String describe(byte[] value) {
+        return value == null ? "absent" : value.length + " bytes";
     }
 
     private TortureWorkload(long seed, Path dir, int threads) {
@@ -248,11 +308,13 @@ final class TortureWorkload {
         for (int i = 0; i < POOL; i++) {
             workload.sharedArenas.set(i, Arena.ofShared());
         }
-        List<Thread> workers = new ArrayList<>();
+        List<Worker> workers = new ArrayList<>();
+        List<Thread> running = new ArrayList<>();
         Throwable[] failure = new Throwable[1];
         for (int t = 0; t < threads; t++) {
             Worker worker = workload.new Worker(t, total / threads);
-            workers.add(Thread.ofPlatform().name("torture-" + t).uncaughtExceptionHandler((thread, e) -> {
+            workers.add(worker);
+            running.add(Thread.ofPlatform().name("torture-" + t).uncaughtExceptionHandler((thread, e) -> {
                 synchronized (failure) {
                     if (failure[0] == null) {
                         failure[0] = e;
@@ -260,7 +322,7 @@ final class TortureWorkload {
                 }
             }).start(worker));
         }
-        for (Thread worker : workers) {
+        for (Thread worker : running) {
             worker.join();
         }
         if (failure[0] != null) {
@@ -268,16 +330,17 @@ final class TortureWorkload {
             failure[0].printStackTrace();
             System.exit(1);
         }
-        workload.closeEverything();
+        workload.closeEverything(workers);
         System.out.println("operations=" + workload.operations.sum());
         new TreeMap<>(workload.met).forEach((kind, count) -> System.out.println(kind + "=" + count.sum()));
     }
 
     /**
-     * Closes what is left, as a program ending normally would, and checks each
-     * database reopens. The workers have ended, so nothing may throw.
+     * Closes what is left, as a program ending normally would, and checks that
+     * each database reopens holding exactly what every worker's model says of
+     * its keys. The workers have ended, so nothing may throw.
      */
-    private void closeEverything() {
+    private void closeEverything(List<Worker> workers) {
         for (int i = 0; i < POOL; i++) {
             closeIfPresent(cursors.get(i));
             closeIfPresent(snapshots.get(i));
@@ -289,7 +352,42 @@ final class TortureWorkload {
         }
         for (int i = 0; i < DATABASES; i++) {
             closeIfPresent(databases.get(i));
-            RocksDb.open(dir.resolve("db" + i), OPTIONS).close();
+            try (RocksDb db = RocksDb.open(dir.resolve("db" + i), OPTIONS)) {
+                sweep(db, i, workers);
+            }
+        }
+    }
+
+    /**
+     * Reads the whole database of a slot with one cursor and compares the
+     * threads' keys it holds with their models: the same keys, each with the
+     * value its thread last wrote.
+     */
+    private static void sweep(RocksDb db, int slot, List<Worker> workers) {
+        NavigableMap<byte[], byte[]> expected = new TreeMap<>(Arrays::compareUnsigned);
+        for (Worker worker : workers) {
+            expected.putAll(View.of(worker.id, worker.model.get(slot)).values());
+        }
+        Pattern owned = Pattern.compile("t\\d+-\\d+");
+        int read = 0;
+        try (Cursor cursor = db.cursor()) {
+            for (boolean on = cursor.first(); on; on = cursor.next()) {
+                byte[] key = cursor.keyBytes();
+                if (!owned.matcher(new String(key, StandardCharsets.UTF_8)).matches()) {
+                    continue;
+                }
+                byte[] want = expected.get(key);
+                if (!Arrays.equals(want, cursor.valueBytes())) {
+                    throw new AssertionError("after the last reopen db" + slot + " holds " + describe(cursor
+                            .valueBytes()) + " under " + new String(key, StandardCharsets.UTF_8)
+                            + ", its thread's model " + describe(want) + (want == null ? "" : " (another value)"));
+                }
+                read++;
+            }
+        }
+        if (read != expected.size()) {
+            throw new AssertionError("after the last reopen db" + slot + " holds " + read + " of the " + expected.size()
+                    + " keys the threads' models hold: it lost a write");
         }
     }
 
@@ -549,7 +647,7 @@ final class TortureWorkload {
                 case WRITE_BATCH -> writeBatch(db, mine);
                 case FAILING_BATCH -> failingBatch(db, mine);
                 case SNAPSHOTS -> snapshots(db, mine, n);
-                case CURSORS -> cursors(db);
+                case CURSORS -> cursors(db, mine);
                 case SHARED_ARENAS -> sharedArenas(db, key, mine.get(n), n);
                 case OTHER_THREADS_ARENA -> otherThreadsArena(db, key);
                 case SHARED_BATCH -> sharedBatch(db);
@@ -600,7 +698,7 @@ final class TortureWorkload {
         }
 
         private byte[] key(int n) {
-            return ("t" + id + "-" + n).getBytes(StandardCharsets.UTF_8);
+            return ownedKey(id, n);
         }
 
         /** A self-checking value for key: mostly under 200 bytes, one in twenty 2 to 22 KB. */
@@ -726,17 +824,35 @@ final class TortureWorkload {
             }
         }
 
-        /** Verifies a value a cursor showed alone: whole, and one written for the key it names. */
-        private void verifyWhole(String path, byte[] value) {
-            verify(path, SelfCheckingValue.keyNamedBy(value), MemorySegment.ofArray(value));
+        /**
+         * Verifies a value a cursor showed alone: whole, one written for the key it names,
+         * and (when view is not null) the one the cursor's view holds for that key.
+         */
+        private void verifyWhole(String path, byte[] value, View view) {
+            byte[] key = SelfCheckingValue.keyNamedBy(value);
+            verify(path, key, MemorySegment.ofArray(value));
+            inView(path, view, key, value);
         }
 
-        /** Verifies an entry a cursor showed, whose key says what its value must be. */
-        private void verifyEntry(String path, MemorySegment key, MemorySegment value) {
+        /**
+         * Verifies an entry a cursor showed, whose key says what its value must be, and
+         * (when view is not null) that it is what the cursor's view holds.
+         */
+        private void verifyEntry(String path, MemorySegment key, MemorySegment value, View view) {
             if (key.byteSize() == 0) {
                 throw new AssertionError(path + " showed an empty key (value of " + value.byteSize() + " bytes)");
             }
-            verify(path, key.toArray(ValueLayout.JAVA_BYTE), value);
+            byte[] bytes = key.toArray(ValueLayout.JAVA_BYTE);
+            verify(path, bytes, value);
+            inView(path, view, bytes, value.toArray(ValueLayout.JAVA_BYTE));
+        }
+
+        /** Fails the run when view is not null and holds something else than value under key. */
+        private void inView(String path, View view, byte[] key, byte[] value) {
+            String problem = view == null ? null : view.problem(key, value);
+            if (problem != null) {
+                throw new AssertionError(path + ": " + problem);
+            }
         }
 
         /**
@@ -755,10 +871,6 @@ final class TortureWorkload {
                                 ? " (the same)" : " (another value)") + " from " + generation(db)
                         + "; its latest writes:\n  " + history(n));
             }
-        }
-
-        private static String describe(byte[] value) {
-            return value == null ? "absent" : value.length + " bytes";
         }
 
         private void check(byte[] expected, byte[] actual, int n) {
@@ -855,15 +967,16 @@ final class TortureWorkload {
             int slot = random.nextInt(POOL);
             switch (random.nextInt(3)) {
                 case 0 -> {
-                    Snapshot previous = snapshots.getAndSet(slot, db.snapshot());
+                    Viewed<Snapshot> previous = snapshots.getAndSet(slot, new Viewed<>(db.snapshot(),
+                            View.of(id, mine)));
                     if (previous != null) {
-                        previous.close();
+                        previous.resource().close();
                     }
                 }
                 case 1 -> {
-                    Snapshot snapshot = snapshots.get(slot);
+                    Viewed<Snapshot> snapshot = snapshots.get(slot);
                     if (snapshot != null) {
-                        snapshot.close();
+                        snapshot.resource().close();
                     }
                 }
                 default -> {
@@ -873,15 +986,21 @@ final class TortureWorkload {
                         check(mine.get(n), verified("get through a fresh snapshot", key,
                                 db.get(ReadOptions.DEFAULT.snapshot(snapshot), key)), n);
                     }
-                    Snapshot pooled = snapshots.get(slot);
+                    Viewed<Snapshot> pooled = snapshots.get(slot);
                     if (pooled != null) {
-                        ReadOptions options = ReadOptions.DEFAULT.snapshot(pooled);
+                        ReadOptions options = ReadOptions.DEFAULT.snapshot(pooled.resource());
                         if (random.nextBoolean()) {
-                            verified("get through a pooled snapshot", key, db.get(options, key));
+                            // A key of the thread that took the snapshot, whose view it holds.
+                            byte[] viewed = ownedKey(pooled.view().owner(), n);
+                            byte[] read = verified("get through a pooled snapshot", viewed, db.get(options, viewed));
+                            String problem = pooled.view().problem(viewed, read);
+                            if (problem != null) {
+                                throw new AssertionError("get through a pooled snapshot: " + problem);
+                            }
                         } else {
                             try (Cursor cursor = db.cursor(options)) {
                                 walk("cursor through a pooled snapshot", cursor, random.nextBoolean(),
-                                        1 + random.nextInt(50), true);
+                                        1 + random.nextInt(50), true, pooled.view());
                             }
                         }
                     }
@@ -889,19 +1008,22 @@ final class TortureWorkload {
             }
         }
 
-        private void cursors(RocksDb db) {
+        private void cursors(RocksDb db, Map<Integer, byte[]> mine) {
             int slot = random.nextInt(POOL);
-            Cursor cursor = cursors.get(slot);
+            Viewed<Cursor> pooled = cursors.get(slot);
             boolean replace = random.nextInt(10) == 0;
-            if (cursor == null || replace) {
+            if (pooled == null || replace) {
                 byte[] prefix = ("t" + random.nextInt(4)).getBytes(StandardCharsets.UTF_8);
                 Cursor opened = random.nextBoolean() ? db.cursor() : db.cursor(ReadOptions.DEFAULT.prefix(prefix));
-                Cursor previous = cursors.getAndSet(slot, opened);
+                // A cursor reads the state the database had when it was opened: this thread's model now.
+                Viewed<Cursor> previous = cursors.getAndSet(slot, new Viewed<>(opened, View.of(id, mine)));
                 if (previous != null) {
-                    previous.close();
+                    previous.resource().close();
                 }
                 return;
             }
+            Cursor cursor = pooled.resource();
+            View view = pooled.view();
             int entries = 1 + random.nextInt(50);
             boolean reverse = random.nextBoolean();
             switch (random.nextInt(13)) {
@@ -915,17 +1037,18 @@ final class TortureWorkload {
                     MemorySegment key = cursor.key();
                     MemorySegment value = cursor.value();
                     viewing = cursor;
-                    verifyEntry("cursor key() and value() views", key, value);
+                    verifyEntry("cursor key() and value() views", key, value, view);
                 }
                 case 7 -> {
                     // Two calls: another thread may move the shared cursor between them (the
                     // cursor refuses only calls in flight at once), so each copy is checked alone.
                     verifyKey("cursor keyBytes()", cursor.keyBytes());
-                    verifyWhole("cursor valueBytes()", cursor.valueBytes());
+                    verifyWhole("cursor valueBytes()", cursor.valueBytes(), view);
                 }
-                case 8 -> cursor.read((key, value) -> verifyEntry("cursor read(reader)", key, value));
+                case 8 -> cursor.read((key, value) -> verifyEntry("cursor read(reader)", key, value, view));
                 case 9 -> {
-                    EntryOrder order = new EntryOrder(reverse ? "cursor scanReverse" : "cursor scan", reverse);
+                    EntryOrder order = new EntryOrder(reverse ? "cursor scanReverse" : "cursor scan", reverse,
+                            true, view);
                     if (reverse) {
                         cursor.scanReverse(entries, order::visit);
                     } else {
@@ -934,7 +1057,7 @@ final class TortureWorkload {
                 }
                 case 10 -> {
                     EntryOrder order = new EntryOrder(reverse ? "cursor scanBatchesReverse" : "cursor scanBatches",
-                            reverse);
+                            reverse, true, view);
                     Consumer<Cursor.Batch> visitor = batch -> {
                         while (batch.next()) {
                             order.visit(batch.key(), batch.value());
@@ -948,44 +1071,46 @@ final class TortureWorkload {
                 }
                 // The iterator and stream read a batch per call: another thread may move the
                 // shared cursor between two, so only each entry is checked, not their order.
-                case 11 -> walk("cursor", cursor, reverse, entries, false);
+                case 11 -> walk("cursor", cursor, reverse, entries, false, view);
                 default -> cursor.close();
             }
         }
 
         /**
          * Reads up to entries entries through the cursor's iterator or stream, in either
-         * direction, checking each and, when ordered, that the keys come in the path's order.
+         * direction, checking each (against view, when not null) and, when ordered, that
+         * the keys come in the path's order.
          */
-        private void walk(String what, Cursor cursor, boolean reverse, int entries, boolean ordered) {
+        private void walk(String what, Cursor cursor, boolean reverse, int entries, boolean ordered, View view) {
             EntryOrder order;
             if (random.nextBoolean()) {
-                order = new EntryOrder(what + (reverse ? " reverseIterator" : " iterator"), reverse, ordered);
+                order = new EntryOrder(what + (reverse ? " reverseIterator" : " iterator"), reverse, ordered, view);
                 Iterator<KeyValue> iterator = reverse ? cursor.reverseIterator() : cursor.iterator();
                 for (int i = entries; i > 0 && iterator.hasNext(); i--) {
                     order.visit(iterator.next());
                 }
             } else {
-                order = new EntryOrder(what + (reverse ? " reverseStream" : " stream"), reverse, ordered);
+                order = new EntryOrder(what + (reverse ? " reverseStream" : " stream"), reverse, ordered, view);
                 (reverse ? cursor.reverseStream() : cursor.stream()).limit(entries).forEach(order::visit);
             }
         }
 
-        /** Verifies each entry a cursor read path shows, and (when ordered) that the keys come in its order. */
+        /**
+         * Verifies each entry a cursor read path shows (against the cursor's view, when
+         * known), and (when ordered) that the keys come in its order, skipping none of the view's.
+         */
         private final class EntryOrder {
             private final String path;
             private final boolean descending;
             private final boolean ordered;
+            private final View view;
             private byte[] previous;
 
-            EntryOrder(String path, boolean descending) {
-                this(path, descending, true);
-            }
-
-            EntryOrder(String path, boolean descending, boolean ordered) {
+            EntryOrder(String path, boolean descending, boolean ordered, View view) {
                 this.path = path;
                 this.descending = descending;
                 this.ordered = ordered;
+                this.view = view;
             }
 
             void visit(KeyValue entry) {
@@ -993,13 +1118,19 @@ final class TortureWorkload {
             }
 
             void visit(MemorySegment key, MemorySegment value) {
-                verifyEntry(path, key, value);
+                verifyEntry(path, key, value, view);
                 byte[] current = key.toArray(ValueLayout.JAVA_BYTE);
                 if (ordered && previous != null) {
                     int order = Arrays.compareUnsigned(previous, current);
                     if (descending ? order <= 0 : order >= 0) {
                         throw new AssertionError(path + " showed key " + new String(current, StandardCharsets.UTF_8)
                                 + " after " + new String(previous, StandardCharsets.UTF_8));
+                    }
+                    byte[] skipped = view == null ? null : view.skippedBetween(previous, current);
+                    if (skipped != null) {
+                        throw new AssertionError(path + " went from " + new String(previous, StandardCharsets.UTF_8)
+                                + " to " + new String(current, StandardCharsets.UTF_8) + ", skipping "
+                                + new String(skipped, StandardCharsets.UTF_8) + ", which its view holds");
                     }
                 }
                 previous = current;
@@ -1029,7 +1160,7 @@ final class TortureWorkload {
                         // Another thread may close the arena between the pin and the read (which then throws).
                         byte[] read = pinned.toArray(ValueLayout.JAVA_BYTE);
                         check(expected, verified("getPinned into a shared arena", key, read), n);
-                        sharedPins.set(slot, new Pin(key, pinned));
+                        sharedPins.set(slot, new Pin(key, pinned, read));
                     } else {
                         check(expected, null, n);
                     }
@@ -1038,7 +1169,12 @@ final class TortureWorkload {
                     Pin pin = sharedPins.get(slot);
                     if (pin != null) {
                         // A copy, so that the arena closing midway throws rather than leaving half a value to check.
-                        verified("a shared pin", pin.key(), pin.value().toArray(ValueLayout.JAVA_BYTE));
+                        byte[] read = verified("a shared pin", pin.key(), pin.value().toArray(ValueLayout.JAVA_BYTE));
+                        if (!Arrays.equals(pin.pinned(), read)) {
+                            throw new AssertionError("a shared pin of " + new String(pin.key(), StandardCharsets.UTF_8)
+                                    + " read " + describe(read) + " where it pinned " + describe(pin.pinned())
+                                    + " (another value)");
+                        }
                     }
                 }
                 default -> {
@@ -1123,7 +1259,8 @@ final class TortureWorkload {
                                 + new String(key, StandardCharsets.UTF_8) + " just after a put of " + describe(value));
                     }
                     try (Cursor cursor = family.cursor()) {
-                        walk("cursor of family " + name, cursor, random.nextBoolean(), 1 + random.nextInt(20), true);
+                        walk("cursor of family " + name, cursor, random.nextBoolean(), 1 + random.nextInt(20), true,
+                                null);
                     }
                 }
             }
