@@ -176,10 +176,10 @@ class DirectoryClaim {
       return rocksdb::Status::NotFound("no directory at " + path);
     }
     database_ = path;
-    Directory id{status.st_dev, status.st_ino};
-    std::string holder = Holder(id);
-    return Add(id, "the database at " + path + " is already open (or being repaired) in this process" +
-                       (holder == path ? "" : ", as the directory or the log directory of the database at " + holder));
+    return Add({status.st_dev, status.st_ino}, [&](const std::string& holder) {
+      return "the database at " + path + " is already open (or being repaired) in this process" +
+             (holder == path ? "" : ", as the directory or the log directory of the database at " + holder);
+    });
   }
 
   // Claims directory, another directory (what it is to the database: "log
@@ -194,25 +194,23 @@ class DirectoryClaim {
     for (const Directory& own : directories_) {
       if (own == id) return rocksdb::Status::OK();
     }
-    return Add(id, "the " + what + " " + directory + " of the database at " + database_ +
-                       " is a directory that the database at " + Holder(id) +
-                       ", open (or being repaired) in this process, writes");
+    return Add(id, [&](const std::string& holder) {
+      return "the " + what + " " + directory + " of the database at " + database_ +
+             " is a directory that the database at " + holder + ", open (or being repaired) in this process, writes";
+    });
   }
 
  private:
   using Directory = std::pair<dev_t, ino_t>;
-  rocksdb::Status Add(const Directory& directory, const std::string& refusal) {
+  // Claims directory, or returns IOError with refusal(the path of the
+  // database holding it), named under the same lock as the claim.
+  template <typename Refusal>
+  rocksdb::Status Add(const Directory& directory, Refusal&& refusal) {
     std::lock_guard<std::mutex> lock(mutex());
-    if (!claimed().emplace(directory, database_).second) {
-      return rocksdb::Status::IOError("lock hold by current process: " + refusal);
-    }
+    auto [held, claimed_now] = claimed().emplace(directory, database_);
+    if (!claimed_now) return rocksdb::Status::IOError("lock hold by current process: " + refusal(held->second));
     directories_.push_back(directory);
     return rocksdb::Status::OK();
-  }
-  static std::string Holder(const Directory& directory) {
-    std::lock_guard<std::mutex> lock(mutex());
-    auto found = claimed().find(directory);
-    return found != claimed().end() ? found->second : "?";
   }
   // Never destroyed, like LogQueue: a database may close while the process exits.
   static std::mutex& mutex() {
