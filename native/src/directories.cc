@@ -35,22 +35,6 @@ namespace {
 // reads nor deletes it.
 constexpr const char* kMarker = "PINROCK-OWNER";
 
-struct Identity {
-  dev_t device = 0;
-  ino_t inode = 0;
-  bool operator==(const Identity& other) const {
-    return device == other.device && inode == other.inode;
-  }
-  bool operator!=(const Identity& other) const { return !(*this == other); }
-};
-
-// The identity of the directory at path, if it is one.
-std::optional<Identity> directory_identity(const std::string& path) {
-  struct stat status;
-  if (::stat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) return std::nullopt;
-  return Identity{status.st_dev, status.st_ino};
-}
-
 std::string absolute(const std::string& path) {
   char resolved[PATH_MAX];
   return ::realpath(path.c_str(), resolved) != nullptr ? std::string(resolved) : path;
@@ -58,7 +42,7 @@ std::string absolute(const std::string& path) {
 
 // What a marker records: the owning database directory's identity and path.
 struct Owner {
-  Identity identity;
+  DirectoryIdentity identity;
   std::string path;
 };
 
@@ -78,7 +62,7 @@ std::optional<Owner> read_marker(const std::string& directory) {
     if (text.rfind("path=", 0) == 0) owner.path = text.substr(5);
   }
   std::fclose(file);
-  owner.identity = Identity{static_cast<dev_t>(device), static_cast<ino_t>(inode)};
+  owner.identity = DirectoryIdentity{static_cast<dev_t>(device), static_cast<ino_t>(inode)};
   return owner;
 }
 
@@ -151,7 +135,7 @@ const char* const kMoving =
 // marker yet holds log files that unmarked_ok does not vouch for as the
 // database's own (written before pinrock wrote markers). Returns OK or
 // InvalidArgument naming the directory and why.
-rocksdb::Status check_owner(const std::string& database, const Identity& self,
+rocksdb::Status check_owner(const std::string& database, const DirectoryIdentity& self,
                             const std::string& logs, bool unmarked_ok) {
   const std::string named = "the log directory " + logs + " of the database at " + database;
   if (std::optional<Owner> owner = read_marker(logs)) {
@@ -189,7 +173,7 @@ namespace pinrock::internal {
 // directory holds log files: RocksDB writes none there with a log directory.
 std::string recorded_log_directory(const std::string& path, const rocksdb::DBOptions& recorded) {
   if (recorded.wal_dir.empty()) return "";
-  std::optional<Identity> self = directory_identity(path);
+  std::optional<DirectoryIdentity> self = directory_identity(path);
   if (!self || directory_identity(recorded.wal_dir) == self) return "";
   std::optional<Owner> owner = read_marker(recorded.wal_dir);
   if (owner ? owner->identity != *self : holds_log_files(path)) return "";
@@ -209,7 +193,7 @@ std::string recorded_log_directory(const std::string& path, const rocksdb::DBOpt
 // at once when path is no directory (RocksDB's open fails and says why).
 rocksdb::Status claim_written_directories(const std::string& path, rocksdb::DBOptions* options,
                                           DirectoryClaim* claim) {
-  std::optional<Identity> self = directory_identity(path);
+  std::optional<DirectoryIdentity> self = directory_identity(path);
   if (!self) return rocksdb::Status::OK();
   if (std::optional<Owner> owner = read_marker(path); owner && owner->identity != *self) {
     return rocksdb::Status::InvalidArgument(
@@ -241,7 +225,7 @@ rocksdb::Status claim_written_directories(const std::string& path, rocksdb::DBOp
   if (!options->wal_dir.empty()) {
     // Unmarked log files are the database's when its OPTIONS file records
     // this directory, or when the logs were moved here from the one it does.
-    std::optional<Identity> logs = directory_identity(options->wal_dir);
+    std::optional<DirectoryIdentity> logs = directory_identity(options->wal_dir);
     bool unmarked_ok = has_recorded && (directory_identity(recorded.wal_dir) == logs ||
                                         !holds_log_files(logs_were));
     rocksdb::Status owned = check_owner(path, *self, options->wal_dir, unmarked_ok);

@@ -33,6 +33,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <set>
 #include <shared_mutex>
 #include <stdexcept>
@@ -146,6 +147,26 @@ class RateLimitLift {
   LiftableRateLimiter* const limiter_;
 };
 
+// A directory as the kernel knows it, whatever path names it.
+struct DirectoryIdentity {
+  dev_t device = 0;
+  ino_t inode = 0;
+  bool operator==(const DirectoryIdentity& other) const {
+    return device == other.device && inode == other.inode;
+  }
+  bool operator!=(const DirectoryIdentity& other) const { return !(*this == other); }
+  bool operator<(const DirectoryIdentity& other) const {
+    return device != other.device ? device < other.device : inode < other.inode;
+  }
+};
+
+// The identity of the directory at path, if it is one.
+inline std::optional<DirectoryIdentity> directory_identity(const std::string& path) {
+  struct stat status;
+  if (::stat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) return std::nullopt;
+  return DirectoryIdentity{status.st_dev, status.st_ino};
+}
+
 // One database per directory per process, and one database per directory it
 // writes. RocksDB's lock on a database is keyed by the name of its LOCK
 // file, so the same directory reached through another spelling of its path
@@ -164,19 +185,17 @@ class DirectoryClaim {
   DirectoryClaim& operator=(const DirectoryClaim&) = delete;
   ~DirectoryClaim() {
     std::lock_guard<std::mutex> lock(mutex());
-    for (const Directory& directory : directories_) claimed().erase(directory);
+    for (const DirectoryIdentity& directory : directories_) claimed().erase(directory);
   }
 
   // Claims the database directory at path, first. Returns OK, NotFound when
   // path is no directory (nothing is claimed), or IOError when this process
   // already uses the directory, under whatever path.
   rocksdb::Status Claim(const std::string& path) {
-    struct stat status;
-    if (::stat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) {
-      return rocksdb::Status::NotFound("no directory at " + path);
-    }
+    std::optional<DirectoryIdentity> id = directory_identity(path);
+    if (!id) return rocksdb::Status::NotFound("no directory at " + path);
     database_ = path;
-    return Add({status.st_dev, status.st_ino}, [&](const std::string& holder) {
+    return Add(*id, [&](const std::string& holder) {
       return "the database at " + path + " is already open (or being repaired) in this process" +
              (holder == path ? "" : ", as the directory or the log directory of the database at " + holder);
     });
@@ -186,26 +205,22 @@ class DirectoryClaim {
   // directory", ...) that the database claimed by Claim writes: OK when no
   // other database of this process uses it, else IOError naming both.
   rocksdb::Status ClaimAlso(const std::string& directory, const std::string& what) {
-    struct stat status;
-    if (::stat(directory.c_str(), &status) != 0 || !S_ISDIR(status.st_mode)) {
-      return rocksdb::Status::InvalidArgument("the " + what + " " + directory + " is no directory");
+    std::optional<DirectoryIdentity> id = directory_identity(directory);
+    if (!id) return rocksdb::Status::InvalidArgument("the " + what + " " + directory + " is no directory");
+    for (const DirectoryIdentity& own : directories_) {
+      if (own == *id) return rocksdb::Status::OK();
     }
-    Directory id{status.st_dev, status.st_ino};
-    for (const Directory& own : directories_) {
-      if (own == id) return rocksdb::Status::OK();
-    }
-    return Add(id, [&](const std::string& holder) {
+    return Add(*id, [&](const std::string& holder) {
       return "the " + what + " " + directory + " of the database at " + database_ +
              " is a directory that the database at " + holder + ", open (or being repaired) in this process, writes";
     });
   }
 
  private:
-  using Directory = std::pair<dev_t, ino_t>;
   // Claims directory, or returns IOError with refusal(the path of the
   // database holding it), named under the same lock as the claim.
   template <typename Refusal>
-  rocksdb::Status Add(const Directory& directory, Refusal&& refusal) {
+  rocksdb::Status Add(const DirectoryIdentity& directory, Refusal&& refusal) {
     std::lock_guard<std::mutex> lock(mutex());
     auto [held, claimed_now] = claimed().emplace(directory, database_);
     if (!claimed_now) return rocksdb::Status::IOError("lock hold by current process: " + refusal(held->second));
@@ -218,12 +233,13 @@ class DirectoryClaim {
     return *mutex;
   }
   // Every claimed directory, with the path of the database claiming it.
-  static std::map<Directory, std::string>& claimed() {
-    static std::map<Directory, std::string>* claimed = new std::map<Directory, std::string>();
+  static std::map<DirectoryIdentity, std::string>& claimed() {
+    static std::map<DirectoryIdentity, std::string>* claimed =
+        new std::map<DirectoryIdentity, std::string>();
     return *claimed;
   }
   std::string database_;
-  std::vector<Directory> directories_;
+  std::vector<DirectoryIdentity> directories_;
 };
 
 // The write options every write starts from. RocksDB writes a group of
