@@ -17,9 +17,13 @@ ROCKSDB_VERSION=9.10.0
 ROCKSDB_SOURCE=rocksdb/trixie
 ROCKSDB_SHA256=fdccab16133c9d927a183c2648bcea8d956fb41eb1df2aacaa73eb0b95e43724
 # RocksDB's CMake options both engines share: RTTI (the shim uses
-# dynamic_cast on RocksDB's classes), the five compression libraries, and
-# nothing but the static library.
-ROCKSDB_CMAKE_OPTIONS=(-DUSE_RTTI=ON
+# dynamic_cast on RocksDB's classes), the five compression libraries,
+# nothing but the static library, and a unity build: CMake compiles the
+# library's sources sixteen to a file (RocksDB keeps its sources free of
+# clashes between files for its own unity build), which parses RocksDB's
+# headers a sixteenth as often: the x86-64 engine in 232 s instead of 894
+# on 2 cores (docs/contributing.md).
+ROCKSDB_CMAKE_OPTIONS=(-DUSE_RTTI=ON -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=16
   -DWITH_ZSTD=ON -DWITH_LZ4=ON -DWITH_SNAPPY=ON -DWITH_ZLIB=ON -DWITH_BZ2=ON
   -DWITH_LIBURING=OFF -DWITH_JEMALLOC=OFF -DWITH_NUMA=OFF -DWITH_TBB=OFF -DWITH_GFLAGS=OFF
   -DWITH_TESTS=OFF -DWITH_ALL_TESTS=OFF -DWITH_BENCHMARK_TOOLS=OFF -DWITH_CORE_TOOLS=OFF
