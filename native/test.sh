@@ -8,24 +8,37 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/../scripts/stage.sh"
+source "$here/compiler-cache.sh"
 target=${1:?usage: test.sh TARGET_DIR [JAVA_HOME]}
 java_home=${2:-${JAVA_HOME:-}}
 
 host_engine=$(stage "engine host" "$here/engine/build-host-engine.sh" | tail -n1)
 cmake -S "$here" -B "$target/cmake-instrumented" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DPINROCK_BUILD=instrumented -DPINROCK_ENGINE_DIR="$host_engine" -DPINROCK_JAVA_HOME="$java_home" >/dev/null
+  -DPINROCK_BUILD=instrumented -DPINROCK_ENGINE_DIR="$host_engine" -DPINROCK_JAVA_HOME="$java_home" \
+  "${compiler_cache_args[@]}" >/dev/null
 stage "native build instrumented" cmake --build "$target/cmake-instrumented" -j"${PINROCK_JOBS:-$(nproc)}"
 
-failed=()
+# The three suites run at once, each one test at a time (their timings,
+# stalls and retries, expect a core of their own): most of their tests are
+# one CPU-bound process (valgrind, the sanitizers, a fuzz target, one test
+# under qemu), so on two cores the three take about half the time they take
+# one after another. Each suite's output goes to its own log, printed whole
+# when it ends. A test running past --timeout (a hang) fails with its name.
+suites=() pids=()
 for build_dir in "$target"/cmake "$target"/cmake-*; do
   [[ -f $build_dir/CTestTestfile.cmake ]] || continue
-  # Emulated tests are CPU-bound processes of their own: two at once halve
-  # the wait (the power-loss tests take minutes each under qemu). The
-  # others run one at a time, as their timings (stalls, retries) expect.
-  jobs=1
-  [[ $build_dir == "$target"/cmake-aarch64 ]] && jobs=$(nproc)
-  echo "== ctest in $build_dir"
-  stage "ctest ${build_dir#"$target"/}" ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs" ||
-    failed+=("$build_dir")
+  suite=${build_dir#"$target"/}
+  suites+=("$suite")
+  stage "ctest $suite" ctest --test-dir "$build_dir" --output-on-failure --timeout 900 \
+    >"$target/ctest-$suite.log" 2>&1 &
+  pids+=($!)
+done
+failed=()
+for i in "${!suites[@]}"; do
+  status=0
+  wait "${pids[$i]}" || status=$?
+  echo "== ctest in $target/${suites[$i]}"
+  cat "$target/ctest-${suites[$i]}.log"
+  [[ $status == 0 ]] || failed+=("$target/${suites[$i]}")
 done
 [[ ${#failed[@]} == 0 ]] || { echo "native tests failed in: ${failed[*]}" >&2; exit 1; }
