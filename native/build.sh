@@ -11,6 +11,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/../scripts/stage.sh"
+source "$here/compiler-cache.sh"
 target=${1:?usage: build.sh TARGET_DIR [JAVA_HOME [PLATFORMS]]}
 java_home=${2:-${JAVA_HOME:-}}
 platforms=${3:-x86_64 aarch64}
@@ -29,7 +30,7 @@ for arch in $platforms; do
   [[ $arch == x86_64 ]] || build_dir=$target/cmake-$arch
   cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_TOOLCHAIN_FILE="$engine/toolchain.cmake" \
-    -DPINROCK_ENGINE_DIR="$engine" -DPINROCK_JAVA_HOME="$java_home" >/dev/null
+    -DPINROCK_ENGINE_DIR="$engine" -DPINROCK_JAVA_HOME="$java_home" "${compiler_cache_args[@]}" >/dev/null
   stage "native build $arch" cmake --build "$build_dir" -j"${PINROCK_JOBS:-$(nproc)}"
   resource_dir=$target/classes/dev/pinrock/native/linux-$arch
   mkdir -p "$resource_dir"

@@ -4,8 +4,8 @@
 PINROCK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Debian packages the build and the tests need: python3-pip fetches the
 # compiler of the shipped libraries (zig, from PyPI), qemu-user-static runs
-# the aarch64 tests.
-PINROCK_APT_PACKAGES=(build-essential cmake ninja-build maven libgtest-dev liblz4-dev libsnappy-dev
+# the aarch64 tests, ccache keeps the native objects between clean clones.
+PINROCK_APT_PACKAGES=(build-essential ccache cmake ninja-build maven libgtest-dev liblz4-dev libsnappy-dev
   zlib1g-dev xz-utils tar debian-archive-keyring e2fsprogs ca-certificates valgrind
   clang-16 libclang-rt-16-dev python3-pip qemu-user-static)
 
