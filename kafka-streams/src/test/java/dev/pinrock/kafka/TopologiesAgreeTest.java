@@ -60,6 +60,8 @@ import org.apache.kafka.streams.test.TestRecord;
 
 import dev.pinrock.kafka.internal.PinrockVersionedStore;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -72,7 +74,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * final store contents must be identical. Each runs without the record cache
  * (every update reaches the store) and with it (the caching layer merges its
  * entries with the store's ranges).
+ *
+ * <p>The cases run concurrently (src/test/resources/junit-platform.properties:
+ * two at a time): each drives one single-threaded test driver after another in
+ * its own state directory, so two of them keep both of a 2-core machine's
+ * cores busy and the class takes half as long.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class TopologiesAgreeTest {
     private static final List<String> VOCABULARY = vocabulary();
 
