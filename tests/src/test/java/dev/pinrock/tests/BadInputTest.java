@@ -431,8 +431,10 @@ class BadInputTest {
      * write acknowledged before it reads back exactly (no read may fail), every
      * later write fails too while the disk is full, and once there is room
      * again the database opens with every acknowledged write and takes new
-     * ones. Mounting needs root: where it is refused the test fails with that
-     * reason (a skip would hide that the case did not run). A hang (a writer
+     * ones. The test JVM may mount: it runs in a mount namespace of its own
+     * (native/platform/jdk-own-mounts), inside a user namespace when not run by
+     * root; where mounting is refused the test fails with that reason (a skip
+     * would hide that the case did not run). A hang (a writer
      * never woken) fails the test after the timeout.
      */
     @Test
@@ -440,7 +442,8 @@ class BadInputTest {
     void aFullDiskIsAnIoErrorThatLosesNoAcknowledgedWrite() throws Exception {
         Path mount = Files.createDirectory(dir.resolve("tmpfs"));
         assertEquals(0, run("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mount.toString()),
-                "cannot mount a small tmpfs here (it needs root, or CAP_SYS_ADMIN): the full-disk case cannot run");
+                "cannot mount a small tmpfs here (it needs root or CAP_SYS_ADMIN in the JVM's namespace:"
+                        + " run it through native/platform/jdk-own-mounts/bin/java): the full-disk case cannot run");
         try {
             Path path = mount.resolve("db");
             DbOptions options = DbOptions.create().createIfMissing(true).writeBufferBytes(1 << 20);
@@ -479,7 +482,7 @@ class BadInputTest {
                 }
             }
             assertTrue(acknowledged > 10, acknowledged + " writes before the disk filled");
-            assertEquals(0, run("mount", "-o", "remount,size=64m", mount.toString()));
+            assertEquals(0, run("mount", "-t", "tmpfs", "-o", "remount,size=64m", "tmpfs", mount.toString()));
             try (RocksDb reopened = RocksDb.open(path, options)) {
                 for (int n = 0; n < acknowledged; n++) {
                     assertArrayEquals(bigValue(n), reopened.get(key(n)), "key " + n + " after reopening");

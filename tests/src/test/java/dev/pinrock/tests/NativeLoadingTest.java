@@ -189,7 +189,8 @@ class NativeLoadingTest {
 
     @Test
     void aCacheDirectoryOnANoexecMountIsReportedWithTheFixAtEveryCall() throws Exception {
-        // A tmpfs mounted noexec in a mount namespace of the child's own (this needs root, as the test command has).
+        // A tmpfs mounted noexec in a mount namespace of the child's own (this JVM may mount: it runs as
+        // root or in a user namespace of its own, native/platform/jdk-own-mounts).
         Path mount = Files.createDirectory(dir.resolve("noexec"));
         List<String> unshare = List.of("unshare", "--mount", "sh", "-c",
                 "mount -t tmpfs -o noexec pinrock-test \"$0\" && exec \"$@\"", mount.toString());
