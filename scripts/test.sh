@@ -5,6 +5,11 @@
 # three minutes of fuzzing random call sequences (the Maven profile fuzz).
 # Ends with the time of each stage, and fails when a stage took longer than
 # its budget in scripts/stage-budgets.tsv (docs/contributing.md).
+#
+#   scripts/test.sh [MAVEN ARGS...]   everything (what CI runs)
+#   scripts/test.sh --quick           while working: the x86-64 library and the
+#                                     Java API's tests and contract suite on this
+#                                     JVM only (-Pquick, docs/contributing.md)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$PINROCK_ROOT/scripts/stage.sh"
@@ -15,7 +20,13 @@ export PINROCK_STAGE_TIMES=$PINROCK_ROOT/target/stage-times.tsv
 : >"$PINROCK_STAGE_TIMES"
 log=$PINROCK_ROOT/target/test-command.log
 status=0
-stage "whole test command" mvn -B -ntp install -Pfuzz "$@" 2>&1 | tee "$log" || status=$?
+if [[ ${1:-} == --quick ]]; then
+  shift
+  stage "whole quick test command" mvn -B -ntp package -Pquick -pl native,jextract-bindings,java-api "$@" 2>&1 |
+    tee "$log" || status=$?
+else
+  stage "whole test command" mvn -B -ntp install -Pfuzz "$@" 2>&1 | tee "$log" || status=$?
+fi
 record_maven_stages "$log" >>"$PINROCK_STAGE_TIMES"
 check_stage_budgets "$PINROCK_STAGE_TIMES" "$PINROCK_ROOT/scripts/stage-budgets.tsv" || status=1
 exit $status
