@@ -76,7 +76,7 @@ if [[ -f $prefix/.complete ]]; then
   exit 0
 fi
 
-for tool in cmake ninja make tar xz python3; do
+for tool in cmake ninja make patch tar xz python3; do
   command -v "$tool" >/dev/null ||
     die "'$tool' is missing: run scripts/test.sh once (it installs what is needed), or apt-get install cmake ninja-build build-essential xz-utils python3-pip"
 done

@@ -33,7 +33,7 @@ if [[ -f $prefix/.complete ]]; then
   exit 0
 fi
 
-for tool in cmake ninja make cc c++ tar xz; do
+for tool in cmake ninja make patch cc c++ tar xz; do
   command -v "$tool" >/dev/null ||
     die "'$tool' is missing: run scripts/test.sh once (it installs what is needed), or apt-get install cmake ninja-build build-essential xz-utils"
 done

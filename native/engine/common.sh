@@ -32,10 +32,15 @@ ROCKSDB_CMAKE_OPTIONS=(-DUSE_RTTI=ON -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_
 engine_jobs=${PINROCK_JOBS:-$(nproc)}
 engine_keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
+# pinrock's fixes to RocksDB's source, applied to every engine (each patch
+# says what it fixes; docs/native.md lists them).
+engine_patches=("$(dirname "${BASH_SOURCE[0]}")"/patches/*.patch)
+
 # A cache key for a recipe: the content of the given files (the recipe
-# script and this file), so that any change to versions or flags builds anew.
+# script), this file and the patches, so that any change to versions, flags
+# or patches builds anew.
 recipe_key() {
-  cat "$@" "${BASH_SOURCE[0]}" | sha256sum | cut -c1-12
+  cat "$@" "${BASH_SOURCE[0]}" "${engine_patches[@]}" | sha256sum | cut -c1-12
 }
 
 # Takes the build lock of the cache directory $1 on descriptor 9 (held until
@@ -114,17 +119,22 @@ unpack_packages() {
   done
 }
 
-# Configures, builds and installs RocksDB from source directory $1 in build
-# directory $2 into prefix $3, where its compression libraries are
-# installed already: Release with -DNDEBUG, position-independent, without
-# RocksDB's per-thread perf context (-DNPERF_CONTEXT: pinrock exposes none,
+# Configures, builds and installs RocksDB from source directory $1 (with
+# engine_patches applied) in build directory $2 into prefix $3, where its
+# compression libraries are installed already: Release with -DNDEBUG,
+# position-independent, without RocksDB's per-thread perf context
+# (-DNPERF_CONTEXT: pinrock exposes none,
 # and in a shared library every update of its thread_local counters is a
 # call to __tls_get_addr, about a quarter of a hot memtable get's time; see
 # docs/benchmarking.md), with ROCKSDB_CMAKE_OPTIONS and the CMake arguments
 # "$4"....
 build_rocksdb() {
-  local src=$1 build=$2 prefix=$3
+  local src=$1 build=$2 prefix=$3 patch
   shift 3
+  for patch in "${engine_patches[@]}"; do
+    log "applying $(basename "$patch")"
+    patch -d "$src" -p1 --forward --quiet <"$patch" >&2 || die "$patch does not apply to RocksDB $ROCKSDB_VERSION"
+  done
   cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_FLAGS="-DNDEBUG" -DCMAKE_CXX_FLAGS="-DNDEBUG -DNPERF_CONTEXT" \
     -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_PREFIX_PATH="$prefix" \

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -16,6 +17,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -369,6 +372,48 @@ class DamagedFilesTest {
             // Only the records in the damaged log block are skipped; later ones come back.
             assertTrue(present > pointInTime && present < TOTAL, "salvaged " + present);
             assertNotNull(database.get(key(TOTAL - 1)));
+        }
+    }
+
+    /**
+     * Garbage at the log's end whose first bytes read as the header of a
+     * recycled log's record (types 5-8 and 11) in a log that did not start as
+     * one, as a power loss can leave it: RocksDB 9.10 read that header again
+     * forever and the open never returned (pinrock's engine carries the fix,
+     * native/engine/patches/). Every recovery mode now ends the open: point in
+     * time and skip-any with every key, the stricter ones with every key or a
+     * corruption.
+     */
+    @Test
+    void garbageAfterTheLogThatLooksLikeARecycledRecordEndsTheOpen() throws IOException {
+        Path pristine = copy(db, dir.resolve("pristine"));
+        int round = 0;
+        for (int type : new int[] {5, 6, 7, 8, 11}) {
+            for (WalRecovery mode : WalRecovery.values()) {
+                String what = "record type " + type + ", " + mode;
+                db = copy(pristine, dir.resolve("round" + round++));
+                byte[] garbage = new byte[7 + 200];
+                Arrays.fill(garbage, (byte) 0x5a);
+                garbage[4] = 100; // the length, then the type
+                garbage[5] = 0;
+                garbage[6] = (byte) type;
+                Files.write(only("*.log"), garbage, StandardOpenOption.APPEND);
+                RocksDb opened = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+                    try {
+                        return RocksDb.open(db, DbOptions.create().walRecovery(mode));
+                    } catch (RocksDbException e) {
+                        assertFalse(mode == WalRecovery.POINT_IN_TIME || mode == WalRecovery.SKIP_ANY_CORRUPTED,
+                                what + ": " + e);
+                        assertEquals(StatusCode.CORRUPTION, e.code(), what + ": " + e);
+                        return null;
+                    }
+                }, what + ": the open did not return");
+                if (opened != null) {
+                    try (opened) {
+                        assertEquals(TOTAL, readAll(opened, ReadOptions.DEFAULT), what);
+                    }
+                }
+            }
         }
     }
 
