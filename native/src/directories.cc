@@ -215,7 +215,7 @@ rocksdb::Status claim_written_directories(const std::string& path, rocksdb::DBOp
     if (!claimed.ok()) return claimed;
   }
   rocksdb::DBOptions recorded;
-  std::vector<rocksdb::ColumnFamilyDescriptor> recorded_families;
+  RecordedFamilies recorded_families;
   const bool has_recorded = load_recorded_families(path, &recorded, &recorded_families).ok();
   std::string logs_were = path;
   if (has_recorded) {

@@ -204,7 +204,7 @@ std::vector<std::string> known_family_names(const std::string& path,
   if (rocksdb::DB::ListColumnFamilies(options, path, &names).ok()) return names;
   names.clear();
   rocksdb::DBOptions recorded_db_options;
-  std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
+  RecordedFamilies recorded;
   if (load_recorded_families(path, &recorded_db_options, &recorded).ok()) {
     for (const rocksdb::ColumnFamilyDescriptor& family : recorded) names.push_back(family.name);
   }
@@ -236,7 +236,7 @@ rocksdb::Status check_no_blob_files(const std::string& path, rocksdb::Env* env,
     }
   }
   rocksdb::DBOptions recorded_db_options;
-  std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
+  RecordedFamilies recorded;
   if (load_recorded_families(path, &recorded_db_options, &recorded).ok()) {
     for (const rocksdb::ColumnFamilyDescriptor& family : recorded) {
       if (family.options.enable_blob_files) {
@@ -307,19 +307,21 @@ void drop_hold(pr_db* family) {
 }
 
 rocksdb::Status load_recorded_families(const std::string& path, rocksdb::DBOptions* db_options,
-                                       std::vector<rocksdb::ColumnFamilyDescriptor>* recorded) {
+                                       RecordedFamilies* recorded) {
   rocksdb::ConfigOptions config;
   config.env = rocksdb::Env::Default();
   config.ignore_unknown_options = true;
   config.ignore_unsupported_options = false;
-  rocksdb::Status strict = rocksdb::LoadLatestOptions(config, path, db_options, recorded);
+  recorded->clear();
+  rocksdb::Status strict = rocksdb::LoadLatestOptions(config, path, db_options, recorded->descriptors());
   if (strict.ok()) return strict;
+  recorded->clear();
   // A file RocksDB reads only when it skips the objects it cannot make names
   // one: another program's own merge operator, comparator, compaction filter
   // or prefix extractor, which the lenient read takes as none (a family that merges would
   // pass as one that cannot, and its log be replayed without its operator).
   config.ignore_unsupported_options = true;
-  rocksdb::Status lenient = rocksdb::LoadLatestOptions(config, path, db_options, recorded);
+  rocksdb::Status lenient = rocksdb::LoadLatestOptions(config, path, db_options, recorded->descriptors());
   if (!lenient.ok()) return lenient;
   return rocksdb::Status::NotSupported(
       "the OPTIONS file of " + path + " names an object pinrock cannot make (" + strict.ToString() +
@@ -370,7 +372,7 @@ rocksdb::Status check_recorded_family_options(
     const std::string& path, const std::vector<rocksdb::ColumnFamilyDescriptor>& families,
     const rocksdb::ColumnFamilyOptions& others) {
   rocksdb::DBOptions recorded_db_options;
-  std::vector<rocksdb::ColumnFamilyDescriptor> recorded;
+  RecordedFamilies recorded;
   rocksdb::Status loaded = load_recorded_families(path, &recorded_db_options, &recorded);
   if (loaded.IsNotSupported()) return rocksdb::Status::InvalidArgument(loaded.getState());
   if (!loaded.ok()) return rocksdb::Status::OK();

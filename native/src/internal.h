@@ -444,8 +444,31 @@ rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot
 // skipped. NotSupported, naming it, when the file names an object (a merge
 // operator, comparator, compaction filter, prefix extractor, ...) that
 // RocksDB cannot make by that name.
+//
+// The families come in a RecordedFamilies: RocksDB's parser makes a recorded
+// compaction filter (one of its built-ins, by name) with new and hands it over
+// as a raw pointer that nothing else frees; RecordedFamilies frees it, so the
+// options it holds must not be used after it is gone.
+class RecordedFamilies {
+ public:
+  RecordedFamilies() = default;
+  RecordedFamilies(const RecordedFamilies&) = delete;
+  RecordedFamilies& operator=(const RecordedFamilies&) = delete;
+  ~RecordedFamilies() { clear(); }
+  // Frees what the parser made and forgets the families.
+  void clear() {
+    for (rocksdb::ColumnFamilyDescriptor& family : families_) delete family.options.compaction_filter;
+    families_.clear();
+  }
+  std::vector<rocksdb::ColumnFamilyDescriptor>* descriptors() { return &families_; }
+  std::vector<rocksdb::ColumnFamilyDescriptor>::const_iterator begin() const { return families_.begin(); }
+  std::vector<rocksdb::ColumnFamilyDescriptor>::const_iterator end() const { return families_.end(); }
+
+ private:
+  std::vector<rocksdb::ColumnFamilyDescriptor> families_;
+};
 rocksdb::Status load_recorded_families(const std::string& path, rocksdb::DBOptions* db_options,
-                                       std::vector<rocksdb::ColumnFamilyDescriptor>* recorded);
+                                       RecordedFamilies* recorded);
 
 // Why no family can have the options recorded for the family where names:
 // a compaction filter, which pinrock does not offer, or a table format other

@@ -820,7 +820,7 @@ int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t*
   *length = 0;
   return guarded(err, err_cap, [&] {
     rocksdb::DBOptions db;
-    std::vector<rocksdb::ColumnFamilyDescriptor> families;
+    RecordedFamilies families;
     rocksdb::Status s = load_recorded_families(path, &db, &families);
     if (s.IsNotSupported()) return invalid_argument(s.getState(), err, err_cap);
     if (!s.ok()) return fail(static_cast<int32_t>(s.code()), s.ToString(), err, err_cap);
