@@ -150,6 +150,12 @@ final class ApiModel {
         return history.putsSinceDelete <= 1 && !history.merged && !(noDeleteBefore && history.everDeleted);
     }
 
+    /** Whether key was merged since its last point delete (its value depends on every operand since). */
+    boolean mergedSinceDelete(String family, byte[] key) {
+        History history = histories.get(family).get(key);
+        return history != null && history.merged;
+    }
+
     /** Applies acknowledged writes in order. */
     void apply(List<Write> writes) {
         for (Write write : writes) {

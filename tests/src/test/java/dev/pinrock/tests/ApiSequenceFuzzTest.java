@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -56,8 +57,11 @@ import java.util.stream.Stream;
  * allow-list per operation, and a required one when the model knows the call
  * must fail), every read agrees with the acknowledged writes, a write that
  * threw changed nothing, and a reopen at the end (and after every close)
- * finds exactly the model. An input runs on its own thread with a deadline,
- * so a hang fails the test with every thread's stack.
+ * finds exactly the model. RocksDB's own options, by the names and values
+ * its OPTIONS file records ({@link RecordedOptions}), are set at open and
+ * while open; what pinrock must refuse is {@link OptionRefusals}. An input
+ * runs on its own thread with a deadline, so a hang fails the test with
+ * every thread's stack.
  *
  * <p>{@code mvn test} replays the inputs kept under
  * {@code src/test/resources/dev/pinrock/tests/ApiSequenceFuzzTestInputs/apiSequence/};
@@ -223,6 +227,8 @@ class ApiSequenceFuzzTest {
         private DbOptions options;
         private RocksDb db;
         private int fileNumber;
+        /** Whether the database was opened with FIFO compaction since the last check, which drops table files by design. */
+        private boolean entriesMayBeDropped;
 
         ApiSequence(FuzzedDataProvider data, Path root) throws Exception {
             this.data = data;
@@ -241,7 +247,18 @@ class ApiSequenceFuzzTest {
         void run() throws Exception {
             int calls = data.consumeInt(1, MAX_CALLS);
             for (int i = 0; i < calls && data.remainingBytes() > 0; i++) {
-                switch (data.consumeInt(0, 19)) {
+                // One byte picks the call: its value modulo 20 as before the option string calls
+                // (38 and 39) were added, so that kept inputs still make the calls they made.
+                int pick = data.consumeInt(0, 39);
+                if (pick == 38) {
+                    reopenWithOptionStrings();
+                    continue;
+                }
+                if (pick == 39) {
+                    changeOptionsWhileOpen();
+                    continue;
+                }
+                switch (pick % 20) {
                     case 0, 1, 2 -> put();
                     case 3, 4 -> get();
                     case 5 -> delete();
@@ -269,12 +286,13 @@ class ApiSequenceFuzzTest {
             log.add(line);
         }
 
+        /** The keys key() picks without fuzzed bytes: "a" to "h" and the empty key. */
+        private static final List<byte[]> FIXED_KEYS = List.of(new byte[] {'a'}, new byte[] {'b'}, new byte[] {'c'},
+                new byte[] {'d'}, new byte[] {'e'}, new byte[] {'f'}, new byte[] {'g'}, new byte[] {'h'}, new byte[0]);
+
         private byte[] key() {
             int pick = data.consumeInt(0, 9);
-            if (pick < 8) {
-                return new byte[] {(byte) ('a' + pick)};
-            }
-            return pick == 8 ? new byte[0] : data.consumeBytes(data.consumeInt(1, 6));
+            return pick < FIXED_KEYS.size() ? FIXED_KEYS.get(pick).clone() : data.consumeBytes(data.consumeInt(1, 6));
         }
 
         private byte[] value() {
@@ -957,8 +975,7 @@ class ApiSequenceFuzzTest {
 
         private void checkpoint() throws Exception {
             Path directory = root.resolve("checkpoint-" + fileNumber++);
-            // A file system failure (a full disk) is RocksDB failing the checkpoint, as documented.
-            Expect expect = onDatabase("default").mayUnlessMustFail(StatusCode.IO_ERROR);
+            Expect expect = onDatabase("default");
             if (data.consumeInt(0, 4) == 0) {
                 Files.createDirectories(directory);
                 expect.mustFail("the directory exists", StatusCode.INVALID_ARGUMENT);
@@ -1054,6 +1071,29 @@ class ApiSequenceFuzzTest {
 
         /** Closes (unless closed) and reopens, with fuzzer-chosen options when chooseOptions, and checks every entry. */
         private void reopen(boolean chooseOptions) throws Exception {
+            closeForReopen();
+            if (chooseOptions && data.consumeBoolean()) {
+                repair();
+            }
+            if (chooseOptions) {
+                openOnceWith(chooseOptions());
+            }
+            openAndVerify();
+        }
+
+        /**
+         * Closes (unless closed), opens once with option strings of RocksDB's own option
+         * names (those its OPTIONS file records) and values, then reopens and checks
+         * every entry.
+         */
+        private void reopenWithOptionStrings() throws Exception {
+            closeForReopen();
+            openOnceWith(chooseOptionStrings());
+            openAndVerify();
+        }
+
+        /** Closes the database unless closed, after (sometimes) a second open of it that must be refused. */
+        private void closeForReopen() {
             if (db != null && db.isOpen()) {
                 if (data.consumeInt(0, 4) == 0) {
                     Expect twice = new Expect().mustFail("the database is open", StatusCode.IO_ERROR);
@@ -1068,33 +1108,49 @@ class ApiSequenceFuzzTest {
                     return null;
                 });
             }
-            if (chooseOptions && data.consumeBoolean()) {
-                DbOptions repairOptions = options;
+        }
+
+        /** Repairs the closed database with the options of its families. */
+        private void repair() {
+            DbOptions repairOptions = options;
                 for (String name : model.familyNames()) {
                     if (!name.equals("default")) {
                         repairOptions = repairOptions.columnFamily(name, DbOptions.create().mergeOperator(model.operator().optionName));
                     }
                 }
-                DbOptions withFamilies = repairOptions;
-                call("repair(" + model.familyNames() + ")", new Expect(), () -> {
-                    RocksDb.repair(path, withFamilies);
-                    return null;
-                });
-            }
-            if (chooseOptions) {
-                OptionsChoice choice = chooseOptions();
-                Expect expect = choice.invalid.isEmpty() ? new Expect().may(StatusCode.NOT_SUPPORTED) : new Expect();
-                for (String why : choice.invalid) {
-                    expect.mustFail(why, StatusCode.INVALID_ARGUMENT);
-                }
-                // Compression algorithms this engine build lacks are refused at open.
+            DbOptions withFamilies = repairOptions;
+            call("repair(" + model.familyNames() + ")", new Expect(), () -> {
+                RocksDb.repair(path, withFamilies);
+                return null;
+            });
+        }
+
+        /**
+         * Opens the closed database once with choice, which must succeed unless the
+         * choice says why it must or may fail; the calls after use it when it opened,
+         * unless it drops entries by design.
+         */
+        private void openOnceWith(OptionsChoice choice) {
+            Expect expect = new Expect();
+            if (choice.mayBeRefused()) {
                 expect.may(StatusCode.INVALID_ARGUMENT);
-                RocksDb[] opened = new RocksDb[1];
-                if (call("open(" + choice.options + ")", expect, () -> opened[0] = RocksDb.open(path, choice.options))) {
-                    opened[0].close();
-                    options = choice.options;
+            }
+            for (String why : choice.invalid()) {
+                expect.mustFail(why, StatusCode.INVALID_ARGUMENT);
+            }
+            RocksDb[] opened = new RocksDb[1];
+            if (call("open(" + choice.described() + ")", expect, () -> opened[0] = RocksDb.open(path, choice.options()))) {
+                opened[0].close();
+                if (choice.dropsEntries()) {
+                    entriesMayBeDropped = true;
+                } else {
+                    options = choice.options();
                 }
             }
+        }
+
+        /** Opens the closed database with the options in use, and checks it holds exactly the model. */
+        private void openAndVerify() throws Exception {
             log("open(" + options + ")");
             db = RocksDb.open(path, options);
             families.clear();
@@ -1105,11 +1161,21 @@ class ApiSequenceFuzzTest {
             }
             snapshots.clear();
             snapshotViews.clear();
+            if (entriesMayBeDropped) {
+                keepWhatFifoCompactionKept();
+                entriesMayBeDropped = false;
+            }
             verify(db, "after the reopen");
         }
 
-        /** Options the fuzzer chose, and why the open must fail with them (empty: it may succeed). */
-        private record OptionsChoice(DbOptions options, List<String> invalid) {
+        /**
+         * Options the fuzzer chose: why the open must fail with them (empty: it may
+         * succeed), whether RocksDB may refuse them (values the fuzzer changed, which
+         * RocksDB validates; otherwise an open without a reason to fail must succeed),
+         * and whether they drop entries by design (FIFO compaction).
+         */
+        private record OptionsChoice(DbOptions options, String described, List<String> invalid, boolean mayBeRefused,
+                boolean dropsEntries) {
         }
 
         private OptionsChoice chooseOptions() {
@@ -1157,7 +1223,217 @@ class ApiSequenceFuzzTest {
                 chosen = chosen.mergeOperator("no-such-operator");
                 invalid.add("an unknown merge operator");
             }
-            return new OptionsChoice(chosen, invalid);
+            return new OptionsChoice(chosen, chosen.toString(), invalid, false, false);
+        }
+
+        /**
+         * Option strings for an open: database options, family options (which every
+         * family takes) or both, of RocksDB's own names and values as the database's
+         * OPTIONS file records them, some changed.
+         */
+        private OptionsChoice chooseOptionStrings() {
+            RecordedOptions recorded = RecordedOptions.newest(path);
+            DbOptions chosen = options;
+            List<String> invalid = new ArrayList<>();
+            List<String> texts = new ArrayList<>();
+            boolean changed = false;
+            boolean fifo = false;
+            boolean databaseScope = data.consumeBoolean();
+            if (databaseScope) {
+                OptionString database = chooseOptionString(recorded.database(), false, true);
+                chosen = chosen.databaseOptions(database.text());
+                texts.add("database \"" + database.text() + "\"");
+                invalid.addAll(database.refusals());
+                changed = database.changed();
+            }
+            if (!databaseScope || data.consumeBoolean()) {
+                OptionString family = chooseOptionString(recorded.families().get("default"), true, true);
+                chosen = chosen.familyOptions(family.text());
+                texts.add("family \"" + family.text() + "\"");
+                invalid.addAll(family.refusals());
+                changed |= family.changed();
+                fifo = "kCompactionStyleFIFO".equals(family.values().get("compaction_style"));
+            }
+            return new OptionsChoice(chosen, String.join(", ", texts), invalid, changed, fifo);
+        }
+
+        /**
+         * An option string the fuzzer chose (name=value;...), the last value of each name
+         * in it, why pinrock refuses it (each reason requires the refusal), and whether a
+         * value differs from the one recorded.
+         */
+        private record OptionString(String text, Map<String, String> values, List<String> refusals, boolean changed) {
+        }
+
+        /** Enumerators an OPTIONS file of the default options does not show, beside those it does. */
+        private static final List<String> ENUMERATORS = List.of("kCompactionStyleLevel", "kCompactionStyleUniversal",
+                "kCompactionStyleFIFO", "kPointInTimeRecovery", "kTolerateCorruptedTailRecords", "kAbsoluteConsistency",
+                "kSkipAnyCorruptedRecords", "kNoCompression", "kSnappyCompression", "kLZ4Compression", "kZSTD",
+                "kByCompensatedSize", "kOldestLargestSeqFirst", "kOldestSmallestSeqFirst", "kRoundRobin", "kHot", "kCold");
+
+        /**
+         * One to three options of recorded (the names RocksDB wrote in the OPTIONS file,
+         * with their values), each with its recorded value, another value of its kind,
+         * or a fuzzed token.
+         */
+        private OptionString chooseOptionString(NavigableMap<String, String> recorded, boolean familyScope, boolean atOpen) {
+            List<String> names = new ArrayList<>(recorded.keySet());
+            Map<String, String> values = new HashMap<>();
+            List<String> assignments = new ArrayList<>();
+            boolean changed = false;
+            int count = data.consumeInt(1, 3);
+            for (int i = 0; i < count; i++) {
+                String name = names.get(data.consumeInt(0, names.size() - 1));
+                String recordedValue = recorded.get(name);
+                String value = switch (data.consumeInt(0, 3)) {
+                    case 0, 1 -> recordedValue;
+                    case 2 -> otherValue(recordedValue, recorded.values());
+                    default -> token();
+                };
+                changed |= !value.equals(recordedValue);
+                values.put(name, value);
+                assignments.add(name + "=" + value);
+            }
+            return new OptionString(String.join(";", assignments), values,
+                    OptionRefusals.reasons(values, familyScope, atOpen), changed);
+        }
+
+        /** Another value of recorded's kind: a boolean flipped, another number or enumerator, or no object. */
+        private String otherValue(String recorded, Collection<String> allRecorded) {
+            if (recorded.equals("true") || recorded.equals("false")) {
+                return String.valueOf(!Boolean.parseBoolean(recorded));
+            }
+            Long number = OptionRefusals.asLong(recorded);
+            if (number != null) {
+                // Small numbers only: RocksDB allocates by some sizes and counts (levels, shards).
+                return String.valueOf(switch (data.consumeInt(0, 4)) {
+                    case 0 -> 0;
+                    case 1 -> -1;
+                    case 2 -> number * 2;
+                    case 3 -> number / 2;
+                    default -> data.consumeLong(0, 4096);
+                });
+            }
+            if (recorded.matches("-?\\d+\\.\\d+")) {
+                return data.pickValue(new String[] {"0", "0.5", "-1.5", String.valueOf(Double.parseDouble(recorded) * 2)});
+            }
+            if (recorded.matches("k[A-Z]\\w*")) {
+                List<String> enumerators = new ArrayList<>(ENUMERATORS);
+                allRecorded.stream().filter(value -> value.matches("k[A-Z]\\w*")).sorted().forEach(enumerators::add);
+                return data.pickValue(enumerators);
+            }
+            return data.consumeBoolean() ? "nullptr" : recorded;
+        }
+
+        /** A fuzzed value that stays one value: without the separators of option strings, NULs or unpaired surrogates. */
+        private String token() {
+            StringBuilder token = new StringBuilder();
+            data.consumeString(16).codePoints()
+                    .filter(c -> c != 0 && ";={}".indexOf(c) < 0 && !Character.isSurrogate((char) c))
+                    .forEach(token::appendCodePoint);
+            return token.toString();
+        }
+
+        /**
+         * Changes options while the database is open, through the database or a family
+         * (setDatabaseOptions, setFamilyOptions, as strings or in a DbOptions), and checks
+         * that what changed is what RocksDB records in its next OPTIONS file.
+         */
+        private void changeOptionsWhileOpen() {
+            boolean familyScope = data.consumeBoolean();
+            String name = familyScope ? familyName() : "default";
+            Keyspace family = family(name);
+            Expect expect = onDatabase(name);
+            RecordedOptions recorded = RecordedOptions.newest(path);
+            if (familyScope && data.consumeInt(0, 3) == 0) {
+                long bytes = data.consumeLong(-1, 16 << 20);
+                if (expect.whyItMustFail.isEmpty() && bytes < 64 << 10) {
+                    expect.mustFail("a write buffer below 64 KiB, which an open would correct", StatusCode.INVALID_ARGUMENT);
+                }
+                if (call("setFamilyOptions(" + family.name() + ", writeBufferBytes " + bytes + ")", expect, () -> {
+                    family.setFamilyOptions(DbOptions.create().writeBufferBytes(bytes));
+                    return null;
+                }) && bytes != DbOptions.create().writeBufferBytes()) {
+                    checkRecorded(name, Map.of("write_buffer_size", String.valueOf(bytes)));
+                }
+                return;
+            }
+            NavigableMap<String, String> catalog = familyScope
+                    ? recorded.families().getOrDefault(name, recorded.families().get("default")) : recorded.database();
+            OptionString chosen = chooseOptionString(catalog, familyScope, false);
+            if (expect.whyItMustFail.isEmpty()) {
+                chosen.refusals().forEach(why -> expect.mustFail(why, StatusCode.INVALID_ARGUMENT));
+            }
+            // RocksDB changes only some options while open, and validates what it changes.
+            expect.mayUnlessMustFail(StatusCode.INVALID_ARGUMENT);
+            boolean typed = data.consumeBoolean();
+            String what = (familyScope ? "setFamilyOptions(" + family.name() + ", " : "setDatabaseOptions(")
+                    + (typed ? "DbOptions with " : "") + "\"" + chosen.text() + "\")";
+            if (call(what, expect, () -> {
+                if (familyScope && typed) {
+                    family.setFamilyOptions(DbOptions.create().familyOptions(chosen.text()));
+                } else if (familyScope) {
+                    family.setFamilyOptions(chosen.text());
+                } else if (typed) {
+                    db.setDatabaseOptions(DbOptions.create().databaseOptions(chosen.text()));
+                } else {
+                    db.setDatabaseOptions(chosen.text());
+                }
+                return null;
+            })) {
+                checkRecorded(familyScope ? name : null, chosen.values());
+            }
+        }
+
+        /**
+         * Checks that the newest OPTIONS file records values (of the database's options when
+         * family is null), where a value is as RocksDB writes it (a boolean, a plain number).
+         */
+        private void checkRecorded(String family, Map<String, String> values) {
+            RecordedOptions recorded = RecordedOptions.newest(path);
+            Map<String, String> section = family == null ? recorded.database() : recorded.families().get(family);
+            if (section == null) {
+                return; // a family name the OPTIONS file writes escaped
+            }
+            values.forEach((name, value) -> {
+                Long number = OptionRefusals.asLong(value);
+                boolean asWritten = value.equals("true") || value.equals("false") || number != null && value.equals(number.toString());
+                if (asWritten) {
+                    check(value.equals(section.get(name)), "after the change, the OPTIONS file records " + name + "="
+                            + section.get(name) + ", not " + value);
+                }
+            });
+        }
+
+        /**
+         * After an open with FIFO compaction, which deletes the oldest table files by
+         * design: every entry left must be one the model holds, with its value (a merged
+         * key's may lack the operands of a deleted file), and the model forgets what is gone.
+         */
+        private void keepWhatFifoCompactionKept() {
+            log("keep what FIFO compaction kept");
+            for (String name : model.familyNames()) {
+                NavigableMap<byte[], byte[]> kept = new TreeMap<>(Arrays::compareUnsigned);
+                try (Cursor cursor = db.columnFamily(name).cursor()) {
+                    for (boolean valid = cursor.first(); valid; valid = cursor.next()) {
+                        kept.put(cursor.keyBytes(), cursor.valueBytes());
+                    }
+                }
+                for (Map.Entry<byte[], byte[]> entry : kept.entrySet()) {
+                    byte[] held = model.get(name, entry.getKey());
+                    check(held != null, name + " holds " + ApiModel.hex(entry.getKey()) + " after FIFO compaction, the model does not");
+                    if (!model.mergedSinceDelete(name, entry.getKey())) {
+                        checkValue(held, entry.getValue(), name + " after FIFO compaction, value of " + ApiModel.hex(entry.getKey()));
+                    } else if (!Arrays.equals(held, entry.getValue())) {
+                        model.apply(new Write(Kind.PUT, name, entry.getKey(), entry.getValue()));
+                    }
+                }
+                for (byte[] key : new ArrayList<>(model.entries(name, null, null).keySet())) {
+                    if (!kept.containsKey(key)) {
+                        model.apply(new Write(Kind.DELETE, name, key, null));
+                    }
+                }
+            }
         }
 
         /** Checks that database holds exactly the model: its families, and each family's entries by scan and get. */
@@ -1186,6 +1462,11 @@ class ApiSequenceFuzzTest {
                     checkValue(entry.getValue(), actual.get(i).getValue(), name + " " + when + " value of " + ApiModel.hex(entry.getKey()));
                     checkValue(entry.getValue(), family.get(entry.getKey()), name + " " + when + " get " + ApiModel.hex(entry.getKey()));
                     i++;
+                }
+                for (byte[] key : FIXED_KEYS) {
+                    if (!expected.containsKey(key)) {
+                        checkValue(null, family.get(key), name + " " + when + " get " + ApiModel.hex(key) + ", which the scan did not list");
+                    }
                 }
             }
         }
