@@ -265,13 +265,13 @@ class DamagedFilesTest {
         }
 
         /**
-         * The keys a check reads: every seventh (each data block holds about
+         * The keys a check reads: every twelfth (each data block holds about
          * 36), the last, and, unless the whole table is lost, every lost key
          * and the key on either side.
          */
         int[] keysToCheck() {
             return IntStream.range(0, TOTAL)
-                    .filter(n -> n % 7 == 0 || n == TOTAL - 1 || (to - from < FLUSHED && n >= from - 1 && n <= to))
+                    .filter(n -> n % 12 == 0 || n == TOTAL - 1 || (to - from < FLUSHED && n >= from - 1 && n <= to))
                     .toArray();
         }
     }
