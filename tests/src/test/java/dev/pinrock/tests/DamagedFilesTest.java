@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +25,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -31,14 +33,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.pinrock.Cursor;
 import dev.pinrock.DbOptions;
 import dev.pinrock.ReadOptions;
 import dev.pinrock.RocksDb;
 import dev.pinrock.RocksDbException;
+import dev.pinrock.StatsLevel;
 import dev.pinrock.StatusCode;
 import dev.pinrock.WalRecovery;
+import dev.pinrock.tests.TableLayout.Block;
 
 /**
  * Damages the files of a closed database (table files, MANIFEST, CURRENT,
@@ -46,16 +51,25 @@ import dev.pinrock.WalRecovery;
  * and reading it gives a clear {@link RocksDbException} (corruption or I/O
  * error, with RocksDB's message) or the right value, never a wrong value and
  * never a crash; and that the documented ways back ({@link WalRecovery}
- * modes, {@link RocksDb#repair}) recover what they promise.
+ * modes, {@link RocksDb#repair}) recover what they promise. A table file is
+ * damaged block by block, each block found from the file's own footer
+ * ({@link TableLayout}), and each damage states exactly what is lost.
  *
- * <p>The database: keys 0..{@value #FLUSHED}-1 in a table file, keys
- * {@value #FLUSHED}..{@value #TOTAL}-1 only in the write-ahead log, each
- * written alone so that the log holds one record per key.
+ * <p>The database: keys 0..{@value #FLUSHED}-1 in a table file with a Bloom
+ * filter, keys {@value #FLUSHED}..{@value #TOTAL}-1 only in the write-ahead
+ * log, each written alone so that the log holds one record per key (every
+ * open that succeeds writes them into a second table file).
  */
 class DamagedFilesTest {
     private static final int FLUSHED = 2000;
     private static final int TOTAL = 3000;
     private static final Set<StatusCode> DAMAGE_CODES = Set.of(StatusCode.CORRUPTION, StatusCode.IO_ERROR);
+    /**
+     * The options of every open: a Bloom filter in each table file, and its
+     * index stored uncompressed, as TableLayout reads it.
+     */
+    private static final DbOptions OPTIONS =
+            DbOptions.create().bloomFilter(10).tableOptions("enable_index_compression=false");
 
     @TempDir
     Path dir;
@@ -64,7 +78,11 @@ class DamagedFilesTest {
     @BeforeEach
     void writeTheDatabase() {
         db = dir.resolve("db");
-        try (RocksDb database = RocksDb.open(db, DbOptions.create().createIfMissing(true))) {
+        writeTheDatabase(OPTIONS);
+    }
+
+    private void writeTheDatabase(DbOptions options) {
+        try (RocksDb database = RocksDb.open(db, options.createIfMissing(true))) {
             for (int n = 0; n < TOTAL; n++) {
                 if (n == FLUSHED) {
                     database.flush();
@@ -74,92 +92,276 @@ class DamagedFilesTest {
         }
     }
 
-    @Test
-    void aBitFlipInATableFileIsACorruptionOnRead() throws IOException {
-        Path table = only("*.sst");
-        flipBit(table, Files.size(table) / 3);
-        int corrupt = 0;
-        try (RocksDb database = RocksDb.open(db, DbOptions.create())) {
-            for (int n = 0; n < TOTAL; n++) {
-                try {
-                    assertArrayEquals(value(n), database.get(key(n)), "key " + n);
-                } catch (RocksDbException e) {
-                    assertDamage(e);
-                    corrupt++;
-                }
-            }
-            var scan = assertThrows(RocksDbException.class, () -> readAll(database, ReadOptions.DEFAULT));
-            assertEquals(StatusCode.CORRUPTION, scan.code(), scan.getMessage());
-        }
-        // One data block (4 KiB of about 35 entries) is lost to reads; the rest read right.
-        assertTrue(corrupt > 0 && corrupt < 100, corrupt + " keys unreadable");
-    }
-
     /**
-     * Where a bit is flipped in the table file, as an offset from its start
-     * (positive) or its end (negative): the data blocks at the front, the
-     * index, properties and metaindex blocks before the footer, the footer
-     * (its magic number and block handles). The default table has no filter
-     * block to damage.
+     * The blocks of the flushed table file a test damages, found from the
+     * file's footer (TableLayout), each with what RocksDB does when a bit in
+     * it is flipped.
      */
-    enum Region {
-        FIRST_DATA_BLOCK(100, false), MIDDLE_DATA_BLOCK(Long.MIN_VALUE, false), BEFORE_FOOTER_2000(-2000, false),
-        BEFORE_FOOTER_1200(-1200, false), BEFORE_FOOTER_600(-600, false), BEFORE_FOOTER_200(-200, false),
-        FOOTER_HANDLES(-45, true), FOOTER_MAGIC(-4, true);
+    enum TableDamage {
+        /** A data block in the middle: only its keys are lost, in every opening. */
+        DATA_BLOCK,
+        /**
+         * The Bloom filter: RocksDB checks its checksum when it opens the file
+         * and, on a mismatch, drops it silently and reads the data blocks
+         * instead: nothing is lost, and no key reads as absent.
+         */
+        FILTER,
+        /** The index, properties and metaindex blocks and the footer are read and checked when the file opens. */
+        INDEX, PROPERTIES, METAINDEX, FOOTER;
 
-        final long offset;
-        /** Whether the damage must fail the open: RocksDB reads the footer when it opens the file. */
-        final boolean failsTheOpen;
-
-        Region(long offset, boolean failsTheOpen) {
-            this.offset = offset;
-            this.failsTheOpen = failsTheOpen;
+        Block in(TableLayout table) {
+            return switch (this) {
+                case DATA_BLOCK -> table.dataBlocks.get(table.dataBlocks.size() / 2);
+                case FILTER -> table.filter;
+                case INDEX -> table.index;
+                case PROPERTIES -> table.properties;
+                case METAINDEX -> table.metaindex;
+                case FOOTER -> table.footer;
+            };
         }
 
-        long in(long size) {
-            return offset == Long.MIN_VALUE ? size / 3 : offset >= 0 ? offset : size + offset;
+        /** The keys the damage makes unreadable when the open succeeds. */
+        Lost lost(TableLayout table) {
+            if (this == DATA_BLOCK) {
+                int block = table.dataBlocks.indexOf(in(table));
+                return new Lost(firstKeyOf(table, block), firstKeyOf(table, block + 1));
+            }
+            return losesTheFile() ? Lost.THE_TABLE : Lost.NOTHING;
+        }
+
+        /** Whether the damage makes the whole file unreadable: RocksDB cannot open it. */
+        boolean losesTheFile() {
+            return this != DATA_BLOCK && this != FILTER;
         }
     }
 
     /**
-     * A bit flipped anywhere in the table file never gives a wrong value, nor
-     * a key silently missing, in any access mode: the open fails, or each
-     * read returns the right value or throws a corruption or I/O error.
+     * How the damaged database is opened: with paranoid checks (pinrock's
+     * default) an unreadable table file fails the open, without them the
+     * open goes on and reads of its keys fail; table files read with read
+     * calls (the default) or through memory maps ({@code allow_mmap_reads}).
+     */
+    enum Opening {
+        PARANOID(true, false), PARANOID_MMAP(true, true), LENIENT(false, false), LENIENT_MMAP(false, true);
+
+        final boolean paranoid;
+        final boolean mmapReads;
+
+        Opening(boolean paranoid, boolean mmapReads) {
+            this.paranoid = paranoid;
+            this.mmapReads = mmapReads;
+        }
+
+        DbOptions options() {
+            return OPTIONS.paranoidChecks(paranoid).databaseOptions("allow_mmap_reads=" + mmapReads);
+        }
+    }
+
+    /**
+     * A bit flipped in one block of the table file, located from the file's
+     * own footer and metaindex, loses exactly what that block holds, in
+     * every opening, access mode and scan: the keys of a damaged data block
+     * (each read throws {@code CORRUPTION} naming the file, a memory-only
+     * read {@code INCOMPLETE}; scans stop with {@code CORRUPTION} right
+     * before the block); with a damaged index, properties, metaindex or
+     * footer, the open with paranoid checks fails with {@code CORRUPTION},
+     * and without them every key of the file is lost that way; with a
+     * damaged filter, nothing. Every other key reads right, and no key reads
+     * as absent or with a wrong value.
      */
     @ParameterizedTest
-    @EnumSource(Region.class)
-    void aBitFlipAnywhereInATableFileIsNeverAWrongOrMissingValue(Region region) throws IOException {
+    @EnumSource(TableDamage.class)
+    void aBitFlippedInOneBlockOfATableFileLosesWhatThatBlockHoldsAndNothingElse(TableDamage damage)
+            throws IOException {
         Path table = only("*.sst");
-        flipBit(table, region.in(Files.size(table)));
-        RocksDb database;
-        try {
-            database = RocksDb.open(db, DbOptions.create());
-        } catch (RocksDbException e) {
-            assertDamage(e);
-            return;
+        TableLayout layout = TableLayout.read(table);
+        Block target = damage.in(layout);
+        long flipped = target.middle();
+        assertEquals(target, layout.blockAt(flipped), "the flipped byte is in the " + damage);
+        flipBit(table, flipped);
+
+        Lost lost = damage.lost(layout);
+        for (Opening opening : Opening.values()) {
+            String what = damage + ", " + opening;
+            if (damage.losesTheFile() && opening.paranoid) {
+                var e = assertThrows(RocksDbException.class, () -> RocksDb.open(db, opening.options()), what);
+                assertCorruptionOf(table, e, what);
+                continue;
+            }
+            try (RocksDb database = RocksDb.open(db, opening.options())) {
+                assertOnlyLost(database, table, lost, what);
+            }
+            if (!damage.losesTheFile()) {
+                long read = Arrays.stream(lost.keysToCheck()).filter(n -> n < FLUSHED && !lost.holds(n)).count();
+                assertEquals(damage == TableDamage.FILTER ? 0 : read, keysTheFilterLetThrough(opening, lost),
+                        what + ": flushed keys the table's filter let through");
+            }
         }
-        try (database) {
-            assertFalse(region.failsTheOpen, "a damaged footer opened");
-            for (int n = 0; n < TOTAL; n++) {
-                for (AccessMode mode : AccessMode.values()) {
-                    try {
-                        assertArrayEquals(value(n), mode.read(database, key(n)), mode + ": key " + n);
-                    } catch (RocksDbException e) {
-                        assertDamage(e);
+    }
+
+    /**
+     * A bit flipped in any field of the footer fails the open with
+     * {@code CORRUPTION}: format_version 6's footer checksum covers every
+     * byte, its magic numbers and version are checked first.
+     */
+    @Test
+    void aBitFlippedInAnyFieldOfTheFooterFailsTheOpen() throws IOException {
+        Path table = only("*.sst");
+        TableLayout layout = TableLayout.read(table);
+        assertEquals(6, layout.formatVersion, "RocksDB 9.10's default table format");
+        byte[] pristine = Files.readAllBytes(table);
+        for (TableLayout.FooterField field : layout.footerFields()) {
+            for (int at = field.from(); at < field.to(); at += Math.max(1, (field.to() - field.from()) / 2)) {
+                String what = "footer " + field.name() + ", byte " + at;
+                flipBit(table, layout.footer.offset() + at);
+                var e = assertThrows(RocksDbException.class, () -> RocksDb.open(db, OPTIONS), what);
+                assertCorruptionOf(table, e, what);
+                Files.write(table, pristine);
+            }
+        }
+    }
+
+    /**
+     * The table layout read from the footer is the file's: its blocks (data
+     * blocks, filter, index, properties, metaindex, footer) tile the file
+     * with neither gap nor overlap, in the order RocksDB writes them, and
+     * agree with the table's properties, for format_version 6 (the index
+     * named in the metaindex) and 5 (the index named in the footer).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {5, 6})
+    void theTableLayoutReadFromTheFooterIsTheFiles(int formatVersion) throws IOException {
+        db = dir.resolve("format" + formatVersion);
+        writeTheDatabase(OPTIONS.formatVersion(formatVersion));
+        Path table = only("*.sst");
+        TableLayout layout = TableLayout.read(table);
+        assertEquals(formatVersion, layout.formatVersion);
+        long next = 0;
+        for (Block block : layout.blocks()) {
+            assertEquals(next, block.offset(), block.name() + " starts where the previous block ends");
+            next = block.end();
+        }
+        assertEquals(Files.size(table), next, "the blocks end at the file's end");
+        List<Block> order = layout.blocks().subList(layout.dataBlocks.size(), layout.blocks().size());
+        assertEquals(List.of(layout.filter, layout.index, layout.properties, layout.metaindex, layout.footer), order);
+        assertEquals(layout.dataBlocks.size(), layout.number("rocksdb.num.data.blocks"));
+        assertEquals(FLUSHED, layout.number("rocksdb.num.entries"));
+        assertEquals(layout.filter.size(), layout.number("rocksdb.filter.size"));
+        assertEquals(layout.index.size() + TableLayout.TRAILER_LENGTH, layout.number("rocksdb.index.size"));
+        assertEquals(0, firstKeyOf(layout, 0));
+        for (int block = 1; block <= layout.dataBlocks.size(); block++) {
+            assertTrue(firstKeyOf(layout, block) > firstKeyOf(layout, block - 1), "data block " + block + " holds keys");
+        }
+        assertEquals(FLUSHED, firstKeyOf(layout, layout.dataBlocks.size()));
+    }
+
+    /** The flushed keys from to to-1, which a damage makes unreadable (none when from == to). */
+    record Lost(int from, int to) {
+        static final Lost NOTHING = new Lost(0, 0);
+        static final Lost THE_TABLE = new Lost(0, FLUSHED);
+
+        boolean holds(int n) {
+            return n >= from && n < to;
+        }
+
+        /**
+         * The keys a check reads: every twelfth (each data block holds about
+         * 36), the last, and, unless the whole table is lost, every lost key
+         * and the key on either side.
+         */
+        int[] keysToCheck() {
+            return IntStream.range(0, TOTAL)
+                    .filter(n -> n % 12 == 0 || n == TOTAL - 1 || (to - from < FLUSHED && n >= from - 1 && n <= to))
+                    .toArray();
+        }
+    }
+
+    /** The first key of data block i (as key(n)'s n), or FLUSHED past the last block. */
+    private static int firstKeyOf(TableLayout layout, int block) {
+        int n = 0;
+        while (n < FLUSHED && layout.dataBlockOf(key(n)) < block) {
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Checks that each lost key the check reads fails to read in every
+     * access mode, as the mode fails on a damaged block, and every other key
+     * reads right; and that each scan, with none lost, returns every entry,
+     * or returns the entries in order up to the lost keys and then throws
+     * {@code CORRUPTION}: a forward scan every key before them (a batched
+     * scan the whole batches before them), a backward scan every key after
+     * them but the first (to return a key, it reads on to the key before,
+     * past the key's older versions), and none when the whole table file is
+     * lost (a cursor over a file RocksDB cannot open fails on its first move).
+     */
+    private static void assertOnlyLost(RocksDb database, Path table, Lost lost, String what) {
+        for (int n : lost.keysToCheck()) {
+            byte[] key = key(n);
+            for (AccessMode mode : AccessMode.values()) {
+                String read = what + ", " + mode + ": key " + n;
+                if (lost.holds(n)) {
+                    var e = assertThrows(RocksDbException.class, () -> mode.read(database, key), read);
+                    assertEquals(mode.failureOnADamagedBlock, e.code(), read + ": " + e);
+                    if (e.code() == StatusCode.CORRUPTION && mode.rocksDbMessage) {
+                        assertCorruptionOf(table, e, read);
                     }
+                } else {
+                    assertArrayEquals(value(n), mode.read(database, key), read);
                 }
             }
-            for (Scan scan : Scan.values()) {
-                try {
-                    assertEquals(TOTAL, scan.read(database), scan + ": entries");
-                } catch (RocksDbException e) {
-                    assertDamage(e);
+        }
+        for (Scan scan : Scan.values()) {
+            int[] entries = {0};
+            if (lost.equals(Lost.NOTHING)) {
+                scan.read(database, entries);
+                assertEquals(TOTAL, entries[0], what + ", " + scan + ": entries");
+            } else {
+                var e = assertThrows(RocksDbException.class, () -> scan.read(database, entries), what + ", " + scan);
+                assertCorruptionOf(table, e, what + ", " + scan);
+                int before = lost.equals(Lost.THE_TABLE) ? 0 : scan.backward ? TOTAL - lost.to() - 1 : lost.from();
+                if (scan.wholeBatches) {
+                    assertTrue(entries[0] <= before, what + ", " + scan + ": " + entries[0] + " entries before the damage");
+                } else {
+                    assertEquals(before, entries[0], what + ", " + scan + ": entries before the damage");
                 }
             }
         }
     }
 
-    /** Every way pinrock reads one key: each returns a copy of the value, or null when absent. */
+    /**
+     * Opens the database with statistics and reads each flushed key a check
+     * reads but the lost ones, and a key absent from the database next to it: each
+     * must read right, the absent one as absent. Returns how many of the
+     * flushed keys the flushed table's filter let through (RocksDB's
+     * {@code bloom.filter.full.true.positive}: the recovered log's table,
+     * which RocksDB also asks, never holds them): each one with the filter
+     * working, none without it.
+     */
+    private long keysTheFilterLetThrough(Opening opening, Lost lost) {
+        try (RocksDb database = RocksDb.open(db, opening.options().statistics(StatsLevel.EXCEPT_DETAILED_TIMERS))) {
+            for (int n : lost.keysToCheck()) {
+                if (n < FLUSHED && !lost.holds(n)) {
+                    assertArrayEquals(value(n), database.get(key(n)), opening + ": key " + n);
+                    byte[] absent = Arrays.copyOf(key(n), key(n).length + 1);
+                    assertNull(database.get(absent), opening + ": absent key after " + n);
+                }
+            }
+            return database.statistics().ticker("rocksdb.bloom.filter.full.true.positive");
+        }
+    }
+
+    /** Checks that e is a corruption RocksDB reported in the table file. */
+    private static void assertCorruptionOf(Path table, RocksDbException e, String what) {
+        assertEquals(StatusCode.CORRUPTION, e.code(), what + ": " + e);
+        assertTrue(e.getMessage().contains(table.getFileName().toString()), what + ": names no file: " + e);
+    }
+
+    /**
+     * Every way pinrock reads one key: each returns a copy of the value, or
+     * null when absent, and throws on a damaged block.
+     */
     enum AccessMode {
         ARRAY {
             byte[] read(RocksDb db, byte[] key) {
@@ -214,62 +416,110 @@ class DamagedFilesTest {
                 return db.get(ReadOptions.DEFAULT.fillCache(false), key);
             }
         },
-        MULTI_GET {
+        MULTI_GET(StatusCode.CORRUPTION, false) {
             byte[] read(RocksDb db, byte[] key) {
                 return db.multiGet(List.of(key, key)).get(1);
             }
         },
-        MULTI_GET_PINNED {
+        MULTI_GET_PINNED(StatusCode.CORRUPTION, false) {
             byte[] read(RocksDb db, byte[] key) {
                 try (Arena arena = Arena.ofConfined()) {
                     MemorySegment value = db.multiGetPinned(arena, List.of(MemorySegment.ofArray(key))).get(0);
                     return value == null ? null : value.toArray(ValueLayout.JAVA_BYTE);
                 }
             }
+        },
+        /**
+         * A read from memory only (memtables, block cache) after a read from
+         * the files put the key's block in the block cache: a block that
+         * failed its checksum never enters the cache, so the memory-only read
+         * of its keys needs I/O and throws {@code INCOMPLETE}.
+         */
+        MEMORY_ONLY(StatusCode.INCOMPLETE, true) {
+            byte[] read(RocksDb db, byte[] key) {
+                try {
+                    db.get(key);
+                } catch (RocksDbException e) {
+                    assertEquals(StatusCode.CORRUPTION, e.code(), e.getMessage());
+                }
+                return db.get(ReadOptions.DEFAULT.memoryOnly(true), key);
+            }
         };
+
+        /** The code of the exception a read of a key in a damaged block throws. */
+        final StatusCode failureOnADamagedBlock;
+        /**
+         * Whether that exception carries RocksDB's message (naming the file):
+         * a multiGet's carries only each key's status code and position.
+         */
+        final boolean rocksDbMessage;
+
+        AccessMode() {
+            this(StatusCode.CORRUPTION, true);
+        }
+
+        AccessMode(StatusCode failureOnADamagedBlock, boolean rocksDbMessage) {
+            this.failureOnADamagedBlock = failureOnADamagedBlock;
+            this.rocksDbMessage = rocksDbMessage;
+        }
 
         abstract byte[] read(RocksDb db, byte[] key);
     }
 
-    /** Every way pinrock scans: each checks every entry's value and returns the count. */
+    /**
+     * Every way pinrock scans the whole database: each checks each entry's
+     * key and value, counting the entries in entries[0] as they come.
+     */
     enum Scan {
-        CURSOR_FORWARD {
-            int read(RocksDb db) {
-                return readAll(db, ReadOptions.DEFAULT);
-            }
-        },
-        CURSOR_BACKWARD {
-            int read(RocksDb db) {
-                int count = 0;
+        CURSOR_FORWARD(false, false) {
+            void read(RocksDb db, int[] entries) {
                 try (Cursor cursor = db.cursor()) {
-                    for (boolean on = cursor.last(); on; on = cursor.prev()) {
-                        assertEntry(cursor.keyBytes(), cursor.valueBytes(), TOTAL - 1 - count++);
+                    for (boolean on = cursor.first(); on; on = cursor.next()) {
+                        assertEntry(cursor.keyBytes(), cursor.valueBytes(), entries[0]++);
                     }
                 }
-                return count;
             }
         },
-        BATCHED_SCAN {
-            int read(RocksDb db) {
-                int[] count = {0};
+        CURSOR_BACKWARD(true, false) {
+            void read(RocksDb db, int[] entries) {
+                try (Cursor cursor = db.cursor()) {
+                    for (boolean on = cursor.last(); on; on = cursor.prev()) {
+                        assertEntry(cursor.keyBytes(), cursor.valueBytes(), TOTAL - 1 - entries[0]++);
+                    }
+                }
+            }
+        },
+        BATCHED_SCAN(false, true) {
+            void read(RocksDb db, int[] entries) {
                 try (Cursor cursor = db.cursor()) {
                     cursor.scan(Long.MAX_VALUE, (key, value) -> assertEntry(key.toArray(ValueLayout.JAVA_BYTE),
-                            value.toArray(ValueLayout.JAVA_BYTE), count[0]++));
+                            value.toArray(ValueLayout.JAVA_BYTE), entries[0]++));
                 }
-                return count[0];
             }
         },
-        STREAM {
-            int read(RocksDb db) {
-                int[] count = {0};
+        STREAM(false, true) {
+            void read(RocksDb db, int[] entries) {
                 try (Cursor cursor = db.cursor()) {
-                    cursor.stream().forEach(entry -> assertEntry(entry.key(), entry.value(), count[0]++));
+                    cursor.stream().forEach(entry -> assertEntry(entry.key(), entry.value(), entries[0]++));
                 }
-                return count[0];
             }
         };
 
-        abstract int read(RocksDb db);
+        /** Whether the scan runs from the last key to the first. */
+        final boolean backward;
+        /**
+         * Whether the scan hands over entries a batch at a time: a failed
+         * read fails the batch it was for, entries read before it in the
+         * batch included.
+         */
+        final boolean wholeBatches;
+
+        Scan(boolean backward, boolean wholeBatches) {
+            this.backward = backward;
+            this.wholeBatches = wholeBatches;
+        }
+
+        abstract void read(RocksDb db, int[] entries);
     }
 
     /** Checks that the entry at position n of a scan is key n with its value. */
@@ -282,13 +532,13 @@ class DamagedFilesTest {
     void aTruncatedTableFileFailsTheOpen() throws IOException {
         Path table = only("*.sst");
         truncate(table, Files.size(table) / 2);
-        assertDamage(assertThrows(RocksDbException.class, () -> RocksDb.open(db, DbOptions.create())));
+        assertDamage(assertThrows(RocksDbException.class, () -> RocksDb.open(db, OPTIONS)));
     }
 
     @Test
     void aMissingTableFileFailsTheOpen() throws IOException {
         Files.delete(only("*.sst"));
-        var e = assertThrows(RocksDbException.class, () -> RocksDb.open(db, DbOptions.create()));
+        var e = assertThrows(RocksDbException.class, () -> RocksDb.open(db, OPTIONS));
         assertDamage(e);
         assertTrue(e.getMessage().contains(".sst"), e.getMessage());
     }
@@ -298,10 +548,10 @@ class DamagedFilesTest {
         Path manifest = only("MANIFEST-*");
         truncate(manifest, Files.size(manifest) / 2);
         flipBit(manifest, 20);
-        assertDamage(assertThrows(RocksDbException.class, () -> RocksDb.open(db, DbOptions.create())));
+        assertDamage(assertThrows(RocksDbException.class, () -> RocksDb.open(db, OPTIONS)));
 
-        RocksDb.repair(db, DbOptions.create());
-        try (RocksDb database = RocksDb.open(db, DbOptions.create())) {
+        RocksDb.repair(db, OPTIONS);
+        try (RocksDb database = RocksDb.open(db, OPTIONS)) {
             assertEquals(TOTAL, readAll(database, ReadOptions.DEFAULT));
         }
     }
@@ -309,14 +559,14 @@ class DamagedFilesTest {
     @Test
     void aMissingCurrentFileFailsTheOpenEvenWithCreateIfMissing() throws IOException {
         Files.delete(db.resolve("CURRENT"));
-        var e = assertThrows(RocksDbException.class, () -> RocksDb.open(db, DbOptions.create()));
+        var e = assertThrows(RocksDbException.class, () -> RocksDb.open(db, OPTIONS));
         assertTrue(e.getMessage().contains("CURRENT") || e.getMessage().contains("does not exist"), e.getMessage());
         // createIfMissing must not make a new, empty database over the old files.
-        assertThrows(RocksDbException.class, () -> RocksDb.open(db, DbOptions.create().createIfMissing(true)));
+        assertThrows(RocksDbException.class, () -> RocksDb.open(db, OPTIONS.createIfMissing(true)));
         assertTrue(Files.exists(only("*.sst")));
 
-        RocksDb.repair(db, DbOptions.create());
-        try (RocksDb database = RocksDb.open(db, DbOptions.create())) {
+        RocksDb.repair(db, OPTIONS);
+        try (RocksDb database = RocksDb.open(db, OPTIONS)) {
             assertEquals(TOTAL, readAll(database, ReadOptions.DEFAULT));
         }
     }
@@ -324,12 +574,12 @@ class DamagedFilesTest {
     @Test
     void aGarbledCurrentFileFailsTheOpenAndRepairRecoversEveryKey() throws IOException {
         Files.writeString(db.resolve("CURRENT"), "MANIFEST-999999\n");
-        assertDamage(assertThrows(RocksDbException.class, () -> RocksDb.open(db, DbOptions.create())));
+        assertDamage(assertThrows(RocksDbException.class, () -> RocksDb.open(db, OPTIONS)));
         Files.writeString(db.resolve("CURRENT"), "\u0000\u0001garbage");
-        assertDamage(assertThrows(RocksDbException.class, () -> RocksDb.open(db, DbOptions.create())));
+        assertDamage(assertThrows(RocksDbException.class, () -> RocksDb.open(db, OPTIONS)));
 
-        RocksDb.repair(db, DbOptions.create());
-        try (RocksDb database = RocksDb.open(db, DbOptions.create())) {
+        RocksDb.repair(db, OPTIONS);
+        try (RocksDb database = RocksDb.open(db, OPTIONS)) {
             assertEquals(TOTAL, readAll(database, ReadOptions.DEFAULT));
         }
     }
@@ -339,7 +589,7 @@ class DamagedFilesTest {
         Path log = only("*.log");
         truncate(log, Files.size(log) - 50);
         assertDamage(assertThrows(RocksDbException.class,
-                () -> RocksDb.open(db, DbOptions.create().walRecovery(WalRecovery.ABSOLUTE_CONSISTENCY))));
+                () -> RocksDb.open(db, OPTIONS.walRecovery(WalRecovery.ABSOLUTE_CONSISTENCY))));
         for (WalRecovery mode : List.of(WalRecovery.TOLERATE_CORRUPTED_TAIL, WalRecovery.POINT_IN_TIME)) {
             int present = recoveredPrefix(mode);
             assertTrue(present >= TOTAL - 2 && present < TOTAL, mode + " recovered " + present);
@@ -351,16 +601,16 @@ class DamagedFilesTest {
         Path log = only("*.log");
         flipBit(log, Files.size(log) / 2);
         assertDamage(assertThrows(RocksDbException.class,
-                () -> RocksDb.open(db, DbOptions.create().walRecovery(WalRecovery.ABSOLUTE_CONSISTENCY))));
+                () -> RocksDb.open(db, OPTIONS.walRecovery(WalRecovery.ABSOLUTE_CONSISTENCY))));
         assertDamage(assertThrows(RocksDbException.class,
-                () -> RocksDb.open(db, DbOptions.create().walRecovery(WalRecovery.TOLERATE_CORRUPTED_TAIL))));
+                () -> RocksDb.open(db, OPTIONS.walRecovery(WalRecovery.TOLERATE_CORRUPTED_TAIL))));
         Path pristine = copy(db, dir.resolve("copy"));
 
         int pointInTime = recoveredPrefix(WalRecovery.POINT_IN_TIME);
         assertTrue(pointInTime > FLUSHED && pointInTime < TOTAL, "point in time recovered " + pointInTime);
 
         db = pristine;
-        try (RocksDb database = RocksDb.open(db, DbOptions.create().walRecovery(WalRecovery.SKIP_ANY_CORRUPTED))) {
+        try (RocksDb database = RocksDb.open(db, OPTIONS.walRecovery(WalRecovery.SKIP_ANY_CORRUPTED))) {
             int present = 0;
             for (int n = 0; n < TOTAL; n++) {
                 byte[] value = database.get(key(n));
@@ -400,7 +650,7 @@ class DamagedFilesTest {
                 Files.write(only("*.log"), garbage, StandardOpenOption.APPEND);
                 RocksDb opened = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
                     try {
-                        return RocksDb.open(db, DbOptions.create().walRecovery(mode));
+                        return RocksDb.open(db, OPTIONS.walRecovery(mode));
                     } catch (RocksDbException e) {
                         assertFalse(mode == WalRecovery.POINT_IN_TIME || mode == WalRecovery.SKIP_ANY_CORRUPTED,
                                 what + ": " + e);
@@ -420,7 +670,7 @@ class DamagedFilesTest {
     @Test
     void aMissingLogLosesOnlyTheWritesItHeld() throws IOException {
         Files.delete(only("*.log"));
-        try (RocksDb database = RocksDb.open(db, DbOptions.create())) {
+        try (RocksDb database = RocksDb.open(db, OPTIONS)) {
             assertEquals(FLUSHED, readAll(database, ReadOptions.DEFAULT));
         }
     }
@@ -430,7 +680,7 @@ class DamagedFilesTest {
      * values and nothing else; returns k.
      */
     private int recoveredPrefix(WalRecovery mode) {
-        try (RocksDb database = RocksDb.open(db, DbOptions.create().walRecovery(mode))) {
+        try (RocksDb database = RocksDb.open(db, OPTIONS.walRecovery(mode))) {
             int present = readAll(database, ReadOptions.DEFAULT);
             for (int n = 0; n < TOTAL; n++) {
                 byte[] value = database.get(key(n));
