@@ -3,6 +3,7 @@ package dev.pinrock;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -19,7 +20,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -44,6 +48,64 @@ class RocksDbContract extends OpenDatabaseContract {
         byte[] value = new byte[size];
         new Random(seed).nextBytes(value);
         return value;
+    }
+
+    /**
+     * A database whose writes stop for good by its options (no compaction ever
+     * runs, and two level-0 files stop writes): a put waiting out the stop
+     * gives up unapplied once another thread closes the database, with
+     * SHUTDOWN_IN_PROGRESS, and the close returns. Each wait is bounded, so a
+     * stall that holds the close up fails the test instead of hanging it.
+     */
+    @Test
+    void closeEndsAPutThatWaitsOutAStopForGood() throws Exception {
+        Path path = dir.resolve("stopped");
+        DbOptions options = DbOptions.create().createIfMissing(true).familyOptions(
+                "compaction_style=kCompactionStyleNone;level0_file_num_compaction_trigger=2;"
+                        + "level0_slowdown_writes_trigger=2;level0_stop_writes_trigger=2");
+        RocksDb stopped = open(path, options);
+        for (String key : List.of("a", "b")) {
+            stopped.put(bytes(key), bytes("v"));
+            stopped.flush();
+        }
+        assertEquals(1L, stopped.propertyLong("rocksdb.is-write-stopped").getAsLong(),
+                "two level-0 files did not stop writes");
+        CompletableFuture<Throwable> put = onDaemonThread(() -> stopped.put(bytes("k"), bytes("v")));
+        assertThrows(TimeoutException.class, () -> put.get(200, TimeUnit.MILLISECONDS),
+                "a put returned while writes were stopped");
+        CompletableFuture<Throwable> close = onDaemonThread(stopped::close);
+        assertNull(within60Seconds(close, "close, while a put waits out the stop,"), "close threw");
+        var gaveUp = assertInstanceOf(RocksDbException.class, within60Seconds(put, "the put, once closing,"));
+        assertEquals(StatusCode.SHUTDOWN_IN_PROGRESS, gaveUp.code());
+        try (RocksDb reopened = open(path, options)) {
+            assertNull(reopened.get(bytes("k")), "the put that gave up was applied");
+            assertArrayEquals(bytes("v"), reopened.get(bytes("b")));
+        }
+    }
+
+    /** What outcome completes with, failing the test when that takes over a minute. */
+    private static Throwable within60Seconds(CompletableFuture<Throwable> outcome, String what) throws Exception {
+        try {
+            return outcome.get(60, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError(what + " has not returned after 60 s", e);
+        }
+    }
+
+    /** Runs call on a new daemon thread; completes with what it threw, or null. */
+    private static CompletableFuture<Throwable> onDaemonThread(Runnable call) {
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                call.run();
+                outcome.complete(null);
+            } catch (Throwable t) {
+                outcome.complete(t);
+            }
+        });
+        thread.setDaemon(true);
+        thread.start();
+        return outcome;
     }
 
     @Test
