@@ -56,6 +56,43 @@ class Input {
   size_t pos_ = 0;
 };
 
+// Every entry of db (a database or a family), read by a cursor from first
+// to last; the keys must ascend.
+inline std::map<std::string, std::string> ScanAll(pr_db_t* db, char* err, size_t err_cap) {
+  std::map<std::string, std::string> entries;
+  pr_cursor_t* cursor = nullptr;
+  FUZZ_CHECK(pr_cursor_open(db, nullptr, 0, 0, nullptr, 0, nullptr, 0, 0, &cursor, err, err_cap) == PR_OK,
+             err);
+  pr_cursor_entry_t entry;
+  int32_t status = pr_cursor_move(cursor, PR_CURSOR_FIRST, nullptr, 0, &entry, err, err_cap);
+  while (status == PR_OK) {
+    std::string key(reinterpret_cast<const char*>(entry.key), entry.key_len);
+    FUZZ_CHECK(entries.empty() || entries.rbegin()->first < key, "cursor keys ascend");
+    entries[key].assign(reinterpret_cast<const char*>(entry.value), entry.value_len);
+    status = pr_cursor_move(cursor, PR_CURSOR_NEXT, nullptr, 0, &entry, err, err_cap);
+  }
+  FUZZ_CHECK(status == PR_NOT_FOUND, err);
+  pr_cursor_close(cursor);
+  return entries;
+}
+
+// The value of key in db (a database or a family), or nothing (found ==
+// false).
+inline std::string GetValue(pr_db_t* db, const std::string& key, bool* found, char* err,
+                            size_t err_cap) {
+  pr_get_result_t result;
+  int32_t status = pr_db_get(db, bytes(key), key.size(), nullptr, 0, PR_GET_PIN_IF_LARGER, &result,
+                             err, err_cap);
+  FUZZ_CHECK(status == PR_OK || status == PR_NOT_FOUND, err);
+  *found = status == PR_OK;
+  std::string value;
+  if (*found && result.pin != nullptr) {
+    value.assign(reinterpret_cast<const char*>(result.data), result.value_len);
+    pr_pin_release(result.pin);
+  }
+  return value;
+}
+
 // A database in an in-memory Env, reopened over the same files as often as
 // needed. Every call that must succeed is checked.
 class MemDb {
@@ -101,37 +138,10 @@ class MemDb {
     FUZZ_CHECK(rocksdb::WriteStringToFile(env_.get(), s, path, true).ok(), "write file");
   }
   // Every entry of the family, read by a cursor from first to last.
-  std::map<std::string, std::string> Scan(pr_db_t* family) {
-    std::map<std::string, std::string> entries;
-    pr_cursor_t* cursor = nullptr;
-    FUZZ_CHECK(pr_cursor_open(family, nullptr, 0, 0, nullptr, 0, nullptr, 0, 0, &cursor, err,
-                              sizeof err) == PR_OK,
-               err);
-    pr_cursor_entry_t entry;
-    int32_t status = pr_cursor_move(cursor, PR_CURSOR_FIRST, nullptr, 0, &entry, err, sizeof err);
-    while (status == PR_OK) {
-      std::string key(reinterpret_cast<const char*>(entry.key), entry.key_len);
-      FUZZ_CHECK(entries.empty() || entries.rbegin()->first < key, "cursor keys ascend");
-      entries[key].assign(reinterpret_cast<const char*>(entry.value), entry.value_len);
-      status = pr_cursor_move(cursor, PR_CURSOR_NEXT, nullptr, 0, &entry, err, sizeof err);
-    }
-    FUZZ_CHECK(status == PR_NOT_FOUND, err);
-    pr_cursor_close(cursor);
-    return entries;
-  }
+  std::map<std::string, std::string> Scan(pr_db_t* family) { return ScanAll(family, err, sizeof err); }
   // The value of key, or nothing (found == false).
   std::string Get(pr_db_t* family, const std::string& key, bool* found) {
-    pr_get_result_t result;
-    int32_t status = pr_db_get(family, bytes(key), key.size(), nullptr, 0, PR_GET_PIN_IF_LARGER,
-                               &result, err, sizeof err);
-    FUZZ_CHECK(status == PR_OK || status == PR_NOT_FOUND, err);
-    *found = status == PR_OK;
-    std::string value;
-    if (*found && result.pin != nullptr) {
-      value.assign(reinterpret_cast<const char*>(result.data), result.value_len);
-      pr_pin_release(result.pin);
-    }
-    return value;
+    return GetValue(family, key, found, err, sizeof err);
   }
 
   pr_db_t* db() const { return db_; }
