@@ -12,6 +12,7 @@
 
 #include <rocksdb/advanced_cache.h>
 #include <rocksdb/cache.h>
+#include <rocksdb/compaction_filter.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/merge_operator.h>

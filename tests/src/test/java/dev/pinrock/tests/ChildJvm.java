@@ -103,4 +103,16 @@ final class ChildJvm {
     static String testClassPath() {
         return System.getProperty("java.class.path");
     }
+
+    /**
+     * The JVM option that makes a child load the libpinrock.so this JVM was
+     * told to load with {@code -Dpinrock.library.path} (e.g. the sanitized
+     * build), or none when this JVM loads the bundled one. A child inherits
+     * this JVM's environment (a preloaded sanitizer runtime and its options)
+     * but not its system properties.
+     */
+    static List<String> sameLibrary() {
+        String path = System.getProperty("pinrock.library.path");
+        return path == null ? List.of() : List.of("-Dpinrock.library.path=" + path);
+    }
 }

@@ -34,7 +34,9 @@ import dev.pinrock.RocksDb;
  * previous batch's keys and its own keys: all or nothing), that m is at least
  * the last batch the child reported as durable, and that every value is
  * right (nothing garbled). No batch survives while an earlier one of its
- * writer is lost.
+ * writer is lost. A writer prints nothing on stderr: anything it printed
+ * before its kill (an exception on a writer thread, a sanitizer's report)
+ * fails the round.
  *
  * <ul>
  *   <li>With {@code sync=true}: every write that returned survives.
@@ -112,17 +114,22 @@ class KillDurabilityTest {
 
     /**
      * Starts the child, kills it with SIGKILL delayMillis after it started (or
-     * after it opened the database), and returns the lines it printed.
+     * after it opened the database), and returns the lines it printed; fails,
+     * with what it printed on stderr, when it ended before the kill or printed
+     * anything there.
      */
     private List<String> runAndKill(Path db, String mode, long[] first, boolean fromStart, long delayMillis)
             throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "--enable-native-access=ALL-UNNAMED", "-cp", ChildJvm.testClassPath(),
-                KillWorkload.class.getName(), db.toString(), mode));
+                .toString(), "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(ChildJvm.sameLibrary());
+        command.addAll(List.of("-cp", ChildJvm.testClassPath(), KillWorkload.class.getName(), db.toString(), mode));
         Arrays.stream(first).mapToObj(String::valueOf).forEach(command::add);
-        Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        // Its stderr is kept for the failure message (e.g. a sanitizer's report).
+        Path stderr = dir.resolve("writer-stderr.log");
+        Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
         List<String> lines = new ArrayList<>();
-        CountDownLatch opened = new CountDownLatch(1);
+        CountDownLatch openedOrEnded = new CountDownLatch(1);
         Thread reader = Thread.ofPlatform().start(() -> {
             try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
                     StandardCharsets.UTF_8))) {
@@ -130,21 +137,30 @@ class KillDurabilityTest {
                     synchronized (lines) {
                         lines.add(line);
                     }
-                    opened.countDown();
+                    openedOrEnded.countDown();
                 }
             } catch (IOException e) {
                 synchronized (lines) {
                     lines.add("unreadable: " + e);
                 }
+            } finally {
+                openedOrEnded.countDown();
             }
         });
         if (!fromStart) {
-            assertTrue(opened.await(60, TimeUnit.SECONDS), "the writer did not open the database");
+            assertTrue(openedOrEnded.await(60, TimeUnit.SECONDS), "the writer did not open the database");
         }
         boolean exited = child.waitFor(delayMillis, TimeUnit.MILLISECONDS);
-        assertTrue(!exited, "the writer exited by itself with " + (exited ? child.exitValue() : 0));
+        if (exited) {
+            reader.join();
+            throw new AssertionError("the writer exited by itself with " + child.exitValue() + "\n"
+                    + Files.readString(stderr));
+        }
         child.destroyForcibly(); // SIGKILL
         assertEquals(128 + 9, child.waitFor(), "the writer was not killed by SIGKILL");
+        // The writer prints nothing to stderr: what it printed there is an error it met before the kill
+        // (an exception on a writer thread, a sanitizer's report cut short by the kill).
+        assertEquals("", Files.readString(stderr), "the writer reported an error before it was killed");
         reader.join();
         synchronized (lines) {
             return List.copyOf(lines);

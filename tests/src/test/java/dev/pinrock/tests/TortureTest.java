@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -24,7 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * latest, or a pooled cursor's or snapshot's, on every read path), hold
  * exactly every thread's model after the last reopen, end each step only
  * in an exception the API documents for it, and have met every kind of misuse
- * it is meant to (each counted by the exception it got).
+ * it is meant to (each counted by the exception it got). The child loads the
+ * library this JVM was told to ({@link ChildJvm#sameLibrary}): against the
+ * sanitized one, a sanitizer's report, a leak found at the child's exit
+ * included, ends it abnormally and fails the test with the report.
  *
  * <p>{@code -Dpinrock.torture.seed=S} replays a seed (each thread's choices;
  * what they do depends on the interleaving, which is the scheduler's), and
@@ -43,8 +47,10 @@ class TortureTest {
         Path databases = Files.createDirectory(dir.resolve("databases"));
         System.out.println("torture seed " + seed + " (replay with -Dpinrock.torture.seed=" + seed + ")");
 
-        ChildJvm.Outcome outcome = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED", "-Xmx512m",
-                "-XX:ErrorFile=" + crashReports + "/hs_err_pid%p.log"), ChildJvm.testClassPath(),
+        List<String> jvmOptions = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xmx512m",
+                "-XX:ErrorFile=" + crashReports + "/hs_err_pid%p.log"));
+        jvmOptions.addAll(ChildJvm.sameLibrary());
+        ChildJvm.Outcome outcome = ChildJvm.run(jvmOptions, ChildJvm.testClassPath(),
                 Duration.ofMinutes(30), TortureWorkload.class.getName(), String.valueOf(seed),
                 String.valueOf(operations), "4", databases.toString());
 
