@@ -85,6 +85,31 @@ class MemoryBudgetContract extends BindingContract {
         }
     }
 
+    /**
+     * Dropping a family frees its memtables at once (no cursor is open on it):
+     * what they were charged leaves the budget. A dropped family whose handle
+     * were kept would keep them, and could keep a write stall it had, which
+     * stops every write of the database.
+     */
+    @Test
+    void aDroppedFamilysMemtablesLeaveTheBudget() {
+        byte[] value = new byte[1024];
+        Arrays.fill(value, (byte) 'v');
+        try (MemoryBudget budget = MemoryBudget.create(64L << 20, 0);
+                RocksDb db = open(dir.resolve("a"), DbOptions.create().createIfMissing(true).memoryBudget(budget))) {
+            Keyspace family = db.createColumnFamily("f");
+            for (int i = 0; i < 4096; i++) {
+                family.put(("key" + i).getBytes(), value);
+            }
+            long withMemtables = budget.usageBytes();
+            assertTrue(withMemtables >= 4L << 20, "the budget holds " + withMemtables + " bytes");
+            db.dropColumnFamily(family);
+            long afterTheDrop = budget.usageBytes();
+            assertTrue(afterTheDrop <= withMemtables - (3L << 20),
+                    "the budget holds " + afterTheDrop + " bytes after the drop, " + withMemtables + " before");
+        }
+    }
+
     @Test
     void invalidBudgetsAreRejected() {
         assertThrows(RocksDbException.InvalidArgumentException.class, () -> MemoryBudget.create(0, 0));
