@@ -1,15 +1,13 @@
 package dev.pinrock;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Objects;
 import java.util.function.Consumer;
 
+import dev.pinrock.internal.BatchEncoding;
+import dev.pinrock.internal.BatchEncoding.Operation;
 import dev.pinrock.internal.BufferSegments;
-import dev.pinrock.internal.ResourceGuard;
 
 /**
  * Operations applied together by {@link RocksDb#write(WriteBatch)}: all of
@@ -36,34 +34,7 @@ import dev.pinrock.internal.ResourceGuard;
  * ({@link IllegalStateException}).
  */
 public final class WriteBatch implements AutoCloseable {
-    /** Sequence number (8 bytes) and record count (4 bytes). */
-    private static final int HEADER_BYTES = 12;
-    private static final long COUNT_OFFSET = 8;
-    private static final ValueLayout.OfInt COUNT =
-            ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final byte DELETION = 0x0;
-    private static final byte VALUE = 0x1;
-    private static final byte MERGE = 0x2;
-    private static final byte SINGLE_DELETION = 0x7;
-    private static final byte RANGE_DELETION = 0xF;
-    /** Tags of the same records for a column family other than the default one. */
-    private static final byte FAMILY_DELETION = 0x4;
-    private static final byte FAMILY_VALUE = 0x5;
-    private static final byte FAMILY_MERGE = 0x6;
-    private static final byte FAMILY_SINGLE_DELETION = 0x8;
-    private static final byte FAMILY_RANGE_DELETION = 0xE;
-    /** A length is a varint32 of at most 5 bytes. */
-    private static final int MAX_VARINT_BYTES = 5;
-    /** RocksDB's 32-bit lengths. */
-    private static final long MAX_VALUE_BYTES = 0xFFFF_FFFFL;
-    /** PR_MAX_KEY_BYTES, pinrock's bound on keys, far below RocksDB's (pinrock.h, convention 2). */
-    private static final long MAX_KEY_BYTES = 8L << 20;
-
-    private final ResourceGuard guard = ResourceGuard.exclusive("WriteBatch");
-    private Arena arena;
-    private MemorySegment buffer;
-    private long size;
-    private int count;
+    private final BatchEncoding encoding;
     /**
      * The database of the keyspaces the records name, once one does (its
      * default family included): the only one the batch may be written to.
@@ -82,12 +53,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param reservedBytes initial capacity in bytes
      */
     public WriteBatch(long reservedBytes) {
-        if (reservedBytes < 0) {
-            throw new IllegalArgumentException("reservedBytes is negative: " + reservedBytes);
-        }
-        arena = Arena.ofShared();
-        buffer = arena.allocate(HEADER_BYTES + reservedBytes);
-        size = HEADER_BYTES;
+        encoding = new BatchEncoding("WriteBatch", reservedBytes);
     }
 
     /**
@@ -98,7 +64,7 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch put(byte[] key, byte[] value) {
-        return record(null, VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
+        return record(null, Operation.PUT, Objects.requireNonNull(key, "key"),
                 Objects.requireNonNull(value, "value"));
     }
 
@@ -124,7 +90,7 @@ public final class WriteBatch implements AutoCloseable {
      *     than 2^32 - 1 bytes; the batch is unchanged
      */
     public WriteBatch put(MemorySegment key, MemorySegment value) {
-        return record(null, VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
+        return record(null, Operation.PUT, Objects.requireNonNull(key, "key"),
                 Objects.requireNonNull(value, "value"));
     }
 
@@ -139,7 +105,7 @@ public final class WriteBatch implements AutoCloseable {
      * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch put(Keyspace family, byte[] key, byte[] value) {
-        return record(Objects.requireNonNull(family, "family"), VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
+        return record(Objects.requireNonNull(family, "family"), Operation.PUT, Objects.requireNonNull(key, "key"),
                 Objects.requireNonNull(value, "value"));
     }
 
@@ -154,7 +120,7 @@ public final class WriteBatch implements AutoCloseable {
      * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch put(Keyspace family, MemorySegment key, MemorySegment value) {
-        return record(Objects.requireNonNull(family, "family"), VALUE, FAMILY_VALUE, Objects.requireNonNull(key, "key"),
+        return record(Objects.requireNonNull(family, "family"), Operation.PUT, Objects.requireNonNull(key, "key"),
                 Objects.requireNonNull(value, "value"));
     }
 
@@ -165,7 +131,7 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch delete(byte[] key) {
-        return record(null, DELETION, FAMILY_DELETION, Objects.requireNonNull(key, "key"), null);
+        return record(null, Operation.DELETE, Objects.requireNonNull(key, "key"), null);
     }
 
     /**
@@ -175,7 +141,7 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch delete(MemorySegment key) {
-        return record(null, DELETION, FAMILY_DELETION, Objects.requireNonNull(key, "key"), null);
+        return record(null, Operation.DELETE, Objects.requireNonNull(key, "key"), null);
     }
 
     /**
@@ -188,7 +154,7 @@ public final class WriteBatch implements AutoCloseable {
      * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch delete(Keyspace family, byte[] key) {
-        return record(Objects.requireNonNull(family, "family"), DELETION, FAMILY_DELETION,
+        return record(Objects.requireNonNull(family, "family"), Operation.DELETE,
                 Objects.requireNonNull(key, "key"), null);
     }
 
@@ -203,7 +169,7 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch singleDelete(byte[] key) {
-        return record(null, SINGLE_DELETION, FAMILY_SINGLE_DELETION,
+        return record(null, Operation.SINGLE_DELETE,
                 Objects.requireNonNull(key, "key"), null);
     }
 
@@ -217,7 +183,7 @@ public final class WriteBatch implements AutoCloseable {
      * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch singleDelete(Keyspace family, byte[] key) {
-        return record(Objects.requireNonNull(family, "family"), SINGLE_DELETION, FAMILY_SINGLE_DELETION,
+        return record(Objects.requireNonNull(family, "family"), Operation.SINGLE_DELETE,
                 Objects.requireNonNull(key, "key"), null);
     }
 
@@ -230,7 +196,7 @@ public final class WriteBatch implements AutoCloseable {
      * @throws IllegalArgumentException when begin or end is longer than 8 MiB; the batch is unchanged
      */
     public WriteBatch deleteRange(byte[] begin, byte[] end) {
-        return record(null, RANGE_DELETION, FAMILY_RANGE_DELETION,
+        return record(null, Operation.DELETE_RANGE,
                 Objects.requireNonNull(begin, "begin"),
                 Objects.requireNonNull(end, "end"));
     }
@@ -247,7 +213,7 @@ public final class WriteBatch implements AutoCloseable {
      * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch deleteRange(Keyspace family, byte[] begin, byte[] end) {
-        return record(Objects.requireNonNull(family, "family"), RANGE_DELETION, FAMILY_RANGE_DELETION,
+        return record(Objects.requireNonNull(family, "family"), Operation.DELETE_RANGE,
                 Objects.requireNonNull(begin, "begin"),
                 Objects.requireNonNull(end, "end"));
     }
@@ -262,7 +228,7 @@ public final class WriteBatch implements AutoCloseable {
      * @return this batch
      */
     public WriteBatch merge(byte[] key, byte[] value) {
-        return record(null, MERGE, FAMILY_MERGE, Objects.requireNonNull(key, "key"),
+        return record(null, Operation.MERGE, Objects.requireNonNull(key, "key"),
                 Objects.requireNonNull(value, "value"));
     }
 
@@ -278,7 +244,7 @@ public final class WriteBatch implements AutoCloseable {
      * @throws IllegalStateException when the family's database is closed or the family dropped
      */
     public WriteBatch merge(Keyspace family, byte[] key, byte[] value) {
-        return record(Objects.requireNonNull(family, "family"), MERGE, FAMILY_MERGE,
+        return record(Objects.requireNonNull(family, "family"), Operation.MERGE,
                 Objects.requireNonNull(key, "key"),
                 Objects.requireNonNull(value, "value"));
     }
@@ -289,12 +255,7 @@ public final class WriteBatch implements AutoCloseable {
      * @return the number of operations in the batch
      */
     public int count() {
-        guard.acquire();
-        try {
-            return count;
-        } finally {
-            guard.release();
-        }
+        return encoding.count();
     }
 
     /**
@@ -303,35 +264,24 @@ public final class WriteBatch implements AutoCloseable {
      * @return the encoded size in bytes, header included
      */
     public long sizeBytes() {
-        guard.acquire();
-        try {
-            return size;
-        } finally {
-            guard.release();
-        }
+        return encoding.sizeBytes();
     }
 
     /** Removes every operation; the memory is kept for reuse. */
     public void clear() {
-        guard.acquire();
+        encoding.hold();
         try {
-            size = HEADER_BYTES;
-            count = 0;
+            encoding.clear();
             keyspacesOf = null;
-            buffer.set(COUNT, COUNT_OFFSET, 0);
         } finally {
-            guard.release();
+            encoding.release();
         }
     }
 
     /** Frees the batch's native memory once no call is in flight; idempotent. */
     @Override
     public void close() {
-        guard.close(() -> {
-            arena.close();
-            arena = null;
-            buffer = null;
-        });
+        encoding.close();
     }
 
     /**
@@ -342,128 +292,56 @@ public final class WriteBatch implements AutoCloseable {
      * @throws IllegalStateException when the batch is closed or in use by another thread
      */
     void writeInto(RocksDb database, Consumer<MemorySegment> write) {
-        guard.acquire();
-        try {
+        encoding.writeInto(encoded -> {
             if (keyspacesOf != null && keyspacesOf != database) {
                 throw new IllegalArgumentException("the batch holds records of keyspaces of " + keyspacesOf
                         + ", not of " + database);
             }
-            write.accept(buffer.asSlice(0, size));
-        } finally {
-            guard.release();
-        }
+            write.accept(encoded);
+        });
     }
 
     /**
-     * Appends one record, holding the batch meanwhile. Its parts are byte
-     * arrays or memory segments (the public overloads keep that typed);
-     * arrays are copied straight into the batch, since heap segments of them
-     * are allocated whenever the JIT does not remove them. The size and count
-     * move only once the whole record is in place, so a key from a closed
-     * arena (which throws) leaves the batch as it was.
-     *
-     * @param second the second part, or null for a record of one part
+     * Appends one record, holding the batch meanwhile; its parts are byte
+     * arrays or memory segments, as {@link BatchEncoding#append} takes them.
      */
-    private WriteBatch record(Keyspace family, byte defaultTag, byte familyTag, Object first, Object second) {
-        guard.acquire();
+    private WriteBatch record(Keyspace family, Operation operation, Object first, Object second) {
+        encoding.hold();
         try {
-            appendRecord(family, defaultTag, familyTag, first, second);
+            encoding.append(familyIdOf(family), operation, first, second);
+            tieTo(family);
         } finally {
-            guard.release();
+            encoding.release();
         }
         return this;
     }
 
-    private void appendRecord(Keyspace family, byte defaultTag, byte familyTag, Object first, Object second) {
-        int familyId = 0;
-        if (family != null) {
-            family.requireUsable();
-            if (keyspacesOf != null && keyspacesOf != family.database()) {
-                throw new IllegalArgumentException("the batch already holds records of keyspaces of " + keyspacesOf
-                        + ", not of " + family.database());
-            }
-            familyId = family.familyId();
+    /**
+     * Returns the id a record names family by, under the batch's hold, once
+     * the family is usable and of the database the batch's records name, if
+     * any (the default family for null).
+     */
+    private int familyIdOf(Keyspace family) {
+        if (family == null) {
+            return BatchEncoding.DEFAULT_FAMILY;
         }
-        long firstLength = length(first);
-        long secondLength = second == null ? 0 : length(second);
-        requireWithinLimit("key", MAX_KEY_BYTES, firstLength);
-        if (defaultTag == RANGE_DELETION) {
-            requireWithinLimit("key", MAX_KEY_BYTES, secondLength);
-        } else if (second != null) {
-            requireWithinLimit("value", MAX_VALUE_BYTES, secondLength);
+        family.requireUsable();
+        if (keyspacesOf != null && keyspacesOf != family.database()) {
+            throw new IllegalArgumentException("the batch already holds records of keyspaces of " + keyspacesOf
+                    + ", not of " + family.database());
         }
-        long needed = 1 + 2 * MAX_VARINT_BYTES + firstLength
-                + (second == null ? 0 : MAX_VARINT_BYTES + secondLength);
-        ensureCapacity(size + needed);
-        long end = size;
-        if (familyId == 0) {
-            buffer.set(ValueLayout.JAVA_BYTE, end++, defaultTag);
-        } else {
-            buffer.set(ValueLayout.JAVA_BYTE, end++, familyTag);
-            end = putVarint(familyId, end);
-        }
-        end = append(first, end);
-        if (second != null) {
-            end = append(second, end);
-        }
-        size = end;
-        buffer.set(COUNT, COUNT_OFFSET, ++count);
+        return family.familyId();
+    }
+
+    /** Ties the batch to the family's database once a record for it is in (none for null). */
+    private void tieTo(Keyspace family) {
         if (family != null) {
             keyspacesOf = family.database();
         }
     }
 
-    /** @return the length of a record part, a byte array or a memory segment */
-    private static long length(Object part) {
-        return part instanceof byte[] array ? array.length : ((MemorySegment) part).byteSize();
-    }
-
-    /** Refuses a key or value longer than its limit, before any memory is reserved for it. */
-    private static void requireWithinLimit(String what, long max, long length) {
-        if (length > max) {
-            throw new IllegalArgumentException(
-                    "a " + what + " of " + length + " bytes exceeds the limit of " + max + " bytes");
-        }
-    }
-
-    /** Writes a varint32 length and the part's bytes at offset; returns the offset after them. */
-    private long append(Object part, long offset) {
-        long length = length(part);
-        long position = putVarint(length, offset);
-        if (part instanceof byte[] array) {
-            MemorySegment.copy(array, 0, buffer, ValueLayout.JAVA_BYTE, position, array.length);
-        } else {
-            MemorySegment.copy((MemorySegment) part, 0, buffer, position, length);
-        }
-        return position + length;
-    }
-
-    /** Writes a varint32 at offset; returns the offset after it. */
-    private long putVarint(long value, long offset) {
-        long position = offset;
-        long v = value;
-        while (v >= 0x80) {
-            buffer.set(ValueLayout.JAVA_BYTE, position++, (byte) (v | 0x80));
-            v >>>= 7;
-        }
-        buffer.set(ValueLayout.JAVA_BYTE, position++, (byte) v);
-        return position;
-    }
-
-    private void ensureCapacity(long capacity) {
-        if (capacity <= buffer.byteSize()) {
-            return;
-        }
-        Arena grown = Arena.ofShared();
-        MemorySegment larger = grown.allocate(Math.max(capacity, buffer.byteSize() * 2));
-        MemorySegment.copy(buffer, 0, larger, 0, size);
-        arena.close();
-        arena = grown;
-        buffer = larger;
-    }
-
     @Override
     public String toString() {
-        return arena == null ? "WriteBatch[closed]" : "WriteBatch[" + count + " operations, " + size + " bytes]";
+        return encoding.toString();
     }
 }

@@ -1,0 +1,263 @@
+package dev.pinrock.internal;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.function.Consumer;
+
+/**
+ * Records encoded as they are added, in native memory, in RocksDB's own
+ * WriteBatch format: a header of a sequence number (8 bytes, left zero) and
+ * a record count (4 bytes, little-endian), then each record as a tag byte,
+ * the family id as a varint32 when the record is not for the default
+ * family, and each part as a varint32 length and its bytes. Handing the
+ * encoding to RocksDB is one native call with no per-record crossing. Parts
+ * are copied in; the caller's arrays and segments can be reused at once.
+ *
+ * <p>The encoding is guarded: it admits one call at a time (a call arriving
+ * while another is in flight on another thread is refused with
+ * {@link IllegalStateException}), and {@link #close()} waits for the call in
+ * flight, then frees the memory; any later use throws
+ * {@link IllegalStateException}. Reads ({@link #count()},
+ * {@link #sizeBytes()}, {@link #writeInto(Consumer)}) hold the encoding
+ * themselves. Changes ({@link #append}, {@link #clear()}) are made under a
+ * {@link #hold()} that the caller takes, so that in the same hold it can
+ * check and update what it keeps about the records (the database their
+ * families belong to).
+ */
+public final class BatchEncoding {
+    /** What a record does, with its tag for the default family and for another family. */
+    public enum Operation {
+        PUT(0x1, 0x5, false),
+        DELETE(0x0, 0x4, false),
+        SINGLE_DELETE(0x7, 0x8, false),
+        MERGE(0x2, 0x6, false),
+        /** Deletes [first, second): both parts are keys. */
+        DELETE_RANGE(0xF, 0xE, true);
+
+        private final byte defaultFamilyTag;
+        private final byte otherFamilyTag;
+        private final boolean secondPartIsKey;
+
+        Operation(int defaultFamilyTag, int otherFamilyTag, boolean secondPartIsKey) {
+            this.defaultFamilyTag = (byte) defaultFamilyTag;
+            this.otherFamilyTag = (byte) otherFamilyTag;
+            this.secondPartIsKey = secondPartIsKey;
+        }
+    }
+
+    /** The id of the default family, which a record names by its tag alone. */
+    public static final int DEFAULT_FAMILY = 0;
+
+    /** Sequence number (8 bytes) and record count (4 bytes). */
+    private static final int HEADER_BYTES = 12;
+    private static final long COUNT_OFFSET = 8;
+    private static final ValueLayout.OfInt COUNT =
+            ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** A length is a varint32 of at most 5 bytes. */
+    private static final int MAX_VARINT_BYTES = 5;
+    /** RocksDB's 32-bit lengths. */
+    private static final long MAX_VALUE_BYTES = 0xFFFF_FFFFL;
+    /** PR_MAX_KEY_BYTES, pinrock's bound on keys, far below RocksDB's (pinrock.h, convention 2). */
+    private static final long MAX_KEY_BYTES = 8L << 20;
+
+    private final String name;
+    private final ResourceGuard guard;
+    private Arena arena;
+    private MemorySegment buffer;
+    private long size;
+    private int count;
+
+    /**
+     * Creates an empty encoding.
+     *
+     * @param name what holds the records, for the messages (the public class's name)
+     * @param reservedBytes room for about this many bytes of records before the buffer grows
+     * @throws IllegalArgumentException when reservedBytes is negative
+     */
+    public BatchEncoding(String name, long reservedBytes) {
+        if (reservedBytes < 0) {
+            throw new IllegalArgumentException("reservedBytes is negative: " + reservedBytes);
+        }
+        this.name = name;
+        guard = ResourceGuard.exclusive(name);
+        arena = Arena.ofShared();
+        buffer = arena.allocate(HEADER_BYTES + reservedBytes);
+        size = HEADER_BYTES;
+    }
+
+    /**
+     * Holds the encoding for one call that changes it; pair with
+     * {@link #release()} in a finally block.
+     *
+     * @throws IllegalStateException when the encoding is closed or in use by another thread
+     */
+    public void hold() {
+        guard.acquire();
+    }
+
+    /** Ends a call started by {@link #hold()}. */
+    public void release() {
+        guard.release();
+    }
+
+    /**
+     * Appends one record, under a {@link #hold()}. Each part is a byte array
+     * or a memory segment (the public overloads keep that typed); arrays are
+     * copied straight into the buffer, since heap segments of them are
+     * allocated whenever the JIT does not remove them. The size and count
+     * move only once the whole record is in place, so a refused part, or a
+     * segment of a closed arena (which throws), leaves the encoding as it was.
+     *
+     * @param familyId the family's id, or {@link #DEFAULT_FAMILY}
+     * @param operation what the record does
+     * @param first the key (the range's begin for {@link Operation#DELETE_RANGE})
+     * @param second the value (the range's end for {@link Operation#DELETE_RANGE}), or null
+     *     for a record of one part (a delete or single delete)
+     * @throws IllegalArgumentException when a key is longer than 8 MiB or a value than
+     *     2^32 - 1 bytes; nothing is appended
+     */
+    public void append(int familyId, Operation operation, Object first, Object second) {
+        long firstLength = length(first);
+        long secondLength = second == null ? 0 : length(second);
+        requireWithinLimit("key", MAX_KEY_BYTES, firstLength);
+        if (operation.secondPartIsKey) {
+            requireWithinLimit("key", MAX_KEY_BYTES, secondLength);
+        } else if (second != null) {
+            requireWithinLimit("value", MAX_VALUE_BYTES, secondLength);
+        }
+        long needed = 1 + 2 * MAX_VARINT_BYTES + firstLength
+                + (second == null ? 0 : MAX_VARINT_BYTES + secondLength);
+        ensureCapacity(size + needed);
+        long end = size;
+        if (familyId == DEFAULT_FAMILY) {
+            buffer.set(ValueLayout.JAVA_BYTE, end++, operation.defaultFamilyTag);
+        } else {
+            buffer.set(ValueLayout.JAVA_BYTE, end++, operation.otherFamilyTag);
+            end = putVarint(familyId, end);
+        }
+        end = appendPart(first, end);
+        if (second != null) {
+            end = appendPart(second, end);
+        }
+        size = end;
+        buffer.set(COUNT, COUNT_OFFSET, ++count);
+    }
+
+    /** Removes every record, under a {@link #hold()}; the memory is kept for reuse. */
+    public void clear() {
+        size = HEADER_BYTES;
+        count = 0;
+        buffer.set(COUNT, COUNT_OFFSET, 0);
+    }
+
+    /**
+     * Returns the number of records.
+     *
+     * @return the number of records
+     * @throws IllegalStateException when the encoding is closed or in use by another thread
+     */
+    public int count() {
+        guard.acquire();
+        try {
+            return count;
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Returns the encoded size in bytes, header included.
+     *
+     * @return the encoded size in bytes, header included
+     * @throws IllegalStateException when the encoding is closed or in use by another thread
+     */
+    public long sizeBytes() {
+        guard.acquire();
+        try {
+            return size;
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Hands the encoded records, header included, to write, holding the
+     * encoding meanwhile so that no other thread changes or frees them; the
+     * segment is valid only until write returns.
+     *
+     * @throws IllegalStateException when the encoding is closed or in use by another thread
+     */
+    public void writeInto(Consumer<MemorySegment> write) {
+        guard.acquire();
+        try {
+            write.accept(buffer.asSlice(0, size));
+        } finally {
+            guard.release();
+        }
+    }
+
+    /** Frees the native memory once no call is in flight; idempotent. */
+    public void close() {
+        guard.close(() -> {
+            arena.close();
+            arena = null;
+            buffer = null;
+        });
+    }
+
+    /** @return the length of a record part, a byte array or a memory segment */
+    private static long length(Object part) {
+        return part instanceof byte[] array ? array.length : ((MemorySegment) part).byteSize();
+    }
+
+    /** Refuses a key or value longer than its limit, before any memory is reserved for it. */
+    private static void requireWithinLimit(String what, long max, long length) {
+        if (length > max) {
+            throw new IllegalArgumentException(
+                    "a " + what + " of " + length + " bytes exceeds the limit of " + max + " bytes");
+        }
+    }
+
+    /** Writes a varint32 length and the part's bytes at offset; returns the offset after them. */
+    private long appendPart(Object part, long offset) {
+        long length = length(part);
+        long position = putVarint(length, offset);
+        if (part instanceof byte[] array) {
+            MemorySegment.copy(array, 0, buffer, ValueLayout.JAVA_BYTE, position, array.length);
+        } else {
+            MemorySegment.copy((MemorySegment) part, 0, buffer, position, length);
+        }
+        return position + length;
+    }
+
+    /** Writes a varint32 at offset; returns the offset after it. */
+    private long putVarint(long value, long offset) {
+        long position = offset;
+        long v = value;
+        while (v >= 0x80) {
+            buffer.set(ValueLayout.JAVA_BYTE, position++, (byte) (v | 0x80));
+            v >>>= 7;
+        }
+        buffer.set(ValueLayout.JAVA_BYTE, position++, (byte) v);
+        return position;
+    }
+
+    private void ensureCapacity(long capacity) {
+        if (capacity <= buffer.byteSize()) {
+            return;
+        }
+        Arena grown = Arena.ofShared();
+        MemorySegment larger = grown.allocate(Math.max(capacity, buffer.byteSize() * 2));
+        MemorySegment.copy(buffer, 0, larger, 0, size);
+        arena.close();
+        arena = grown;
+        buffer = larger;
+    }
+
+    @Override
+    public String toString() {
+        return arena == null ? name + "[closed]" : name + "[" + count + " operations, " + size + " bytes]";
+    }
+}
