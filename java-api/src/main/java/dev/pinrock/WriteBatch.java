@@ -292,13 +292,16 @@ public final class WriteBatch implements AutoCloseable {
      * @throws IllegalStateException when the batch is closed or in use by another thread
      */
     void writeInto(RocksDb database, Consumer<MemorySegment> write) {
-        encoding.writeInto(encoded -> {
+        encoding.hold();
+        try {
             if (keyspacesOf != null && keyspacesOf != database) {
                 throw new IllegalArgumentException("the batch holds records of keyspaces of " + keyspacesOf
                         + ", not of " + database);
             }
-            write.accept(encoded);
-        });
+            write.accept(encoding.encoded());
+        } finally {
+            encoding.release();
+        }
     }
 
     /**

@@ -4,7 +4,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.util.function.Consumer;
 
 /**
  * Records encoded as they are added, in native memory, in RocksDB's own
@@ -19,12 +18,11 @@ import java.util.function.Consumer;
  * while another is in flight on another thread is refused with
  * {@link IllegalStateException}), and {@link #close()} waits for the call in
  * flight, then frees the memory; any later use throws
- * {@link IllegalStateException}. Reads ({@link #count()},
- * {@link #sizeBytes()}, {@link #writeInto(Consumer)}) hold the encoding
- * themselves. Changes ({@link #append}, {@link #clear()}) are made under a
- * {@link #hold()} that the caller takes, so that in the same hold it can
- * check and update what it keeps about the records (the database their
- * families belong to).
+ * {@link IllegalStateException}. {@link #count()} and {@link #sizeBytes()}
+ * hold the encoding themselves. Changes ({@link #append}, {@link #clear()})
+ * and {@link #encoded()} are made under a {@link #hold()} that the caller
+ * takes, so that in the same hold it can check and update what it keeps
+ * about the records (the database their families belong to).
  */
 public final class BatchEncoding {
     /** What a record does, with its tag for the default family and for another family. */
@@ -183,19 +181,14 @@ public final class BatchEncoding {
     }
 
     /**
-     * Hands the encoded records, header included, to write, holding the
-     * encoding meanwhile so that no other thread changes or frees them; the
-     * segment is valid only until write returns.
+     * Returns the encoded records, header included, under a {@link #hold()}:
+     * the segment is valid only until that hold is released, since the next
+     * change may move the records and a close frees them.
      *
-     * @throws IllegalStateException when the encoding is closed or in use by another thread
+     * @return the encoded records
      */
-    public void writeInto(Consumer<MemorySegment> write) {
-        guard.acquire();
-        try {
-            write.accept(buffer.asSlice(0, size));
-        } finally {
-            guard.release();
-        }
+    public MemorySegment encoded() {
+        return buffer.asSlice(0, size);
     }
 
     /** Frees the native memory once no call is in flight; idempotent. */

@@ -1113,11 +1113,11 @@ class ApiSequenceFuzzTest {
         /** Repairs the closed database with the options of its families. */
         private void repair() {
             DbOptions repairOptions = options;
-                for (String name : model.familyNames()) {
-                    if (!name.equals("default")) {
-                        repairOptions = repairOptions.columnFamily(name, DbOptions.create().mergeOperator(model.operator().optionName));
-                    }
+            for (String name : model.familyNames()) {
+                if (!name.equals("default")) {
+                    repairOptions = repairOptions.columnFamily(name, DbOptions.create().mergeOperator(model.operator().optionName));
                 }
+            }
             DbOptions withFamilies = repairOptions;
             call("repair(" + model.familyNames() + ")", new Expect(), () -> {
                 RocksDb.repair(path, withFamilies);
