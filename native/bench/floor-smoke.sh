@@ -37,6 +37,8 @@ run put scan-batches sst sequential
 run put scan-views sst sequential
 run get get memtable random
 run delete delete memtable random --threads 2
+run unlogged put-without-log memtable random
+[[ $(cat "$tmp"/unlogged/*.log | wc -c) -eq 0 ]] || { echo "FAIL: put-without-log wrote to the log"; exit 1; }
 run batch batch-put memtable random
 run load put flushing random --value-bytes 1024 --values fields --compression zstd \
   --write-buffer-bytes 65536 --block-cache-bytes 65536

@@ -157,7 +157,7 @@ Config parse_args(int argc, char** argv) {
   static const std::map<std::string, Op> kOps = {
       {"get", Op::kGet},         {"get-absent", Op::kGetAbsent}, {"get-to-file", Op::kGetToFile},
       {"get-copy-to-file", Op::kGetCopyToFile},
-      {"put", Op::kPut},
+      {"put", Op::kPut},         {"put-without-log", Op::kPut},
       {"delete", Op::kDelete},   {"batch-put", Op::kBatchPut},   {"multi-get", Op::kMultiGet},
       {"scan", Op::kScan},       {"scan-batches", Op::kScanBatches},
       {"scan-views", Op::kScanViews}};
@@ -167,7 +167,8 @@ Config parse_args(int argc, char** argv) {
   auto op = kOps.find(config.op_name);
   if (op == kOps.end()) {
     usage_error(
-        "--op must be get, get-absent, get-to-file, get-copy-to-file, put, delete, batch-put, "
+        "--op must be get, get-absent, get-to-file, get-copy-to-file, put, put-without-log, delete, "
+        "batch-put, "
         "multi-get, scan, scan-batches or scan-views");
   }
   config.op = op->second;
@@ -664,6 +665,8 @@ volatile uint64_t sink;  // keeps the value checksums computed
 int main(int argc, char** argv) {
   Bench bench{parse_args(argc, argv), nullptr, {}, {}};
   const Config& config = bench.config;
+  // put-without-log: the puts of put, made without the write-ahead log.
+  bench.write_options.disableWAL = config.op_name == "put-without-log";
   bool reads = is_read(config.op);
   bool create = !reads || config.memtable;
   std::error_code ec;

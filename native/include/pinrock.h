@@ -1098,6 +1098,17 @@ PR_API int32_t pr_cursor_move(pr_cursor_t* cursor, int32_t op, const uint8_t* ke
                               size_t key_len, pr_cursor_entry_t* entry, char* err,
                               size_t err_cap);
 
+/* Moves the cursor's view to the database's latest state (snapshot NULL)
+ * or to the state as of snapshot (a snapshot of the cursor's database),
+ * keeping its bounds, read flags and read-ahead: RocksDB's
+ * Iterator::Refresh. The cursor is then on no entry (the memory of the
+ * entry it was on must not be read afterwards), whatever it returns: PR_OK,
+ * or the RocksDB status of a failed refresh. snapshot may be released once
+ * the call returns. Not thread-safe with other calls on the cursor.
+ * Implemented in cursors.cc. */
+PR_API int32_t pr_cursor_refresh(pr_cursor_t* cursor, const pr_snapshot_t* snapshot, char* err,
+                                 size_t err_cap);
+
 /* pr_cursor_scan flag: walk towards smaller keys. */
 #define PR_SCAN_REVERSE 1
 

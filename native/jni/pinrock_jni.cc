@@ -215,12 +215,12 @@ PR_JNI_EXPORT jint JNICALL Java_dev_pinrock_internal_JniDb_getInto(JNIEnv* env, 
 }
 
 PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_getAddress(
-    JNIEnv* env, jclass, jlong db, jint read_flags, jlong key, jlong key_len, jlong dst,
-    jlong dst_cap) {
+    JNIEnv* env, jclass, jlong db, jlong snapshot, jint read_flags, jlong key, jlong key_len,
+    jlong dst, jlong dst_cap) {
   pr_get_result_t result;
   uint8_t* buf = const_cast<uint8_t*>(address_of(dst));
   int32_t status =
-      get(env, db, 0, read_flags, address_of(key), key_len, buf, dst_cap, 0, &result);
+      get(env, db, snapshot, read_flags, address_of(key), key_len, buf, dst_cap, 0, &result);
   if (status == PR_NOT_FOUND) return -1;
   if (status == PR_CODE_INCOMPLETE) return kNeedsIo;
   if (status != PR_OK) return 0;
@@ -228,13 +228,14 @@ PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_getAddress(
 }
 
 PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_getPinned(JNIEnv* env, jclass,
-                                                                       jlong db, jint read_flags,
+                                                                       jlong db, jlong snapshot,
+                                                                       jint read_flags,
                                                                        jbyteArray key,
                                                                        jlongArray out) {
   JavaBytes k(env, key);
   if (!k.valid()) return 0;
   pr_get_result_t result;
-  int32_t status = get(env, db, 0, read_flags, k.data(), k.length(), nullptr, 0,
+  int32_t status = get(env, db, snapshot, read_flags, k.data(), k.length(), nullptr, 0,
                        PR_GET_PIN_IF_LARGER, &result);
   if (status == PR_NOT_FOUND) return -1;
   if (status == PR_CODE_INCOMPLETE) return kNeedsIo;
@@ -345,6 +346,15 @@ PR_JNI_EXPORT jint JNICALL Java_dev_pinrock_internal_JniCursor_scan(JNIEnv* env,
                      static_cast<size_t>(buf_cap), &outputs[0], &outputs[1],
                      reinterpret_cast<pr_cursor_entry_t*>(entry), err, sizeof err),
       err);
+}
+
+PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniCursor_refresh(JNIEnv* env, jclass,
+                                                                     jlong cursor, jlong snapshot) {
+  char err[kErrCap];
+  ok(env,
+     pr_cursor_refresh(cursor_of(cursor), reinterpret_cast<const pr_snapshot_t*>(snapshot), err,
+                       sizeof err),
+     err);
 }
 
 PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniCursor_close(JNIEnv*, jclass,

@@ -125,6 +125,15 @@ int32_t pr_cursor_move(pr_cursor_t* cursor, int32_t op, const uint8_t* key, size
   });
 }
 
+int32_t pr_cursor_refresh(pr_cursor_t* cursor, const pr_snapshot_t* snapshot, char* err,
+                          size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    // Both of RocksDB's refresh paths leave the iterator on no entry.
+    return to_status(cursor->iterator->Refresh(reinterpret_cast<const rocksdb::Snapshot*>(snapshot)),
+                     err, err_cap);
+  });
+}
+
 int32_t pr_cursor_scan(pr_cursor_t* cursor, uint32_t flags, size_t max_entries, uint8_t* buf,
                        size_t buf_cap, uint64_t* entries_out, uint64_t* bytes_out,
                        pr_cursor_entry_t* entry, char* err, size_t err_cap) {

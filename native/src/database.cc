@@ -59,7 +59,7 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
     // begin == end is an empty range, which RocksDB skips.
     if (family->family->GetComparator()->Compare(begin, end) > 0) {
       return rocksdb::Status::InvalidArgument(
-          "the batch deletes a range whose end key comes before its begin key");
+          "the write deletes a range whose end key comes before its begin key");
     }
     return rocksdb::Status::OK();
   }
@@ -69,13 +69,13 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
     if (family == nullptr) return NotOpen(cf);
     if (key.size() > kMaxKeyBytes) return TooLong();
     if (family->merge_operator == nullptr) {
-      return rocksdb::Status::InvalidArgument("the batch has a merge into column family '" +
+      return rocksdb::Status::InvalidArgument("the write merges into column family '" +
                                               family->name + "', which has no merge operator");
     }
     size_t operand_bytes = family->merge_operator->operand_bytes;
     if (operand_bytes != 0 && operand.size() != operand_bytes) {
       return rocksdb::Status::InvalidArgument(
-          "the batch merges an operand of " + std::to_string(operand.size()) +
+          "the write merges an operand of " + std::to_string(operand.size()) +
           " bytes into column family '" + family->name + "', whose merge operator " +
           family->merge_operator->name + " takes operands of " + std::to_string(operand_bytes) +
           " bytes");
@@ -95,11 +95,11 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
     return key.size() > kMaxKeyBytes ? TooLong() : rocksdb::Status::OK();
   }
   static rocksdb::Status TooLong() {
-    return rocksdb::Status::InvalidArgument("the batch holds a key longer than the limit of " +
+    return rocksdb::Status::InvalidArgument("the write holds a key longer than the limit of " +
                                             std::to_string(kMaxKeyBytes) + " bytes");
   }
   static rocksdb::Status NotOpen(uint32_t cf) {
-    return rocksdb::Status::InvalidArgument("the batch writes to column family " +
+    return rocksdb::Status::InvalidArgument("the write names column family " +
                                             std::to_string(cf) + ", which is not open");
   }
   const pr_database& database_;

@@ -68,6 +68,32 @@ TEST_F(DbTest, CursorSeesTheStateWhenItWasOpenedOrItsSnapshot) {
   pr_cursor_close(past);
 }
 
+TEST_F(DbTest, RefreshMovesTheViewToTheLatestStateOrASnapshotKeepingTheBounds) {
+  Put("a", "1");
+  Put("c", "1");
+  pr_cursor_t* cursor = OpenCursor(db, PR_RANGE_HAS_BEGIN | PR_RANGE_HAS_END, "b", "d");
+  EXPECT_EQ("c=1", Move(cursor, PR_CURSOR_FIRST));
+  Put("b", "2");
+  Put("c", "2");
+  Put("d", "2");
+  pr_snapshot_t* snapshot = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_snapshot_create(db, &snapshot, err, sizeof err));
+  Put("c", "3");
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));  // a new version under the cursor too
+  EXPECT_EQ("end", Move(cursor, PR_CURSOR_NEXT));       // still the view it opened with
+  ASSERT_EQ(PR_OK, pr_cursor_refresh(cursor, nullptr, err, sizeof err)) << err;
+  EXPECT_EQ("error 4", Move(cursor, PR_CURSOR_NEXT));  // on no entry after a refresh
+  EXPECT_EQ("b=2", Move(cursor, PR_CURSOR_FIRST));
+  EXPECT_EQ("c=3", Move(cursor, PR_CURSOR_NEXT));
+  EXPECT_EQ("end", Move(cursor, PR_CURSOR_NEXT));       // the upper bound holds
+  ASSERT_EQ(PR_OK, pr_cursor_refresh(cursor, snapshot, err, sizeof err)) << err;
+  pr_db_snapshot_release(db, snapshot);
+  EXPECT_EQ("c=2", Move(cursor, PR_CURSOR_LAST));
+  ASSERT_EQ(PR_OK, pr_cursor_refresh(cursor, nullptr, err, sizeof err)) << err;
+  EXPECT_EQ("c=3", Move(cursor, PR_CURSOR_LAST));
+  pr_cursor_close(cursor);
+}
+
 TEST_F(DbTest, MemoryOnlyCursorOverAnUncachedTableFileIsIncomplete) {
   Put("k", "v");
   ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));

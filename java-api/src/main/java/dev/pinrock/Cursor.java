@@ -26,7 +26,9 @@ import dev.pinrock.internal.Segments;
 /**
  * Walks a database's keys in bytewise order, in both directions, over the
  * state the database had when the cursor was opened (or the snapshot of its
- * {@link ReadOptions}), within the options' key range. From
+ * {@link ReadOptions}), within the options' key range, until
+ * {@link #refresh()} moves it to the latest state (or
+ * {@link #refresh(Snapshot)} to a snapshot's). From
  * {@link RocksDb#cursor(ReadOptions)}.
  *
  * <pre>{@code
@@ -187,10 +189,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      * @throws RocksDbException when a read fails
      */
     public boolean next() {
-        return move(() -> {
-            requireEntry();
-            return cursor.next();
-        });
+        return step(cursor::next);
     }
 
     /**
@@ -201,10 +200,64 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
      * @throws RocksDbException when a read fails
      */
     public boolean prev() {
-        return move(() -> {
-            requireEntry();
-            return cursor.prev();
-        });
+        return step(cursor::prev);
+    }
+
+    /**
+     * Moves the cursor's view to the database's state now, keeping its key
+     * range and read options (RocksDB's {@code Iterator::refresh}): writes
+     * made since it was opened become visible, without the cost of opening a
+     * new cursor. The cursor is then on no entry: place it again with
+     * {@link #first()}, {@link #seek(byte[])}, ...; views of the entry it was
+     * on are invalidated.
+     *
+     * @throws RocksDbException when RocksDB fails the refresh (the cursor is on no entry)
+     * @throws IllegalStateException when the cursor is closed or in use by another thread
+     */
+    public void refresh() {
+        acquire();
+        try {
+            beforeRefresh();
+            cursor.refresh(0L);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Moves the cursor's view to the state as of a snapshot, keeping its key
+     * range and read options; see {@link #refresh()}. The snapshot may be
+     * closed afterwards: the cursor keeps the view.
+     *
+     * @param snapshot a snapshot of the cursor's database
+     * @throws IllegalArgumentException when the snapshot belongs to another database
+     * @throws RocksDbException when RocksDB fails the refresh (the cursor is on no entry)
+     * @throws IllegalStateException when the cursor or the snapshot is closed, or the cursor is in
+     *     use by another thread
+     */
+    public void refresh(Snapshot snapshot) {
+        Objects.requireNonNull(snapshot, "snapshot");
+        if (snapshot.owner != owner) {
+            throw new IllegalArgumentException("the snapshot belongs to " + snapshot.owner);
+        }
+        acquire();
+        try {
+            snapshot.guard.acquire();
+            try {
+                beforeRefresh();
+                cursor.refresh(snapshot.handle);
+            } finally {
+                snapshot.guard.release();
+            }
+        } finally {
+            guard.release();
+        }
+    }
+
+    /** A refresh invalidates the views of the entry it leaves, and the next scan starts at an end. */
+    private void beforeRefresh() {
+        closeViews();
+        placed = false;
     }
 
     /**
@@ -739,6 +792,21 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         try {
             beforeMove();
             return move.getAsBoolean();
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Runs a step from the current entry: refused, changing nothing (the
+     * views and where a scan starts included), when the cursor is on no entry.
+     */
+    private boolean step(BooleanSupplier step) {
+        acquire();
+        try {
+            requireEntry();
+            beforeMove();
+            return step.getAsBoolean();
         } finally {
             guard.release();
         }

@@ -13,6 +13,7 @@ import java.util.function.Function;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 
+import dev.pinrock.internal.BatchEncoding.Operation;
 import dev.pinrock.internal.BufferSegments;
 import dev.pinrock.internal.MultiGet;
 import dev.pinrock.internal.DataPath;
@@ -30,10 +31,19 @@ import dev.pinrock.internal.Segments;
  * holds the database's guard, so closing the database waits for it (and a
  * {@link ColumnFamily}'s calls hold the family's too, so dropping it waits).
  *
- * <p>The direct writes ({@code put} and {@code delete}) are made with
+ * <p>Every write ({@code put}, {@code delete}, {@code singleDelete},
+ * {@code merge}, {@code deleteRange}) has a form that takes
+ * {@link WriteOptions} first, as RocksJava's do; the others use
  * {@link WriteOptions#DEFAULT}: through the write-ahead log, not synced,
- * waiting out write stalls. For other write options, put the writes in a
- * {@link WriteBatch} and call {@link RocksDb#write(WriteBatch, WriteOptions)}.
+ * waiting out write stalls. Every single-key read has a form that takes
+ * {@link ReadOptions} first; the others use {@link ReadOptions#DEFAULT}.
+ * A write with options other than the default, and every single delete,
+ * merge and delete range, is applied as a write batch of that one record:
+ * it is refused, and fails, exactly as the same record in a
+ * {@link WriteBatch} written with the same options would (a merge into a
+ * family without a merge operator, a range whose end comes before its
+ * begin, sync with disableWal: {@link RocksDbException.InvalidArgumentException},
+ * nothing written).
  */
 public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     /** Returned by the into-buffer reads when the key is absent. */
@@ -123,8 +133,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     }
 
     /**
-     * Writes a key and value, with {@link WriteOptions#DEFAULT} (for other
-     * options, see {@link RocksDb#write(WriteBatch, WriteOptions)}).
+     * Writes a key and value, with {@link WriteOptions#DEFAULT}.
      *
      * <p>Like every write, it waits while RocksDB stalls writes (until flushes and
      * compactions catch up), unless the database is closed meanwhile.
@@ -216,7 +225,12 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      */
     public byte[] get(ReadOptions options, byte[] key) {
         Objects.requireNonNull(key, "key");
-        return read(options, (snapshot, flags) -> data.get(key, snapshot, flags));
+        long snapshot = acquire(options);
+        try {
+            return data.get(key, snapshot, options.flags());
+        } finally {
+            release(options);
+        }
     }
 
     /**
@@ -231,35 +245,49 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     public int get(ReadOptions options, byte[] key, byte[] dst) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(dst, "dst");
-        return read(options, (snapshot, flags) -> data.get(key, dst, snapshot, flags));
+        long snapshot = acquire(options);
+        try {
+            return data.get(key, dst, snapshot, options.flags());
+        } finally {
+            release(options);
+        }
     }
 
-    /** A read given a snapshot handle (0: the latest state) and PR_READ_* flags. */
-    private interface Read<T> {
-        T run(long snapshot, int flags);
-    }
-
-    /** Runs a read with the guards of the database and of the snapshot held. */
-    private <T> T read(ReadOptions options, Read<T> read) {
+    /**
+     * Marks a read with options in flight: holds the database's guard and,
+     * when the options name a snapshot, the snapshot's; pair with
+     * {@link #release(ReadOptions)}.
+     *
+     * @return the snapshot's handle, or 0 for the latest state
+     * @throws IllegalArgumentException when the snapshot belongs to another database
+     * @throws IllegalStateException when the database or the snapshot is closed
+     */
+    private long acquire(ReadOptions options) {
         Objects.requireNonNull(options, "options");
         Snapshot snapshot = options.snapshot();
         if (snapshot != null && snapshot.owner != database()) {
             throw new IllegalArgumentException("the snapshot belongs to " + snapshot.owner);
         }
         acquire();
-        try {
-            if (snapshot == null) {
-                return read.run(0L, options.flags());
-            }
-            snapshot.guard.acquire();
-            try {
-                return read.run(snapshot.handle, options.flags());
-            } finally {
-                snapshot.guard.release();
-            }
-        } finally {
-            release();
+        if (snapshot == null) {
+            return 0L;
         }
+        try {
+            snapshot.guard.acquire();
+        } catch (RuntimeException e) {
+            release();
+            throw e;
+        }
+        return snapshot.handle;
+    }
+
+    /** Ends a read started by {@link #acquire(ReadOptions)}. */
+    private void release(ReadOptions options) {
+        Snapshot snapshot = options.snapshot();
+        if (snapshot != null) {
+            snapshot.guard.release();
+        }
+        release();
     }
 
     /**
@@ -283,12 +311,15 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws IllegalStateException when the database or the snapshot is closed
      */
     public Cursor cursor(ReadOptions options) {
-        return read(options, (snapshot, flags) -> {
-            Cursor cursor = new Cursor(database(), data.openCursor(snapshot, flags, options.readaheadBytes(),
-                    options.lowerBoundNoCopy(), options.upperBoundNoCopy()));
+        long snapshot = acquire(options);
+        try {
+            Cursor cursor = new Cursor(database(), data.openCursor(snapshot, options.flags(),
+                    options.readaheadBytes(), options.lowerBoundNoCopy(), options.upperBoundNoCopy()));
             database().register(cursor.dependent);
             return cursor;
-        });
+        } finally {
+            release(options);
+        }
     }
 
     /**
@@ -329,6 +360,19 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws IllegalStateException when the database is closed
      */
     public int get(ByteBuffer key, ByteBuffer dst) {
+        return get(ReadOptions.DEFAULT, key, dst);
+    }
+
+    /**
+     * Reads a value into a caller's buffer, when it fits, with read options;
+     * see {@link #get(ByteBuffer, ByteBuffer)} and {@link #get(ReadOptions, byte[])}.
+     *
+     * @param options how to read
+     * @param key the key, direct or heap
+     * @param dst the destination, direct or heap, writable
+     * @return the value's length (copied when at most the remaining space), or {@link #NOT_FOUND}
+     */
+    public int get(ReadOptions options, ByteBuffer key, ByteBuffer dst) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(dst, "dst");
         if (dst.isReadOnly()) {
@@ -336,11 +380,11 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         }
         long length;
         MemorySegment destination = BufferSegments.ofValue(dst);
-        acquire();
+        long snapshot = acquire(options);
         try {
-            length = data.get(BufferSegments.ofKey(key), destination);
+            length = data.get(BufferSegments.ofKey(key), destination, snapshot, options.flags());
         } finally {
-            release();
+            release(options);
         }
         if (length == NOT_FOUND) {
             Segments.requireUsable(destination);
@@ -365,17 +409,30 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws WrongThreadException when a segment is confined to another thread
      */
     public long get(MemorySegment key, MemorySegment dst) {
+        return get(ReadOptions.DEFAULT, key, dst);
+    }
+
+    /**
+     * Reads a value into a caller's segment, when it fits, with read options;
+     * see {@link #get(MemorySegment, MemorySegment)} and {@link #get(ReadOptions, byte[])}.
+     *
+     * @param options how to read
+     * @param key the key
+     * @param dst the destination, writable
+     * @return the value's length (copied when at most {@code dst.byteSize()}), or {@link #NOT_FOUND}
+     */
+    public long get(ReadOptions options, MemorySegment key, MemorySegment dst) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(dst, "dst");
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("dst is a read-only segment");
         }
         long length;
-        acquire();
+        long snapshot = acquire(options);
         try {
-            length = data.get(key, dst);
+            length = data.get(key, dst, snapshot, options.flags());
         } finally {
-            release();
+            release(options);
         }
         if (length == NOT_FOUND) {
             Segments.requireUsable(dst);
@@ -399,10 +456,23 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws WrongThreadException when the arena or key is confined to another thread
      */
     public MemorySegment getPinned(Arena arena, MemorySegment key) {
+        return getPinned(ReadOptions.DEFAULT, arena, key);
+    }
+
+    /**
+     * Reads a value without copying it, with read options; see
+     * {@link #getPinned(Arena, MemorySegment)} and {@link #get(ReadOptions, byte[])}.
+     *
+     * @param options how to read
+     * @param arena the arena the segment belongs to
+     * @param key the key
+     * @return a read-only segment of the value, or {@code null} when the key is absent
+     */
+    public MemorySegment getPinned(ReadOptions options, Arena arena, MemorySegment key) {
         Objects.requireNonNull(arena, "arena");
         Objects.requireNonNull(key, "key");
         try (Scratch scratch = Scratch.borrow()) {
-            return view(arena, pin(key, scratch), scratch);
+            return view(arena, pin(options, key, scratch), scratch);
         }
     }
 
@@ -414,10 +484,23 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @return a read-only segment of the value, or {@code null} when the key is absent
      */
     public MemorySegment getPinned(Arena arena, byte[] key) {
+        return getPinned(ReadOptions.DEFAULT, arena, key);
+    }
+
+    /**
+     * Reads a value without copying it, with read options; see
+     * {@link #getPinned(ReadOptions, Arena, MemorySegment)}.
+     *
+     * @param options how to read
+     * @param arena the arena the segment belongs to
+     * @param key the key
+     * @return a read-only segment of the value, or {@code null} when the key is absent
+     */
+    public MemorySegment getPinned(ReadOptions options, Arena arena, byte[] key) {
         Objects.requireNonNull(arena, "arena");
         Objects.requireNonNull(key, "key");
         try (Scratch scratch = Scratch.borrow()) {
-            return view(arena, pin(key, scratch), scratch);
+            return view(arena, pin(options, key, scratch), scratch);
         }
     }
 
@@ -441,6 +524,20 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws WrongThreadException when the key is confined to another thread
      */
     public boolean getPinned(MemorySegment key, Consumer<? super MemorySegment> reader) {
+        return getPinned(ReadOptions.DEFAULT, key, reader);
+    }
+
+    /**
+     * Reads a value without copying it, for the length of one call, with read
+     * options; see {@link #getPinned(MemorySegment, Consumer)} and
+     * {@link #get(ReadOptions, byte[])}.
+     *
+     * @param options how to read
+     * @param key the key
+     * @param reader what to do with the value
+     * @return whether the key was found (the reader runs only then)
+     */
+    public boolean getPinned(ReadOptions options, MemorySegment key, Consumer<? super MemorySegment> reader) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(reader, "reader");
         long address;
@@ -448,7 +545,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         long pin;
         // The scratch goes back before reader runs: reader may read this database again.
         try (Scratch scratch = Scratch.borrow()) {
-            if (!pin(key, scratch)) {
+            if (!pin(options, key, scratch)) {
                 return false;
             }
             address = scratch.resultData();
@@ -468,13 +565,26 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @return whether the key was found (the reader runs only then)
      */
     public boolean getPinned(byte[] key, Consumer<? super MemorySegment> reader) {
+        return getPinned(ReadOptions.DEFAULT, key, reader);
+    }
+
+    /**
+     * Reads a value without copying it, for the length of one call, with read
+     * options; see {@link #getPinned(ReadOptions, MemorySegment, Consumer)}.
+     *
+     * @param options how to read
+     * @param key the key
+     * @param reader what to do with the value
+     * @return whether the key was found (the reader runs only then)
+     */
+    public boolean getPinned(ReadOptions options, byte[] key, Consumer<? super MemorySegment> reader) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(reader, "reader");
         long address;
         long length;
         long pin;
         try (Scratch scratch = Scratch.borrow()) {
-            if (!pin(key, scratch)) {
+            if (!pin(options, key, scratch)) {
                 return false;
             }
             address = scratch.resultData();
@@ -485,21 +595,21 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         return true;
     }
 
-    private boolean pin(MemorySegment key, Scratch scratch) {
-        acquire();
+    private boolean pin(ReadOptions options, MemorySegment key, Scratch scratch) {
+        long snapshot = acquire(options);
         try {
-            return data.pin(key, scratch);
+            return data.pin(key, scratch, snapshot, options.flags());
         } finally {
-            release();
+            release(options);
         }
     }
 
-    private boolean pin(byte[] key, Scratch scratch) {
-        acquire();
+    private boolean pin(ReadOptions options, byte[] key, Scratch scratch) {
+        long snapshot = acquire(options);
         try {
-            return data.pin(key, scratch);
+            return data.pin(key, scratch, snapshot, options.flags());
         } finally {
-            release();
+            release(options);
         }
     }
 
@@ -638,6 +748,262 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         acquire();
         try {
             data.delete(key);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * Writes a key and value with write options: synced, without the
+     * write-ahead log, or failing rather than waiting out a write stall.
+     *
+     * @param options how to write
+     * @param key the key (may be empty)
+     * @param value the value (may be empty)
+     * @throws RocksDbException.InvalidArgumentException when sync is combined with disableWal, or the
+     *     key is longer than 8 MiB; nothing is written
+     * @throws RocksDbException when RocksDB fails the write (nothing is written), with
+     *     {@link StatusCode#INCOMPLETE} when noSlowdown met a write stall
+     * @throws IllegalStateException when the database is closed or the family dropped
+     */
+    public void put(WriteOptions options, byte[] key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (Objects.requireNonNull(options, "options").flags() == 0) {
+            put(key, value);
+        } else {
+            writeRecord(options, Operation.PUT, key, value);
+        }
+    }
+
+    /**
+     * Writes a key and value from buffers with write options; see
+     * {@link #put(ByteBuffer, ByteBuffer)} and {@link #put(WriteOptions, byte[], byte[])}.
+     *
+     * @param options how to write
+     * @param key the key, direct or heap
+     * @param value the value, direct or heap
+     */
+    public void put(WriteOptions options, ByteBuffer key, ByteBuffer value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        put(options, BufferSegments.ofKey(key), BufferSegments.ofValue(value));
+    }
+
+    /**
+     * Writes a key and value from segments with write options; see
+     * {@link #put(MemorySegment, MemorySegment)} and {@link #put(WriteOptions, byte[], byte[])}.
+     *
+     * @param options how to write
+     * @param key the key
+     * @param value the value
+     */
+    public void put(WriteOptions options, MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (Objects.requireNonNull(options, "options").flags() == 0) {
+            put(key, value);
+        } else {
+            writeRecord(options, Operation.PUT, key, value);
+        }
+    }
+
+    /**
+     * Deletes a key with write options; see {@link #put(WriteOptions, byte[], byte[])}.
+     *
+     * @param options how to write
+     * @param key the key
+     */
+    public void delete(WriteOptions options, byte[] key) {
+        Objects.requireNonNull(key, "key");
+        if (Objects.requireNonNull(options, "options").flags() == 0) {
+            delete(key);
+        } else {
+            writeRecord(options, Operation.DELETE, key, null);
+        }
+    }
+
+    /**
+     * Deletes the key between the buffer's position and limit (unchanged) with write options.
+     *
+     * @param options how to write
+     * @param key the key, direct or heap
+     */
+    public void delete(WriteOptions options, ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
+        delete(options, BufferSegments.ofKey(key));
+    }
+
+    /**
+     * Deletes a key given as a segment, with write options.
+     *
+     * @param options how to write
+     * @param key the key
+     */
+    public void delete(WriteOptions options, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        if (Objects.requireNonNull(options, "options").flags() == 0) {
+            delete(key);
+        } else {
+            writeRecord(options, Operation.DELETE, key, null);
+        }
+    }
+
+    /**
+     * Deletes a key that was put once since it was last deleted (RocksDB's
+     * SingleDelete), which compactions drop together with that put. A key
+     * deleted, merged, put more than once or single-deleted since its last
+     * put is left with an undefined value (RocksDB's contract); nothing else
+     * is affected.
+     *
+     * @param key the key
+     * @throws RocksDbException when RocksDB fails the write
+     * @throws IllegalStateException when the database is closed or the family dropped
+     */
+    public void singleDelete(byte[] key) {
+        singleDelete(WriteOptions.DEFAULT, key);
+    }
+
+    /**
+     * {@link #singleDelete(byte[])} with write options.
+     *
+     * @param options how to write
+     * @param key the key
+     */
+    public void singleDelete(WriteOptions options, byte[] key) {
+        Objects.requireNonNull(key, "key");
+        writeRecord(options, Operation.SINGLE_DELETE, key, null);
+    }
+
+    /**
+     * {@link #singleDelete(byte[])} of a key given as a segment.
+     *
+     * @param key the key
+     */
+    public void singleDelete(MemorySegment key) {
+        singleDelete(WriteOptions.DEFAULT, key);
+    }
+
+    /**
+     * {@link #singleDelete(byte[])} of a key given as a segment, with write options.
+     *
+     * @param options how to write
+     * @param key the key
+     */
+    public void singleDelete(WriteOptions options, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        writeRecord(options, Operation.SINGLE_DELETE, key, null);
+    }
+
+    /**
+     * Merges an operand into a key's value with the family's merge operator
+     * ({@link DbOptions#mergeOperator(String)}).
+     *
+     * @param key the key
+     * @param operand the operand, as the merge operator takes it (8 bytes, little-endian, for
+     *     {@code "uint64add"})
+     * @throws RocksDbException.InvalidArgumentException when the family has no merge operator, or
+     *     the operand does not suit it; nothing is written
+     * @throws RocksDbException when RocksDB fails the write
+     * @throws IllegalStateException when the database is closed or the family dropped
+     */
+    public void merge(byte[] key, byte[] operand) {
+        merge(WriteOptions.DEFAULT, key, operand);
+    }
+
+    /**
+     * {@link #merge(byte[], byte[])} with write options.
+     *
+     * @param options how to write
+     * @param key the key
+     * @param operand the operand
+     */
+    public void merge(WriteOptions options, byte[] key, byte[] operand) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(operand, "operand");
+        writeRecord(options, Operation.MERGE, key, operand);
+    }
+
+    /**
+     * {@link #merge(byte[], byte[])} of segments.
+     *
+     * @param key the key
+     * @param operand the operand
+     */
+    public void merge(MemorySegment key, MemorySegment operand) {
+        merge(WriteOptions.DEFAULT, key, operand);
+    }
+
+    /**
+     * {@link #merge(byte[], byte[])} of segments, with write options.
+     *
+     * @param options how to write
+     * @param key the key
+     * @param operand the operand
+     */
+    public void merge(WriteOptions options, MemorySegment key, MemorySegment operand) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(operand, "operand");
+        writeRecord(options, Operation.MERGE, key, operand);
+    }
+
+    /**
+     * Deletes every key in [begin, end) (RocksDB's DeleteRange): one record
+     * whatever the number of keys; an empty range (begin equal to end) is accepted.
+     *
+     * @param begin the first key deleted
+     * @param end the first key past the range
+     * @throws RocksDbException.InvalidArgumentException when end comes before begin; nothing is
+     *     written
+     * @throws RocksDbException when RocksDB fails the write
+     * @throws IllegalStateException when the database is closed or the family dropped
+     */
+    public void deleteRange(byte[] begin, byte[] end) {
+        deleteRange(WriteOptions.DEFAULT, begin, end);
+    }
+
+    /**
+     * {@link #deleteRange(byte[], byte[])} with write options.
+     *
+     * @param options how to write
+     * @param begin the first key deleted
+     * @param end the first key past the range
+     */
+    public void deleteRange(WriteOptions options, byte[] begin, byte[] end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        writeRecord(options, Operation.DELETE_RANGE, begin, end);
+    }
+
+    /**
+     * {@link #deleteRange(byte[], byte[])} of segments.
+     *
+     * @param begin the first key deleted
+     * @param end the first key past the range
+     */
+    public void deleteRange(MemorySegment begin, MemorySegment end) {
+        deleteRange(WriteOptions.DEFAULT, begin, end);
+    }
+
+    /**
+     * {@link #deleteRange(byte[], byte[])} of segments, with write options.
+     *
+     * @param options how to write
+     * @param begin the first key deleted
+     * @param end the first key past the range
+     */
+    public void deleteRange(WriteOptions options, MemorySegment begin, MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        writeRecord(options, Operation.DELETE_RANGE, begin, end);
+    }
+
+    /** Applies one record of this family as a batch of its own, with the database's guard held. */
+    private void writeRecord(WriteOptions options, Operation operation, Object first, Object second) {
+        int flags = Objects.requireNonNull(options, "options").flags();
+        acquire();
+        try {
+            data.writeRecord(familyId(), operation, first, second, flags);
         } finally {
             release();
         }

@@ -753,4 +753,75 @@ class CursorContract extends OpenDatabaseContract {
             assertThrows(IllegalArgumentException.class, () -> cursor.scan(-1, (k, v) -> { }));
         }
     }
+
+    @Test
+    void refreshShowsTheWritesMadeSinceOpenWithinTheSameBounds() {
+        putAll("a", "c");
+        try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.lowerBound(bytes("b")).upperBound(bytes("d")))) {
+            assertTrue(cursor.first());
+            MemorySegment oldKey = cursor.key();
+            db.put(bytes("b"), bytes("new"));
+            db.put(bytes("c"), bytes("new"));
+            db.put(bytes("d"), bytes("new"));
+            db.flush();
+            assertEquals("vc", text(cursor.valueBytes()), "the open view changed");
+            assertFalse(cursor.next());
+            cursor.refresh();
+            assertFalse(cursor.isValid());
+            assertThrows(IllegalStateException.class, cursor::next);
+            assertThrows(IllegalStateException.class, () -> oldKey.get(ValueLayout.JAVA_BYTE, 0));
+            List<String> seen = new ArrayList<>();
+            // A scan after a refresh starts at the first key, as on a new cursor.
+            cursor.scan(10, (key, value) -> seen.add(text(key) + "=" + text(value)));
+            assertEquals(List.of("b=new", "c=new"), seen);
+        }
+    }
+
+    @Test
+    void refreshToASnapshotShowsItsStateAndOutlivesIt() {
+        putAll("a");
+        try (Cursor cursor = db.cursor()) {
+            db.put(bytes("a"), bytes("then"));
+            Snapshot snapshot = db.snapshot();
+            db.put(bytes("a"), bytes("now"));
+            cursor.refresh(snapshot);
+            snapshot.close();
+            assertTrue(cursor.first());
+            assertEquals("then", text(cursor.valueBytes()));
+            cursor.refresh();
+            assertTrue(cursor.first());
+            assertEquals("now", text(cursor.valueBytes()));
+            assertThrows(IllegalStateException.class, () -> cursor.refresh(snapshot));
+            assertTrue(cursor.isValid(), "a refused refresh moved the cursor");
+            try (RocksDb other = open(dir.resolve("other"), DbOptions.create().createIfMissing(true));
+                    Snapshot foreign = other.snapshot()) {
+                assertThrows(IllegalArgumentException.class, () -> cursor.refresh(foreign));
+            }
+            assertThrows(NullPointerException.class, () -> cursor.refresh(null));
+            assertTrue(cursor.isValid());
+        }
+    }
+
+    @Test
+    void aClosedCursorOrDatabaseRefusesRefresh() {
+        Cursor cursor = db.cursor();
+        cursor.close();
+        assertThrows(IllegalStateException.class, cursor::refresh);
+        Cursor open = db.cursor();
+        db.close();
+        assertThrows(IllegalStateException.class, open::refresh);
+        db = open(dir.resolve("db"), DbOptions.create());
+    }
+
+    @Test
+    void aRefusedStepChangesNothingNotEvenWhereAScanStarts() {
+        putAll("a", "b");
+        try (Cursor cursor = db.cursor()) {
+            assertThrows(IllegalStateException.class, cursor::next);
+            assertThrows(IllegalStateException.class, cursor::prev);
+            List<String> seen = new ArrayList<>();
+            cursor.scan(10, (key, value) -> seen.add(text(key)));
+            assertEquals(List.of("a", "b"), seen, "a refused step placed the cursor");
+        }
+    }
 }

@@ -5,6 +5,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
+import dev.pinrock.RocksDbException;
+import dev.pinrock.StatusCode;
+
 /**
  * Records encoded as they are added, in native memory, in RocksDB's own
  * WriteBatch format: a header of a sequence number (8 bytes, left zero) and
@@ -125,22 +128,62 @@ public final class BatchEncoding {
         } else if (second != null) {
             requireWithinLimit("value", MAX_VALUE_BYTES, secondLength);
         }
-        long needed = 1 + 2 * MAX_VARINT_BYTES + firstLength
-                + (second == null ? 0 : MAX_VARINT_BYTES + secondLength);
-        ensureCapacity(size + needed);
-        long end = size;
-        if (familyId == DEFAULT_FAMILY) {
-            buffer.set(ValueLayout.JAVA_BYTE, end++, operation.defaultFamilyTag);
-        } else {
-            buffer.set(ValueLayout.JAVA_BYTE, end++, operation.otherFamilyTag);
-            end = putVarint(familyId, end);
-        }
-        end = appendPart(first, end);
-        if (second != null) {
-            end = appendPart(second, end);
-        }
-        size = end;
+        ensureCapacity(size + recordBound(first, second));
+        size = encodeRecord(buffer, size, familyId, operation, first, second);
         buffer.set(COUNT, COUNT_OFFSET, ++count);
+    }
+
+    /**
+     * Encodes a batch of one record into target, which must hold at least
+     * {@link #oneRecordBound} bytes, and returns the encoding (a slice of target).
+     * The parts are byte arrays or memory segments, as {@link #append} takes them.
+     * Its failures are those of a direct write (pr_db_put), not of append's:
+     * the native write of the batch refuses a key longer than pinrock's limit
+     * with {@code INVALID_ARGUMENT}, and so does this a value the format
+     * cannot hold.
+     *
+     * @throws RocksDbException.InvalidArgumentException when a value is longer than 2^32 - 1 bytes
+     */
+    public static MemorySegment oneRecord(MemorySegment target, int familyId, Operation operation, Object first,
+            Object second) {
+        if (!operation.secondPartIsKey && second != null && length(second) > MAX_VALUE_BYTES) {
+            throw RocksDbException.of(StatusCode.INVALID_ARGUMENT.nativeCode(), "a value of " + length(second)
+                    + " bytes exceeds RocksDB's limit of " + MAX_VALUE_BYTES + " bytes");
+        }
+        target.asSlice(0, HEADER_BYTES).fill((byte) 0);
+        target.set(COUNT, COUNT_OFFSET, 1);
+        return target.asSlice(0, encodeRecord(target, HEADER_BYTES, familyId, operation, first, second));
+    }
+
+    /** @return the bytes {@link #oneRecord} may need for a record of these parts, header included */
+    public static long oneRecordBound(Object first, Object second) {
+        return HEADER_BYTES + recordBound(first, second);
+    }
+
+    /** @return the most bytes a record of these parts takes (the lengths as varints of at most 5 bytes) */
+    private static long recordBound(Object first, Object second) {
+        return 1 + 2 * MAX_VARINT_BYTES + length(first) + (second == null ? 0 : MAX_VARINT_BYTES + length(second));
+    }
+
+    /**
+     * Writes one record at offset of target, which has room for it: its tag,
+     * the family id when not the default family, and each part. Returns the
+     * offset after it.
+     */
+    private static long encodeRecord(MemorySegment target, long offset, int familyId, Operation operation,
+            Object first, Object second) {
+        long end = offset;
+        if (familyId == DEFAULT_FAMILY) {
+            target.set(ValueLayout.JAVA_BYTE, end++, operation.defaultFamilyTag);
+        } else {
+            target.set(ValueLayout.JAVA_BYTE, end++, operation.otherFamilyTag);
+            end = putVarint(target, familyId, end);
+        }
+        end = appendPart(target, first, end);
+        if (second != null) {
+            end = appendPart(target, second, end);
+        }
+        return end;
     }
 
     /** Removes every record, under a {@link #hold()}; the memory is kept for reuse. */
@@ -213,27 +256,27 @@ public final class BatchEncoding {
         }
     }
 
-    /** Writes a varint32 length and the part's bytes at offset; returns the offset after them. */
-    private long appendPart(Object part, long offset) {
+    /** Writes a varint32 length and the part's bytes at offset of target; returns the offset after them. */
+    private static long appendPart(MemorySegment target, Object part, long offset) {
         long length = length(part);
-        long position = putVarint(length, offset);
+        long position = putVarint(target, length, offset);
         if (part instanceof byte[] array) {
-            MemorySegment.copy(array, 0, buffer, ValueLayout.JAVA_BYTE, position, array.length);
+            MemorySegment.copy(array, 0, target, ValueLayout.JAVA_BYTE, position, array.length);
         } else {
-            MemorySegment.copy((MemorySegment) part, 0, buffer, position, length);
+            MemorySegment.copy((MemorySegment) part, 0, target, position, length);
         }
         return position + length;
     }
 
-    /** Writes a varint32 at offset; returns the offset after it. */
-    private long putVarint(long value, long offset) {
+    /** Writes a varint32 at offset of target; returns the offset after it. */
+    private static long putVarint(MemorySegment target, long value, long offset) {
         long position = offset;
         long v = value;
         while (v >= 0x80) {
-            buffer.set(ValueLayout.JAVA_BYTE, position++, (byte) (v | 0x80));
+            target.set(ValueLayout.JAVA_BYTE, position++, (byte) (v | 0x80));
             v >>>= 7;
         }
-        buffer.set(ValueLayout.JAVA_BYTE, position++, (byte) v);
+        target.set(ValueLayout.JAVA_BYTE, position++, (byte) v);
         return position;
     }
 

@@ -35,7 +35,8 @@ public interface DataPath {
 
     void put(MemorySegment key, MemorySegment value);
 
-    long get(MemorySegment key, MemorySegment dst);
+    /** get(key, dst) of segments as of a snapshot handle (0: the latest state) with PR_READ_* flags. */
+    long get(MemorySegment key, MemorySegment dst, long snapshot, int readFlags);
 
     void delete(MemorySegment key);
 
@@ -43,14 +44,15 @@ public interface DataPath {
      * Reads a value without copying it: pins it and records its address,
      * length and pin (0 for an empty value, which needs none) in scratch's
      * result, so that no object is made per read. The caller then owns the
-     * pin and hands it to {@link #release(long)} once.
+     * pin and hands it to {@link #release(long)} once. It reads as of a
+     * snapshot handle (0: the latest state) with PR_READ_* flags.
      *
      * @return false when the key is absent (nothing is pinned)
      */
-    boolean pin(MemorySegment key, Scratch scratch);
+    boolean pin(MemorySegment key, Scratch scratch, long snapshot, int readFlags);
 
-    /** {@link #pin(MemorySegment, Scratch)} of an array key. */
-    boolean pin(byte[] key, Scratch scratch);
+    /** {@link #pin(MemorySegment, Scratch, long, int)} of an array key. */
+    boolean pin(byte[] key, Scratch scratch, long snapshot, int readFlags);
 
     /** Releases a pin {@link #pin} recorded; 0 is accepted. */
     void release(long pin);
@@ -73,6 +75,23 @@ public interface DataPath {
 
     /** Applies an encoded write batch (RocksDB's WriteBatch format) with PR_WRITE_* flags. */
     void write(MemorySegment batch, int flags);
+
+    /**
+     * Applies one record with PR_WRITE_* flags, as a write batch of that
+     * record alone ({@link BatchEncoding#oneRecord}), encoded in a scratch's
+     * memory: the writes with write options, and the operations RocksDB has
+     * no direct call of pinrock's for (single delete, merge, delete range).
+     * The parts are byte arrays or memory segments.
+     *
+     * @param familyId the id of the family written, {@link BatchEncoding#DEFAULT_FAMILY} for the default one
+     */
+    default void writeRecord(int familyId, BatchEncoding.Operation operation, Object first, Object second,
+            int flags) {
+        try (Scratch scratch = Scratch.borrow()) {
+            write(BatchEncoding.oneRecord(scratch.writeArea(BatchEncoding.oneRecordBound(first, second)), familyId,
+                    operation, first, second), flags);
+        }
+    }
 
     /**
      * Opens a cursor (pr_cursor_open).

@@ -409,6 +409,10 @@ final class Downcalls {
         return PinrockNative.pr_cursor_move$handle();
     }
 
+    static MethodHandle cursorRefresh() {
+        return PinrockNative.pr_cursor_refresh$handle();
+    }
+
     static MethodHandle cursorScan() {
         return PinrockNative.pr_cursor_scan$handle();
     }

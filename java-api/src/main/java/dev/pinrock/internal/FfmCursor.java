@@ -42,6 +42,20 @@ final class FfmCursor extends NativeCursor {
         }
     }
 
+    @Override
+    protected void refreshNative(long snapshot) {
+        try (Scratch scratch = Scratch.borrow()) {
+            int status;
+            try {
+                status = (int) Downcalls.cursorRefresh().invokeExact(handle, MemorySegment.ofAddress(snapshot),
+                        scratch.err, Scratch.ERR_CAP);
+            } catch (Throwable t) {
+                throw unchecked(t);
+            }
+            check(status, scratch);
+        }
+    }
+
     private static int checked(int status, Scratch scratch) {
         if (status != Downcalls.NOT_FOUND) {
             check(status, scratch);

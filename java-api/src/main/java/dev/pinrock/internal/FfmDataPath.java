@@ -90,15 +90,29 @@ final class FfmDataPath implements DataPath {
     @Override
     public void write(MemorySegment batch, int flags) {
         try (Scratch scratch = Scratch.borrow()) {
-            int status;
-            try {
-                status = (int) Downcalls.dbWrite().invokeExact(handle, batch, batch.byteSize(), flags, scratch.err,
-                        ERR_CAP);
-            } catch (Throwable t) {
-                throw unchecked(t);
-            }
-            check(status, scratch);
+            write(scratch, batch, flags);
         }
+    }
+
+    /** {@link DataPath#writeRecord} with one scratch: the record's encoding and the write's error buffer. */
+    @Override
+    public void writeRecord(int familyId, BatchEncoding.Operation operation, Object first, Object second,
+            int flags) {
+        try (Scratch scratch = Scratch.borrow()) {
+            write(scratch, BatchEncoding.oneRecord(scratch.writeArea(BatchEncoding.oneRecordBound(first, second)),
+                    familyId, operation, first, second), flags);
+        }
+    }
+
+    private void write(Scratch scratch, MemorySegment batch, int flags) {
+        int status;
+        try {
+            status = (int) Downcalls.dbWrite().invokeExact(handle, batch, batch.byteSize(), flags, scratch.err,
+                    ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        check(status, scratch);
     }
 
     /**
@@ -238,7 +252,7 @@ final class FfmDataPath implements DataPath {
     }
 
     @Override
-    public long get(MemorySegment key, MemorySegment dst) {
+    public long get(MemorySegment key, MemorySegment dst, long snapshot, int readFlags) {
         try (Scratch scratch = Scratch.borrow()) {
             MemorySegment nativeKey = scratch.nativeKey(key);
             if (dst.isNative()) {
@@ -246,7 +260,7 @@ final class FfmDataPath implements DataPath {
                 // critical copy cap: a larger value is pinned there and copied here.
                 long cap = Math.min(dst.byteSize(), CRITICAL_COPY_CAP);
                 int flags = dst.byteSize() > CRITICAL_COPY_CAP ? Downcalls.GET_PIN_IF_LARGER : 0;
-                if (!getMemoryFirst(scratch, 0L, 0, nativeKey, key.byteSize(), dst, cap, flags)) {
+                if (!getMemoryFirst(scratch, snapshot, readFlags, nativeKey, key.byteSize(), dst, cap, flags)) {
                     return NOT_FOUND;
                 }
                 // Copied into dst in the call, unless it was pinned.
@@ -255,7 +269,7 @@ final class FfmDataPath implements DataPath {
             // A heap destination: small values come through the scratch buffer,
             // larger ones through a pin, in the same single downcall.
             int flags = dst.byteSize() > Scratch.VALUE_CAP ? Downcalls.GET_PIN_IF_LARGER : 0;
-            if (!getMemoryFirst(scratch, 0L, 0, nativeKey, key.byteSize(), scratch.value,
+            if (!getMemoryFirst(scratch, snapshot, readFlags, nativeKey, key.byteSize(), scratch.value,
                     Math.min(dst.byteSize(), Scratch.VALUE_CAP), flags)) {
                 return NOT_FOUND;
             }
@@ -295,18 +309,19 @@ final class FfmDataPath implements DataPath {
     }
 
     @Override
-    public boolean pin(MemorySegment key, Scratch scratch) {
-        return pin(scratch, scratch.nativeKey(key), key.byteSize());
+    public boolean pin(MemorySegment key, Scratch scratch, long snapshot, int readFlags) {
+        return pin(scratch, scratch.nativeKey(key), key.byteSize(), snapshot, readFlags);
     }
 
     @Override
-    public boolean pin(byte[] key, Scratch scratch) {
-        return pin(scratch, scratch.nativeKey(key), key.length);
+    public boolean pin(byte[] key, Scratch scratch, long snapshot, int readFlags) {
+        return pin(scratch, scratch.nativeKey(key), key.length, snapshot, readFlags);
     }
 
     /** A get that pins whatever value it finds (an empty one fits the empty buffer: pin 0). */
-    private boolean pin(Scratch scratch, MemorySegment nativeKey, long keyLength) {
-        return getMemoryFirst(scratch, 0L, 0, nativeKey, keyLength, MemorySegment.NULL, 0, Downcalls.GET_PIN_IF_LARGER);
+    private boolean pin(Scratch scratch, MemorySegment nativeKey, long keyLength, long snapshot, int readFlags) {
+        return getMemoryFirst(scratch, snapshot, readFlags, nativeKey, keyLength, MemorySegment.NULL, 0,
+                Downcalls.GET_PIN_IF_LARGER);
     }
 
     @Override

@@ -26,9 +26,16 @@ final class JniCursor extends NativeCursor {
     }
 
     @Override
+    protected void refreshNative(long snapshot) {
+        refresh(handle, snapshot);
+    }
+
+    @Override
     protected void closeNative() {
         close(handle);
     }
+
+    private static native void refresh(long cursor, long snapshot);
 
     private static native int move(long cursor, int op, long key, long keyLength, long entry);
 

@@ -108,23 +108,25 @@ public final class JniDb implements DataPath {
     }
 
     @Override
-    public long get(MemorySegment key, MemorySegment dst) {
+    public long get(MemorySegment key, MemorySegment dst, long snapshot, int readFlags) {
         if (key.isNative() && dst.isNative()) {
             Segments.requireUsable(key);
             Segments.requireUsable(dst);
             long length = NEEDS_IO_LENGTH;
-            if (memoryFirst(0L, 0)) {
-                length = getAddress(handle, MEMORY_FIRST_ATTEMPT, key.address(), key.byteSize(), dst.address(), dst.byteSize());
+            if (memoryFirst(snapshot, readFlags)) {
+                length = getAddress(handle, snapshot, MEMORY_FIRST_ATTEMPT, key.address(), key.byteSize(),
+                        dst.address(), dst.byteSize());
                 answered(length != NEEDS_IO_LENGTH);
             }
             if (length == NEEDS_IO_LENGTH) {
-                length = getAddress(handle, 0, key.address(), key.byteSize(), dst.address(), dst.byteSize());
+                length = getAddress(handle, snapshot, readFlags, key.address(), key.byteSize(), dst.address(),
+                        dst.byteSize());
             }
             Reference.reachabilityFence(key);
             Reference.reachabilityFence(dst);
             return length;
         }
-        byte[] value = get(key.toArray(ValueLayout.JAVA_BYTE));
+        byte[] value = get(key.toArray(ValueLayout.JAVA_BYTE), snapshot, readFlags);
         if (value == null) {
             return NOT_FOUND;
         }
@@ -135,20 +137,20 @@ public final class JniDb implements DataPath {
     }
 
     @Override
-    public boolean pin(MemorySegment key, Scratch scratch) {
-        return pin(key.toArray(ValueLayout.JAVA_BYTE), scratch);
+    public boolean pin(MemorySegment key, Scratch scratch, long snapshot, int readFlags) {
+        return pin(key.toArray(ValueLayout.JAVA_BYTE), scratch, snapshot, readFlags);
     }
 
     @Override
-    public boolean pin(byte[] key, Scratch scratch) {
+    public boolean pin(byte[] key, Scratch scratch, long snapshot, int readFlags) {
         long[] dataAndLength = new long[2];
         long pin = NEEDS_IO_LENGTH;
-        if (memoryFirst(0L, 0)) {
-            pin = getPinned(handle, MEMORY_FIRST_ATTEMPT, key, dataAndLength);
+        if (memoryFirst(snapshot, readFlags)) {
+            pin = getPinned(handle, snapshot, MEMORY_FIRST_ATTEMPT, key, dataAndLength);
             answered(pin != NEEDS_IO_LENGTH);
         }
         if (pin == NEEDS_IO_LENGTH) {
-            pin = getPinned(handle, 0, key, dataAndLength);
+            pin = getPinned(handle, snapshot, readFlags, key, dataAndLength);
         }
         if (pin == NOT_FOUND) {
             return false;
@@ -238,14 +240,14 @@ public final class JniDb implements DataPath {
     private static native int getInto(long db, long snapshot, int readFlags, byte[] key, byte[] dst);
 
     /** As getInto, into native memory. */
-    private static native long getAddress(long db, int readFlags, long key, long keyLength, long dst,
+    private static native long getAddress(long db, long snapshot, int readFlags, long key, long keyLength, long dst,
             long dstCapacity);
 
     /**
      * Returns the pin (0 for an empty value), NOT_FOUND, or NEEDS_IO_LENGTH
      * (a MEMORY_FIRST_ATTEMPT needed I/O); fills {data address, length}.
      */
-    private static native long getPinned(long db, int readFlags, byte[] key, long[] dataAndLength);
+    private static native long getPinned(long db, long snapshot, int readFlags, byte[] key, long[] dataAndLength);
 
     private static native void releasePin(long pin);
 

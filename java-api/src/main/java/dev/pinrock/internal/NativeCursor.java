@@ -74,6 +74,9 @@ public abstract class NativeCursor {
     /** pr_cursor_scan into buf: returns PR_OK or PR_NOT_FOUND, throws RocksDbException otherwise. */
     protected abstract int scan(int flags, long maxEntries, MemorySegment buf);
 
+    /** pr_cursor_refresh to a snapshot handle (0: the latest state); throws RocksDbException on failure. */
+    protected abstract void refreshNative(long snapshot);
+
     /** pr_cursor_close. */
     protected abstract void closeNative();
 
@@ -119,6 +122,17 @@ public abstract class NativeCursor {
     /** Moves to the previous entry; the caller has checked {@link #onEntry()}. */
     public boolean prev() {
         return moved(move(Downcalls.CURSOR_PREV, MemorySegment.NULL, 0));
+    }
+
+    /**
+     * Moves the cursor's view to the latest state, or to a snapshot's
+     * (pr_cursor_refresh); the cursor is on no entry afterwards, also when it throws.
+     *
+     * @param snapshot a snapshot handle of the cursor's database, or 0 for the latest state
+     */
+    public void refresh(long snapshot) {
+        onEntry = false;
+        refreshNative(snapshot);
     }
 
     private boolean moved(int status) {

@@ -115,6 +115,14 @@ public final class Scratch implements AutoCloseable {
         return resultPin() == 0 ? value : MemorySegment.ofAddress(resultData()).reinterpret(length);
     }
 
+    /**
+     * Returns native memory of at least bytes bytes for the encoding of one
+     * write (the value copies' region, or a one-off segment when larger than it keeps).
+     */
+    MemorySegment writeArea(long bytes) {
+        return inputRegion.fit(bytes);
+    }
+
     /** Returns a value segment itself when native, otherwise a native copy of it. */
     MemorySegment nativeInput(MemorySegment bytes) {
         return bytes.isNative() ? bytes : inputRegion.copyOf(bytes);

@@ -5856,6 +5856,67 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_cursor_refresh {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_cursor_refresh");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_refresh(pr_cursor_t *cursor, const pr_snapshot_t *snapshot, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_cursor_refresh$descriptor() {
+        return pr_cursor_refresh.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_refresh(pr_cursor_t *cursor, const pr_snapshot_t *snapshot, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_cursor_refresh$handle() {
+        return pr_cursor_refresh.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_cursor_refresh(pr_cursor_t *cursor, const pr_snapshot_t *snapshot, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_cursor_refresh$address() {
+        return pr_cursor_refresh.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_cursor_refresh(pr_cursor_t *cursor, const pr_snapshot_t *snapshot, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_cursor_refresh(MemorySegment cursor, MemorySegment snapshot, MemorySegment err, long err_cap) {
+        var mh$ = pr_cursor_refresh.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_cursor_refresh", cursor, snapshot, err, err_cap);
+            }
+            return (int)mh$.invokeExact(cursor, snapshot, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_cursor_scan {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,

@@ -168,6 +168,7 @@ public final class Comparison {
                 case "get-to-file" -> binding.equals("ffm") ? FFM_GETS_TO_FILE : COPY_GETS_TO_FILE;
                 case "get-absent" -> "getAbsent";
                 case "put" -> "put";
+                case "put-without-log" -> "putWithoutLog";
                 case "delete" -> "delete";
                 case "batch-put" -> "batchPut";
                 case "multi-get" -> rocksJava ? "multiGet" : PINROCK_MULTI_GETS;
@@ -276,6 +277,8 @@ public final class Comparison {
         points.add(new Point("64 KiB to a file", "get-to-file", params(16, 65536, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("get-absent", "get-absent", params(16, 100, CORE_KEYS, "random", "sst"), 1));
         points.add(new Point("put", "put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
+        points.add(new Point("put without the log", "put-without-log",
+                params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(load());
         points.add(new Point("delete", "delete", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(new Point("batch put", "batch-put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));

@@ -24,6 +24,7 @@ import dev.pinrock.Cursor;
 import dev.pinrock.DbOptions;
 import dev.pinrock.RocksDb;
 import dev.pinrock.WriteBatch;
+import dev.pinrock.WriteOptions;
 
 /**
  * pinrock through FFM and through its JNI variant: one class, so both run the
@@ -36,6 +37,7 @@ import dev.pinrock.WriteBatch;
 public class PinrockBenchmark {
     /** Puts per batch-put (the native floor's kBatchPuts). */
     public static final int BATCH_PUTS = 1000;
+    private static final WriteOptions WITHOUT_LOG = WriteOptions.DEFAULT.disableWal(true);
 
     /** A pinrock handle through the binding the parameter names. */
     public abstract static class Handle extends Grid {
@@ -174,6 +176,13 @@ public class PinrockBenchmark {
     public void put(WriteDb s, Picker p) {
         p.nextEntry();
         s.db.put(p.key, p.value);
+    }
+
+    /** A put with write options: without the write-ahead log, as Kafka Streams' stores write. */
+    @Benchmark
+    public void putWithoutLog(WriteDb s, Picker p) {
+        p.nextEntry();
+        s.db.put(WITHOUT_LOG, p.key, p.value);
     }
 
     @Benchmark

@@ -286,6 +286,7 @@ public final class Report {
             case "getToFileDirectBuffer" -> new String[] {"get-to-file", "direct-buffer"};
             case "getAbsent" -> new String[] {"get-absent", "into-array"};
             case "put" -> new String[] {"put", "array"};
+            case "putWithoutLog" -> new String[] {"put-without-log", "array"};
             case "delete" -> new String[] {"delete", "array"};
             case "batchPut" -> new String[] {"batch-put", "array"};
             case "multiGet" -> new String[] {"multi-get", "new-array"};

@@ -46,6 +46,7 @@ public class RocksJavaBenchmark {
         RocksDB db;
         ReadOptions readOptions;
         WriteOptions writeOptions;
+        WriteOptions withoutLog;
         private LRUCache cache;
         private CompressionOptions compressionOptions;
         private CompressionOptions bottommostCompressionOptions;
@@ -72,11 +73,13 @@ public class RocksJavaBenchmark {
             db = RocksDB.open(options, path.toString());
             readOptions = new ReadOptions();
             writeOptions = new WriteOptions();
+            withoutLog = new WriteOptions().setDisableWAL(true);
         }
 
         @TearDown(Level.Trial)
         public void close() {
             writeOptions.close();
+            withoutLog.close();
             readOptions.close();
             db.close();
             options.close();
@@ -189,6 +192,13 @@ public class RocksJavaBenchmark {
     public void put(WriteDb s, Picker p) throws RocksDBException {
         p.nextEntry();
         s.db.put(s.writeOptions, p.key, p.value);
+    }
+
+    /** A put with write options: without the write-ahead log, as Kafka Streams' stores write. */
+    @Benchmark
+    public void putWithoutLog(WriteDb s, Picker p) throws RocksDBException {
+        p.nextEntry();
+        s.db.put(s.withoutLog, p.key, p.value);
     }
 
     @Benchmark

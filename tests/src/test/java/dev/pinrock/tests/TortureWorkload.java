@@ -164,10 +164,10 @@ final class TortureWorkload {
             "IO error: lock hold by current process: the database at .+ is already open \\(or being repaired\\)"
                     + " in this process|IO error: (lock hold by current process, acquire time \\d+ acquiring thread"
                     + " \\d+|While lock file): .+/LOCK.*");
-    /** RocksDb.write: "InvalidArgumentException when the batch merges into a database without a merge operator". */
+    /** RocksDb.write and Keyspace.merge: "InvalidArgumentException when ... merges into a database without a merge operator". */
     static final Outcome MERGE_WITHOUT_OPERATOR = Outcome.of("merge without a merge operator",
             RocksDbException.InvalidArgumentException.class, StatusCode.INVALID_ARGUMENT,
-            "Invalid argument: the batch has a merge into column family 'default', which has no merge operator");
+            "Invalid argument: the write merges into column family 'default', which has no merge operator");
 
     /**
      * Keyspace.put and RocksDb.write (every write, as put says): "RocksDbException ... with
