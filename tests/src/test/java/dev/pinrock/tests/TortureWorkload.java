@@ -38,6 +38,7 @@ import dev.pinrock.RocksDbException;
 import dev.pinrock.Snapshot;
 import dev.pinrock.StatusCode;
 import dev.pinrock.WriteBatch;
+import dev.pinrock.WriteOptions;
 
 /**
  * The lifetime and misuse torture run by {@link TortureTest} in a child JVM:
@@ -113,6 +114,9 @@ final class TortureWorkload {
                     && e.getMessage() != null && message.matcher(e.getMessage()).matches();
         }
     }
+
+    /** The write options of the writes made with options: without the write-ahead log. */
+    private static final WriteOptions WITHOUT_LOG = WriteOptions.DEFAULT.disableWal(true);
 
     // The outcomes, each with where the API documents it (reliability.md's section 1 is its table).
     /** RocksDb: "IllegalStateException when the database is closed" (every method but close and isOpen). */
@@ -720,12 +724,16 @@ final class TortureWorkload {
 
         private void put(RocksDb db, int n, byte[] value) {
             byte[] key = key(n);
-            int mode = random.nextInt(4);
+            int mode = random.nextInt(6);
             write(n, "put of " + value.length + " bytes in mode " + mode, db, () -> {
                 switch (mode) {
                     case 0 -> db.put(key, value);
                     case 1 -> db.put(ByteBuffer.wrap(key), direct(value));
                     case 2 -> db.put(MemorySegment.ofArray(key), confined.allocateFrom(ValueLayout.JAVA_BYTE, value));
+                    // With write options: a one-record batch (a close flushes what skipped the log).
+                    case 3 -> db.put(WITHOUT_LOG, key, value);
+                    case 4 -> db.put(WITHOUT_LOG, confined.allocateFrom(ValueLayout.JAVA_BYTE, key),
+                            MemorySegment.ofArray(value));
                     default -> {
                         try (WriteBatch batch = new WriteBatch()) {
                             db.write(batch.put(key, value));
@@ -737,11 +745,14 @@ final class TortureWorkload {
 
         private void delete(RocksDb db, int n) {
             byte[] key = key(n);
-            int mode = random.nextInt(3);
+            int mode = random.nextInt(5);
             write(n, "delete in mode " + mode, db, () -> {
                 switch (mode) {
                     case 0 -> db.delete(key);
                     case 1 -> db.delete(ByteBuffer.wrap(key));
+                    case 2 -> db.delete(WITHOUT_LOG, key);
+                    // The range of this one key: [key, key + 0x00).
+                    case 3 -> db.deleteRange(key, Arrays.copyOf(key, key.length + 1));
                     default -> db.delete(confined.allocateFrom(ValueLayout.JAVA_BYTE, key));
                 }
             });
