@@ -613,6 +613,118 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
         }
     }
 
+    /**
+     * Tells without I/O whether a key may exist (RocksDB's KeyMayExist):
+     * answered from the memtables, the block cache and the table files'
+     * filters. {@code false} means the key certainly does not exist;
+     * {@code true} that it may (a Bloom filter's false positive, or a key
+     * whose block is not in memory), to be settled by a get.
+     *
+     * @param key the key
+     * @return false when the key certainly does not exist
+     * @throws RocksDbException when RocksDB fails the read (with another status than needing I/O)
+     * @throws IllegalStateException when the database is closed
+     */
+    public boolean keyMayExist(byte[] key) {
+        return keyMayExist(ReadOptions.DEFAULT, key, null);
+    }
+
+    /**
+     * {@link #keyMayExist(byte[])} of a key given as a segment.
+     *
+     * @param key the key
+     * @return false when the key certainly does not exist
+     */
+    public boolean keyMayExist(MemorySegment key) {
+        return keyMayExist(ReadOptions.DEFAULT, key, null);
+    }
+
+    /**
+     * {@link #keyMayExist(byte[])} with read options (a snapshot, checksums).
+     *
+     * @param options how to read ({@code memoryOnly} changes nothing: this read is always memory-only)
+     * @param key the key
+     * @return false when the key certainly does not exist
+     */
+    public boolean keyMayExist(ReadOptions options, byte[] key) {
+        return keyMayExist(options, key, null);
+    }
+
+    /**
+     * {@link #keyMayExist(MemorySegment)} with read options.
+     *
+     * @param options how to read
+     * @param key the key
+     * @return false when the key certainly does not exist
+     */
+    public boolean keyMayExist(ReadOptions options, MemorySegment key) {
+        return keyMayExist(options, key, null);
+    }
+
+    /**
+     * {@link #keyMayExist(ReadOptions, byte[])} that also shows the value
+     * when memory holds it, without copying it: {@code reader} gets a
+     * read-only view of RocksDB's memory, valid until it returns, as
+     * {@link #getPinned(byte[], Consumer)} gives. When this returns
+     * {@code true} and {@code reader} did not run, only a get can tell.
+     *
+     * @param options how to read
+     * @param key the key
+     * @param reader what to do with the value, or null for none; it may call this database again
+     * @return false when the key certainly does not exist
+     */
+    public boolean keyMayExist(ReadOptions options, byte[] key, Consumer<? super MemorySegment> reader) {
+        Objects.requireNonNull(key, "key");
+        return mayExist(options, key, reader);
+    }
+
+    /**
+     * {@link #keyMayExist(ReadOptions, byte[], Consumer)} of a key given as a segment.
+     *
+     * @param options how to read
+     * @param key the key
+     * @param reader what to do with the value, or null for none
+     * @return false when the key certainly does not exist
+     */
+    public boolean keyMayExist(ReadOptions options, MemorySegment key, Consumer<? super MemorySegment> reader) {
+        Objects.requireNonNull(key, "key");
+        return mayExist(options, key, reader);
+    }
+
+    /**
+     * keyMayExist of a byte[] or MemorySegment key: shows a value found in
+     * memory to reader once the scratch is back (reader may read this
+     * database again), or releases its pin when there is no reader.
+     */
+    private boolean mayExist(ReadOptions options, Object key, Consumer<? super MemorySegment> reader) {
+        long address;
+        long length;
+        long pin;
+        try (Scratch scratch = Scratch.borrow()) {
+            long snapshot = acquire(options);
+            int answer;
+            try {
+                answer = key instanceof byte[] array
+                        ? data.pinFromMemory(array, scratch, snapshot, options.flags())
+                        : data.pinFromMemory((MemorySegment) key, scratch, snapshot, options.flags());
+            } finally {
+                release(options);
+            }
+            if (answer != DataPath.FOUND) {
+                return answer == DataPath.MAY_EXIST;
+            }
+            address = scratch.resultData();
+            length = scratch.resultLength();
+            pin = scratch.resultPin();
+        }
+        if (reader == null) {
+            data.release(pin);
+        } else {
+            PinnedValue.read(address, length, pin, data, reader);
+        }
+        return true;
+    }
+
     /** The pinned value in scratch as a segment of arena; null (once the arena is known usable) when there is none. */
     private MemorySegment view(Arena arena, boolean found, Scratch scratch) {
         if (!found) {

@@ -11,7 +11,8 @@ import dev.pinrock.internal.Binding;
  *
  * <p>The suites of the data path run once per binding, FFM and JNI, so that
  * the two are proven to behave and fail the same way: {@link RocksDbContract}
- * (reads and writes in every form), {@link WriteBatchContract},
+ * (reads and writes in every form), {@link CallOptionsContract} (write and
+ * read options on every call), {@link KeyMayExistContract}, {@link WriteBatchContract},
  * {@link MultiGetContract}, {@link CursorContract}, {@link SnapshotContract}
  * (snapshot reads), {@link ClosedDatabaseContract} (calls racing a close) and
  * {@link HostileInputContract}. Each is a {@code @ParameterizedClass} over

@@ -54,6 +54,27 @@ public interface DataPath {
     /** {@link #pin(MemorySegment, Scratch, long, int)} of an array key. */
     boolean pin(byte[] key, Scratch scratch, long snapshot, int readFlags);
 
+    /** {@link #pinFromMemory}'s answer: the key certainly does not exist. */
+    int ABSENT = 0;
+    /** {@link #pinFromMemory}'s answer: the key may exist, but only I/O could tell (nothing is pinned). */
+    int MAY_EXIST = 1;
+    /** {@link #pinFromMemory}'s answer: memory held the value, pinned as {@link #pin} pins it. */
+    int FOUND = 2;
+
+    /**
+     * {@link #pin(MemorySegment, Scratch, long, int)} answered from memory
+     * only (the memtables, the block cache and the table files' filters,
+     * with no I/O), without an exception when that cannot tell: RocksDB's
+     * KeyMayExist, with the value when memory holds it. A failure other than
+     * needing I/O is thrown as by pin.
+     *
+     * @return {@link #ABSENT}, {@link #MAY_EXIST} or {@link #FOUND}
+     */
+    int pinFromMemory(MemorySegment key, Scratch scratch, long snapshot, int readFlags);
+
+    /** {@link #pinFromMemory(MemorySegment, Scratch, long, int)} of an array key. */
+    int pinFromMemory(byte[] key, Scratch scratch, long snapshot, int readFlags);
+
     /** Releases a pin {@link #pin} recorded; 0 is accepted. */
     void release(long pin);
 

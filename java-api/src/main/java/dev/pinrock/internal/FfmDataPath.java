@@ -325,6 +325,37 @@ final class FfmDataPath implements DataPath {
     }
 
     @Override
+    public int pinFromMemory(MemorySegment key, Scratch scratch, long snapshot, int readFlags) {
+        return pinFromMemory(scratch, scratch.nativeKey(key), key.byteSize(), snapshot, readFlags);
+    }
+
+    @Override
+    public int pinFromMemory(byte[] key, Scratch scratch, long snapshot, int readFlags) {
+        return pinFromMemory(scratch, scratch.nativeKey(key), key.length, snapshot, readFlags);
+    }
+
+    /** A critical downcall, as a memory-only read never calls back into the JVM nor waits for I/O. */
+    private int pinFromMemory(Scratch scratch, MemorySegment nativeKey, long keyLength, long snapshot,
+            int readFlags) {
+        int status;
+        try {
+            status = (int) Downcalls.GetInMemory.HANDLE.invokeExact(handleAddress, snapshot,
+                    readFlags | Downcalls.READ_MEMORY_ONLY, nativeKey, keyLength, MemorySegment.NULL, 0L,
+                    Downcalls.GET_PIN_IF_LARGER, scratch.resultAddress, scratch.errAddress, ERR_CAP);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+        if (status == Downcalls.NOT_FOUND) {
+            return ABSENT;
+        }
+        if (status == Downcalls.CODE_INCOMPLETE) {
+            return MAY_EXIST;
+        }
+        check(status, scratch);
+        return FOUND;
+    }
+
+    @Override
     public void release(long pin) {
         releasePin(pin);
     }

@@ -161,6 +161,26 @@ public final class JniDb implements DataPath {
     }
 
     @Override
+    public int pinFromMemory(MemorySegment key, Scratch scratch, long snapshot, int readFlags) {
+        return pinFromMemory(key.toArray(ValueLayout.JAVA_BYTE), scratch, snapshot, readFlags);
+    }
+
+    @Override
+    public int pinFromMemory(byte[] key, Scratch scratch, long snapshot, int readFlags) {
+        long[] dataAndLength = new long[2];
+        // An attempt answers NEEDS_IO_LENGTH instead of throwing when it would need I/O.
+        long pin = getPinned(handle, snapshot, readFlags | MEMORY_FIRST_ATTEMPT, key, dataAndLength);
+        if (pin == NOT_FOUND) {
+            return ABSENT;
+        }
+        if (pin == NEEDS_IO_LENGTH) {
+            return MAY_EXIST;
+        }
+        scratch.setResult(dataAndLength[0], dataAndLength[1], pin);
+        return FOUND;
+    }
+
+    @Override
     public void release(long pin) {
         if (pin != 0) {
             releasePin(pin);
