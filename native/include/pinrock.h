@@ -815,6 +815,30 @@ PR_API int32_t pr_db_multi_get_pinned(pr_db_t* db, size_t n, const uint8_t* cons
                                       const size_t* key_lens, pr_get_result_t* results,
                                       int32_t* statuses, char* err, size_t err_cap);
 
+/* pr_db_multi_get with read options and, optionally, a column family per
+ * key: it reads as of snapshot (NULL: the latest state) with PR_READ_*
+ * read_flags, and key i from families[i] when families is not NULL (each a
+ * family handle of db's database, db's own included), from db's family
+ * otherwise; one batched RocksDB MultiGet either way. A family of another
+ * database returns PR_CODE_INVALID_ARGUMENT and reads nothing. With
+ * PR_READ_MEMORY_ONLY a key that needs I/O gets PR_CODE_INCOMPLETE (the
+ * keys are then read one by one, not batched). Everything else as
+ * pr_db_multi_get. families is not kept. Implemented in reads.cc. */
+PR_API int32_t pr_db_multi_get_with(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
+                                    pr_db_t* const* families, size_t n, const uint8_t* const* keys,
+                                    const size_t* key_lens, uint8_t* buf, size_t buf_cap,
+                                    uint64_t* value_offsets, uint64_t* value_lens,
+                                    int32_t* statuses, char* err, size_t err_cap);
+
+/* pr_db_multi_get_pinned with read options and, optionally, a column family
+ * per key, as pr_db_multi_get_with takes them; each pin keeps its own
+ * family's block cache alive. Implemented in reads.cc. */
+PR_API int32_t pr_db_multi_get_pinned_with(pr_db_t* db, const pr_snapshot_t* snapshot,
+                                           uint32_t read_flags, pr_db_t* const* families, size_t n,
+                                           const uint8_t* const* keys, const size_t* key_lens,
+                                           pr_get_result_t* results, int32_t* statuses, char* err,
+                                           size_t err_cap);
+
 /* Releases a pin from pr_db_get or pr_db_multi_get_pinned; its data must not be read afterwards.
  * NULL is accepted. Thread-safe with respect to other pins and databases. */
 PR_API void pr_pin_release(pr_pin_t* pin);

@@ -261,29 +261,36 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_write(JNIEnv* env, jc
 }
 
 PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_multiGetInto(
-    JNIEnv* env, jclass, jlong db, jlong count, jlong keys, jlong key_lens, jlong dst,
-    jlong dst_cap, jlong value_offsets, jlong value_lens, jlong statuses) {
+    JNIEnv* env, jclass, jlong db, jlong snapshot, jint read_flags, jlong families, jlong count,
+    jlong keys, jlong key_lens, jlong dst, jlong dst_cap, jlong value_offsets, jlong value_lens,
+    jlong statuses) {
   char err[kErrCap];
   ok(env,
-     pr_db_multi_get(db_of(db), static_cast<size_t>(count),
-                     reinterpret_cast<const uint8_t* const*>(keys),
-                     reinterpret_cast<const size_t*>(key_lens), reinterpret_cast<uint8_t*>(dst),
-                     static_cast<size_t>(dst_cap), reinterpret_cast<uint64_t*>(value_offsets),
-                     reinterpret_cast<uint64_t*>(value_lens), reinterpret_cast<int32_t*>(statuses),
-                     err, sizeof err),
+     pr_db_multi_get_with(db_of(db), reinterpret_cast<const pr_snapshot_t*>(snapshot),
+                          static_cast<uint32_t>(read_flags),
+                          reinterpret_cast<pr_db_t* const*>(families), static_cast<size_t>(count),
+                          reinterpret_cast<const uint8_t* const*>(keys),
+                          reinterpret_cast<const size_t*>(key_lens),
+                          reinterpret_cast<uint8_t*>(dst), static_cast<size_t>(dst_cap),
+                          reinterpret_cast<uint64_t*>(value_offsets),
+                          reinterpret_cast<uint64_t*>(value_lens),
+                          reinterpret_cast<int32_t*>(statuses), err, sizeof err),
      err);
 }
 
 PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_multiGetPinned(
-    JNIEnv* env, jclass, jlong db, jlong count, jlong keys, jlong key_lens, jlong results,
-    jlong statuses) {
+    JNIEnv* env, jclass, jlong db, jlong snapshot, jint read_flags, jlong families, jlong count,
+    jlong keys, jlong key_lens, jlong results, jlong statuses) {
   char err[kErrCap];
   ok(env,
-     pr_db_multi_get_pinned(db_of(db), static_cast<size_t>(count),
-                            reinterpret_cast<const uint8_t* const*>(keys),
-                            reinterpret_cast<const size_t*>(key_lens),
-                            reinterpret_cast<pr_get_result_t*>(results),
-                            reinterpret_cast<int32_t*>(statuses), err, sizeof err),
+     pr_db_multi_get_pinned_with(db_of(db), reinterpret_cast<const pr_snapshot_t*>(snapshot),
+                                 static_cast<uint32_t>(read_flags),
+                                 reinterpret_cast<pr_db_t* const*>(families),
+                                 static_cast<size_t>(count),
+                                 reinterpret_cast<const uint8_t* const*>(keys),
+                                 reinterpret_cast<const size_t*>(key_lens),
+                                 reinterpret_cast<pr_get_result_t*>(results),
+                                 reinterpret_cast<int32_t*>(statuses), err, sizeof err),
      err);
 }
 

@@ -87,6 +87,43 @@ bool known_property(const char* name) {
   return false;
 }
 
+// The batched read behind the multi-gets: key i from families[i] (or db's
+// family when families is NULL) into values[i] and statuses[i]. Returns
+// InvalidArgument, reading nothing, when a family is of another database.
+// A memory-only read is made key by key: RocksDB's batched MultiGet with
+// read_tier kBlockCacheTier answers a key whose block is not cached as
+// found, with an empty value (its table reader marks the key "may exist"
+// and MultiGet keeps no value_found to tell), where Get answers Incomplete.
+rocksdb::Status multi_get(const pr_db& db, const pr_snapshot_t* snapshot, uint32_t read_flags,
+                          pr_db_t* const* families, size_t n, const uint8_t* const* keys,
+                          const size_t* key_lens, rocksdb::PinnableSlice* values,
+                          rocksdb::Status* statuses) {
+  std::vector<rocksdb::Slice> key_slices(n);
+  for (size_t i = 0; i < n; i++) key_slices[i] = key_slice(keys[i], key_lens[i]);
+  rocksdb::ReadOptions options = read_options(db, snapshot, read_flags);
+  bool memory_only = (read_flags & PR_READ_MEMORY_ONLY) != 0;
+  if (families == nullptr && !memory_only) {
+    db.db->MultiGet(options, db.family, n, key_slices.data(), values, statuses);
+    return rocksdb::Status::OK();
+  }
+  std::vector<rocksdb::ColumnFamilyHandle*> handles(n, db.family);
+  for (size_t i = 0; families != nullptr && i < n; i++) {
+    if (families[i]->database != db.database) {
+      return rocksdb::Status::InvalidArgument("the family of key #" + std::to_string(i) +
+                                              " belongs to another database");
+    }
+    handles[i] = families[i]->family;
+  }
+  if (memory_only) {
+    for (size_t i = 0; i < n; i++) {
+      statuses[i] = db.db->Get(options, handles[i], key_slices[i], &values[i]);
+    }
+  } else {
+    db.db->MultiGet(options, n, handles.data(), key_slices.data(), values, statuses);
+  }
+  return rocksdb::Status::OK();
+}
+
 }  // namespace
 
 extern "C" {
@@ -130,13 +167,21 @@ int32_t pr_db_get_at(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_f
 int32_t pr_db_multi_get(pr_db_t* db, size_t n, const uint8_t* const* keys, const size_t* key_lens,
                         uint8_t* buf, size_t buf_cap, uint64_t* value_offsets,
                         uint64_t* value_lens, int32_t* statuses, char* err, size_t err_cap) {
+  return pr_db_multi_get_with(db, nullptr, 0, nullptr, n, keys, key_lens, buf, buf_cap,
+                              value_offsets, value_lens, statuses, err, err_cap);
+}
+
+int32_t pr_db_multi_get_with(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
+                             pr_db_t* const* families, size_t n, const uint8_t* const* keys,
+                             const size_t* key_lens, uint8_t* buf, size_t buf_cap,
+                             uint64_t* value_offsets, uint64_t* value_lens, int32_t* statuses,
+                             char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    std::vector<rocksdb::Slice> key_slices(n);
-    for (size_t i = 0; i < n; i++) key_slices[i] = key_slice(keys[i], key_lens[i]);
     std::vector<rocksdb::PinnableSlice> values(n);
     std::vector<rocksdb::Status> key_statuses(n);
-    db->db->MultiGet(db->read_options, db->family, n, key_slices.data(),
-                     values.data(), key_statuses.data());
+    rocksdb::Status s = multi_get(*db, snapshot, read_flags, families, n, keys, key_lens,
+                                  values.data(), key_statuses.data());
+    if (!s.ok()) return to_status(s, err, err_cap);
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
       value_offsets[i] = PR_MULTI_GET_NOT_COPIED;
@@ -158,18 +203,27 @@ int32_t pr_db_multi_get(pr_db_t* db, size_t n, const uint8_t* const* keys, const
 int32_t pr_db_multi_get_pinned(pr_db_t* db, size_t n, const uint8_t* const* keys,
                                const size_t* key_lens, pr_get_result_t* results,
                                int32_t* statuses, char* err, size_t err_cap) {
+  return pr_db_multi_get_pinned_with(db, nullptr, 0, nullptr, n, keys, key_lens, results, statuses,
+                                     err, err_cap);
+}
+
+int32_t pr_db_multi_get_pinned_with(pr_db_t* db, const pr_snapshot_t* snapshot,
+                                    uint32_t read_flags, pr_db_t* const* families, size_t n,
+                                    const uint8_t* const* keys, const size_t* key_lens,
+                                    pr_get_result_t* results, int32_t* statuses, char* err,
+                                    size_t err_cap) {
   for (size_t i = 0; i < n; i++) results[i] = pr_get_result_t{0, nullptr, nullptr};
   return guarded(err, err_cap, [&] {
-    std::vector<rocksdb::Slice> key_slices(n);
-    for (size_t i = 0; i < n; i++) key_slices[i] = key_slice(keys[i], key_lens[i]);
     std::vector<rocksdb::PinnableSlice> values(n);
     std::vector<rocksdb::Status> key_statuses(n);
-    db->db->MultiGet(db->read_options, db->family, n, key_slices.data(), values.data(),
-                     key_statuses.data());
+    rocksdb::Status s = multi_get(*db, snapshot, read_flags, families, n, keys, key_lens,
+                                  values.data(), key_statuses.data());
+    if (!s.ok()) return to_status(s, err, err_cap);
     // Allocate every pin first, so that a failed allocation hands out none.
     std::vector<std::unique_ptr<pr_pin>> pins(n);
     for (size_t i = 0; i < n; i++) {
-      if (key_statuses[i].ok()) pins[i].reset(new pr_pin{db->block_cache, std::move(values[i])});
+      const pr_db& family = families == nullptr ? *db : *families[i];
+      if (key_statuses[i].ok()) pins[i].reset(new pr_pin{family.block_cache, std::move(values[i])});
     }
     for (size_t i = 0; i < n; i++) {
       statuses[i] = to_status(key_statuses[i], nullptr, 0);

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,83 @@ TEST_F(DbTest, MultiGetAnswersEveryKeyInOrder) {
   EXPECT_EQ('1', buf[offsets[4]]);
   EXPECT_EQ(PR_OK, pr_db_multi_get(db, 0, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr,
                                    err, sizeof err));
+}
+
+TEST_F(DbTest, MultiGetWithReadsAsOfASnapshotAndAcrossFamilies) {
+  pr_db_t* users = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_create_family(db, nullptr, "users", &users, err, sizeof err)) << err;
+  Put("k", "old");
+  ASSERT_EQ(PR_OK, pr_db_put(users, bytes("k"), 1, bytes("user"), 4, err, sizeof err)) << err;
+  pr_snapshot_t* snapshot = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_snapshot_create(db, &snapshot, err, sizeof err));
+  Put("k", "new");
+  const std::string k = "k", absent = "absent";
+  const uint8_t* keys[] = {bytes(k), bytes(k), bytes(absent)};
+  size_t lens[] = {1, 1, 6};
+  pr_db_t* families[] = {db, users, users};
+  uint64_t offsets[3], value_lens[3];
+  int32_t statuses[3];
+  uint8_t buf[64];
+  auto value = [&](int i) {
+    return std::string(reinterpret_cast<const char*>(buf + offsets[i]), value_lens[i]);
+  };
+  ASSERT_EQ(PR_OK, pr_db_multi_get_with(db, snapshot, PR_READ_SKIP_FILL_CACHE, families, 3, keys,
+                                        lens, buf, sizeof buf, offsets, value_lens, statuses, err,
+                                        sizeof err))
+      << err;
+  EXPECT_EQ(std::vector<int32_t>({PR_OK, PR_OK, PR_NOT_FOUND}),
+            std::vector<int32_t>(statuses, statuses + 3));
+  EXPECT_EQ("old", value(0));
+  EXPECT_EQ("user", value(1));
+  pr_get_result_t results[3];
+  ASSERT_EQ(PR_OK, pr_db_multi_get_pinned_with(users, nullptr, 0, families, 3, keys, lens, results,
+                                               statuses, err, sizeof err))
+      << err;
+  EXPECT_EQ("new", std::string(reinterpret_cast<const char*>(results[0].data), results[0].value_len));
+  EXPECT_EQ("user", std::string(reinterpret_cast<const char*>(results[1].data), results[1].value_len));
+  EXPECT_EQ(nullptr, results[2].pin);
+  pr_pin_release(results[0].pin);
+  pr_pin_release(results[1].pin);
+  // Without families, every key is read from the handle's own family.
+  ASSERT_EQ(PR_OK, pr_db_multi_get_with(users, nullptr, 0, nullptr, 2, keys, lens, buf, sizeof buf,
+                                        offsets, value_lens, statuses, err, sizeof err));
+  EXPECT_EQ("user", value(0));
+  pr_db_snapshot_release(db, snapshot);
+  // Memory only, once the values are in a table file that is not cached: each key is incomplete.
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_flush(users, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_family(db, "users", &users, err, sizeof err));
+  families[0] = db;
+  families[1] = users;
+  families[2] = users;
+  ASSERT_EQ(PR_OK, pr_db_multi_get_with(db, nullptr, PR_READ_MEMORY_ONLY, families, 3, keys, lens,
+                                        buf, sizeof buf, offsets, value_lens, statuses, err,
+                                        sizeof err));
+  EXPECT_EQ(PR_CODE_INCOMPLETE, PR_STATUS_CODE(statuses[0]));
+  EXPECT_EQ(PR_CODE_INCOMPLETE, PR_STATUS_CODE(statuses[1]));
+  ASSERT_EQ(PR_OK, pr_db_multi_get_pinned_with(db, nullptr, PR_READ_MEMORY_ONLY, nullptr, 1, keys,
+                                               lens, results, statuses, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INCOMPLETE, PR_STATUS_CODE(statuses[0]));
+  EXPECT_EQ(nullptr, results[0].pin);
+  // A family of another database is refused, and nothing is read.
+  TempDir other_dir;
+  pr_db_t* other = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, other_dir.path().c_str(), &other, err, sizeof err));
+  pr_db_t* foreign[] = {db, other, users};
+  statuses[0] = 42;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            PR_STATUS_CODE(pr_db_multi_get_with(db, nullptr, 0, foreign, 3, keys, lens, buf,
+                                                sizeof buf, offsets, value_lens, statuses, err,
+                                                sizeof err)));
+  EXPECT_NE(nullptr, std::strstr(err, "key #1 belongs to another database")) << err;
+  EXPECT_EQ(42, statuses[0]);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            PR_STATUS_CODE(pr_db_multi_get_pinned_with(db, nullptr, 0, foreign, 3, keys, lens,
+                                                       results, statuses, err, sizeof err)));
+  EXPECT_EQ(nullptr, results[0].pin);
+  ASSERT_EQ(PR_OK, pr_db_close(other, err, sizeof err));
 }
 
 TEST_F(DbTest, MultiGetPinnedPinsEveryFoundValue) {

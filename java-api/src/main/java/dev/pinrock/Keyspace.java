@@ -262,7 +262,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws IllegalArgumentException when the snapshot belongs to another database
      * @throws IllegalStateException when the database or the snapshot is closed
      */
-    private long acquire(ReadOptions options) {
+    long acquire(ReadOptions options) {
         Objects.requireNonNull(options, "options");
         Snapshot snapshot = options.snapshot();
         if (snapshot != null && snapshot.owner != database()) {
@@ -282,7 +282,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
     }
 
     /** Ends a read started by {@link #acquire(ReadOptions)}. */
-    private void release(ReadOptions options) {
+    void release(ReadOptions options) {
         Snapshot snapshot = options.snapshot();
         if (snapshot != null) {
             snapshot.guard.release();
@@ -744,21 +744,55 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws IllegalStateException when the database is closed
      */
     public List<byte[]> multiGet(List<byte[]> keys) {
-        Objects.requireNonNull(keys, "keys");
-        byte[][] keyArray = keys.toArray(new byte[0][]);
-        for (byte[] key : keyArray) {
-            Objects.requireNonNull(key, "a key in keys");
-        }
+        return multiGet(ReadOptions.DEFAULT, keys);
+    }
+
+    /**
+     * Reads many keys in one native call, with read options (a snapshot,
+     * caching, checksums, memory only); see {@link #multiGet(List)}.
+     *
+     * @param options how to read
+     * @param keys the keys, in any order, duplicates allowed
+     * @return the values in the order of the keys, {@code null} where a key is absent
+     * @throws IllegalArgumentException when the snapshot belongs to another database
+     * @throws RocksDbException for the first key whose read failed ({@link StatusCode#INCOMPLETE}
+     *     for a memory-only read that needed I/O)
+     * @throws IllegalStateException when the database or the snapshot is closed
+     */
+    public List<byte[]> multiGet(ReadOptions options, List<byte[]> keys) {
+        byte[][] keyArray = keyArray(keys);
         int[] statuses = new int[keyArray.length];
         byte[][] values;
-        acquire();
+        long snapshot = acquire(options);
         try {
-            values = data.multiGet(keyArray, statuses);
+            MultiGet.Reads reads = readsOf(options, snapshot, null);
+            values = reads == MultiGet.Reads.DEFAULT ? data.multiGet(keyArray, statuses)
+                    : MultiGet.arrays(data, reads, keyArray, statuses);
         } finally {
-            release();
+            release(options);
         }
         MultiGet.requireAllAnswered(statuses);
         return Arrays.asList(values);
+    }
+
+    /** The keys of a multiGet as an array, each checked non-null. */
+    static byte[][] keyArray(List<byte[]> keys) {
+        byte[][] keyArray = Objects.requireNonNull(keys, "keys").toArray(new byte[0][]);
+        for (byte[] key : keyArray) {
+            Objects.requireNonNull(key, "a key in keys");
+        }
+        return keyArray;
+    }
+
+    /**
+     * How a multiGet with options reads: {@link MultiGet.Reads#DEFAULT} itself
+     * for the default options, so that the caller can take the plain path.
+     *
+     * @param families the owner of a family's handle per key, or null for this keyspace's own
+     */
+    static MultiGet.Reads readsOf(ReadOptions options, long snapshot, List<FfmDb> families) {
+        return snapshot == 0 && options.flags() == 0 && families == null ? MultiGet.Reads.DEFAULT
+                : new MultiGet.Reads(snapshot, options.flags(), families);
     }
 
     /**
@@ -777,6 +811,22 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws IllegalStateException when the database or a segment's arena is closed
      */
     public long multiGet(List<MemorySegment> keys, MemorySegment dst, long[] offsets, long[] lengths) {
+        return multiGet(ReadOptions.DEFAULT, keys, dst, offsets, lengths);
+    }
+
+    /**
+     * {@link #multiGet(List, MemorySegment, long[], long[])} with read options;
+     * see {@link #multiGet(ReadOptions, List)}.
+     *
+     * @param options how to read
+     * @param keys the keys (native or heap segments), in any order
+     * @param dst where the values go
+     * @param offsets receives, per key, where its value starts in dst, or -1
+     * @param lengths receives, per key, its value's length, or {@link #NOT_FOUND}
+     * @return the bytes of dst used
+     */
+    public long multiGet(ReadOptions options, List<MemorySegment> keys, MemorySegment dst, long[] offsets,
+            long[] lengths) {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(dst, "dst");
         Objects.requireNonNull(offsets, "offsets");
@@ -788,11 +838,11 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
             throw new IllegalArgumentException("dst is a read-only segment");
         }
         List<MemorySegment> keyList = List.copyOf(keys);
-        acquire();
+        long snapshot = acquire(options);
         try {
-            return MultiGet.into(data, keyList, dst, offsets, lengths);
+            return MultiGet.into(data, readsOf(options, snapshot, null), keyList, dst, offsets, lengths);
         } finally {
-            release();
+            release(options);
         }
     }
 
@@ -809,13 +859,25 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws WrongThreadException when the arena is confined to another thread
      */
     public List<MemorySegment> multiGetPinned(Arena arena, List<MemorySegment> keys) {
+        return multiGetPinned(ReadOptions.DEFAULT, arena, keys);
+    }
+
+    /**
+     * {@link #multiGetPinned(Arena, List)} with read options; see {@link #multiGet(ReadOptions, List)}.
+     *
+     * @param options how to read
+     * @param arena the arena the segments belong to; closing it releases the pins
+     * @param keys the keys (native or heap segments), in any order
+     * @return a segment per key, in the order of the keys, null where a key is absent
+     */
+    public List<MemorySegment> multiGetPinned(ReadOptions options, Arena arena, List<MemorySegment> keys) {
         Objects.requireNonNull(arena, "arena");
         List<MemorySegment> keyList = List.copyOf(Objects.requireNonNull(keys, "keys"));
-        acquire();
+        long snapshot = acquire(options);
         try {
-            return MultiGet.pinned(data, arena, keyList);
+            return MultiGet.pinned(data, readsOf(options, snapshot, null), arena, keyList);
         } finally {
-            release();
+            release(options);
         }
     }
 

@@ -1,8 +1,11 @@
 package dev.pinrock;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.pinrock.internal.Binding;
 import dev.pinrock.internal.FfmDb;
+import dev.pinrock.internal.MultiGet;
 import dev.pinrock.internal.NativeLibrary;
 import dev.pinrock.internal.NativeStatistics;
 import dev.pinrock.internal.ResourceGuard;
@@ -153,6 +157,116 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      */
     public Path path() {
         return path;
+    }
+
+    /**
+     * Reads many keys of several column families of this database in one
+     * native call (one batched RocksDB MultiGet), with read options: key
+     * {@code i} from {@code families.get(i)}, all as of one state (the
+     * options' snapshot, or the latest state).
+     *
+     * @param options how to read
+     * @param families a keyspace per key: this database or its column families
+     * @param keys the keys, in any order, duplicates allowed
+     * @return the values in the order of the keys, {@code null} where a key is absent
+     * @throws IllegalArgumentException when families and keys differ in size, or a family or the
+     *     snapshot belongs to another database
+     * @throws RocksDbException for the first key whose read failed
+     * @throws IllegalStateException when the database or the snapshot is closed, or a family dropped
+     */
+    public List<byte[]> multiGet(ReadOptions options, List<? extends Keyspace> families, List<byte[]> keys) {
+        byte[][] keyArray = keyArray(keys);
+        List<Keyspace> familyList = familiesOf(families, keyArray.length);
+        int[] statuses = new int[keyArray.length];
+        byte[][] values;
+        List<Keyspace> held = hold(familyList);
+        try {
+            long snapshot = acquire(options);
+            try {
+                values = MultiGet.arrays(data, readsOf(options, snapshot, owners(familyList)), keyArray, statuses);
+            } finally {
+                release(options);
+            }
+        } finally {
+            releaseAll(held);
+        }
+        MultiGet.requireAllAnswered(statuses);
+        return Arrays.asList(values);
+    }
+
+    /**
+     * Reads many keys of several column families of this database in one
+     * native call without copying, with read options: each found value is
+     * pinned and viewed by a read-only segment of {@code arena}, as
+     * {@link #multiGetPinned(Arena, List)} does; key {@code i} from
+     * {@code families.get(i)}; see {@link #multiGet(ReadOptions, List, List)}.
+     *
+     * @param options how to read
+     * @param arena the arena the segments belong to; closing it releases the pins
+     * @param families a keyspace per key: this database or its column families
+     * @param keys the keys (native or heap segments), in any order
+     * @return a segment per key, in the order of the keys, null where a key is absent
+     */
+    public List<MemorySegment> multiGetPinned(ReadOptions options, Arena arena, List<? extends Keyspace> families,
+            List<MemorySegment> keys) {
+        Objects.requireNonNull(arena, "arena");
+        List<MemorySegment> keyList = List.copyOf(Objects.requireNonNull(keys, "keys"));
+        List<Keyspace> familyList = familiesOf(families, keyList.size());
+        List<Keyspace> held = hold(familyList);
+        try {
+            long snapshot = acquire(options);
+            try {
+                return MultiGet.pinned(data, readsOf(options, snapshot, owners(familyList)), arena, keyList);
+            } finally {
+                release(options);
+            }
+        } finally {
+            releaseAll(held);
+        }
+    }
+
+    /** The families of a cross-family read, one per key, each checked to be of this database. */
+    private List<Keyspace> familiesOf(List<? extends Keyspace> families, int keys) {
+        List<Keyspace> familyList = List.copyOf(Objects.requireNonNull(families, "families"));
+        if (familyList.size() != keys) {
+            throw new IllegalArgumentException(familyList.size() + " families for " + keys + " keys");
+        }
+        for (Keyspace family : familyList) {
+            if (family.database() != this) {
+                throw new IllegalArgumentException("the family " + family.name() + " belongs to " + family.database());
+            }
+        }
+        return familyList;
+    }
+
+    /**
+     * Holds each distinct family of a cross-family read for the call, so that
+     * a drop waits for it; a dropped one releases those held and throws.
+     */
+    private static List<Keyspace> hold(List<Keyspace> families) {
+        List<Keyspace> held = new ArrayList<>();
+        try {
+            for (Keyspace family : families) {
+                if (held.stream().noneMatch(h -> h == family)) {
+                    family.acquire();
+                    held.add(family);
+                }
+            }
+        } catch (RuntimeException e) {
+            releaseAll(held);
+            throw e;
+        }
+        return held;
+    }
+
+    private static void releaseAll(List<Keyspace> held) {
+        for (Keyspace family : held) {
+            family.release();
+        }
+    }
+
+    private static List<FfmDb> owners(List<Keyspace> families) {
+        return families.stream().map(family -> family.db).toList();
     }
 
     /**

@@ -194,4 +194,100 @@ class MultiGetContract extends OpenDatabaseContract {
     private static String text(MemorySegment segment) {
         return new String(segment.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
     }
+
+    private static List<String> texts(List<byte[]> values) {
+        return values.stream().map(v -> v == null ? null : new String(v, StandardCharsets.UTF_8)).toList();
+    }
+
+    private static List<String> segmentTexts(List<MemorySegment> values) {
+        return values.stream().map(v -> v == null ? null
+                : new String(v.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8)).toList();
+    }
+
+    @Test
+    void everyFormReadsAsOfTheSnapshotOfItsReadOptions() {
+        db.put(bytes("k"), bytes("old"));
+        db.put(bytes("gone"), bytes("here"));
+        try (Snapshot snapshot = db.snapshot(); Arena arena = Arena.ofConfined()) {
+            db.put(bytes("k"), bytes("new"));
+            db.delete(bytes("gone"));
+            db.put(bytes("later"), bytes("x"));
+            ReadOptions then = ReadOptions.DEFAULT.snapshot(snapshot);
+            List<String> keys = List.of("k", "gone", "later");
+            List<String> expected = Arrays.asList("old", "here", null);
+            assertEquals(expected, texts(db.multiGet(then, keys.stream().map(OpenDatabaseContract::bytes).toList())));
+            List<MemorySegment> segmentKeys = keys.stream()
+                    .map(k -> arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes(k))).toList();
+            assertEquals(expected, segmentTexts(db.multiGetPinned(then, arena, segmentKeys)));
+            MemorySegment dst = arena.allocate(64);
+            long[] offsets = new long[3];
+            long[] lengths = new long[3];
+            db.multiGet(then, segmentKeys, dst, offsets, lengths);
+            assertEquals("old", new String(dst.asSlice(offsets[0], lengths[0]).toArray(ValueLayout.JAVA_BYTE),
+                    StandardCharsets.UTF_8));
+            assertEquals(RocksDb.NOT_FOUND, lengths[2]);
+            assertEquals(Arrays.asList("new", null, "x"),
+                    texts(db.multiGet(ReadOptions.DEFAULT, keys.stream().map(OpenDatabaseContract::bytes).toList())));
+        }
+    }
+
+    @Test
+    void aMemoryOnlyMultiGetThatNeedsIoFailsWithIncomplete() {
+        db.put(bytes("k"), bytes("v"));
+        db.flush();
+        db.close();
+        db = open(dir.resolve("db"), DbOptions.create());
+        ReadOptions memoryOnly = ReadOptions.DEFAULT.memoryOnly(true);
+        var e = assertThrows(RocksDbException.class, () -> db.multiGet(memoryOnly, List.of(bytes("k"))));
+        assertEquals(StatusCode.INCOMPLETE, e.code());
+        try (Arena arena = Arena.ofConfined()) {
+            var pinned = assertThrows(RocksDbException.class,
+                    () -> db.multiGetPinned(memoryOnly, arena, List.of(MemorySegment.ofArray(bytes("k")))));
+            assertEquals(StatusCode.INCOMPLETE, pinned.code());
+        }
+        assertEquals(List.of("v"), texts(db.multiGet(List.of(bytes("k")))));
+        assertEquals(List.of("v"), texts(db.multiGet(memoryOnly, List.of(bytes("k")))));
+    }
+
+    @Test
+    void oneCallReadsKeysOfSeveralFamiliesAsOfOneState() {
+        ColumnFamily users = db.createColumnFamily("users");
+        ColumnFamily orders = db.createColumnFamily("orders");
+        db.put(bytes("k"), bytes("default"));
+        users.put(bytes("k"), bytes("user"));
+        orders.put(bytes("o"), bytes("order"));
+        try (Snapshot snapshot = db.snapshot(); Arena arena = Arena.ofConfined()) {
+            users.put(bytes("k"), bytes("changed"));
+            List<Keyspace> families = List.of(users, db, orders, users, orders);
+            List<byte[]> keys = List.of(bytes("k"), bytes("k"), bytes("o"), bytes("absent"), bytes("k"));
+            ReadOptions then = ReadOptions.DEFAULT.snapshot(snapshot);
+            assertEquals(Arrays.asList("user", "default", "order", null, null), texts(db.multiGet(then, families, keys)));
+            assertEquals(Arrays.asList("changed", "default", "order", null, null),
+                    texts(db.multiGet(ReadOptions.DEFAULT, families, keys)));
+            List<MemorySegment> segmentKeys = keys.stream().map(MemorySegment::ofArray).toList();
+            assertEquals(Arrays.asList("user", "default", "order", null, null),
+                    segmentTexts(db.multiGetPinned(then, arena, families, segmentKeys)));
+        }
+    }
+
+    @Test
+    void aCrossFamilyReadRefusesMismatchesForeignAndDroppedFamilies() {
+        ColumnFamily users = db.createColumnFamily("users");
+        var sizes = assertThrows(IllegalArgumentException.class,
+                () -> db.multiGet(ReadOptions.DEFAULT, List.of(users), List.of(bytes("a"), bytes("b"))));
+        assertTrue(sizes.getMessage().contains("1 families for 2 keys"), sizes.getMessage());
+        try (RocksDb other = open(dir.resolve("other"), DbOptions.create().createIfMissing(true))) {
+            assertThrows(IllegalArgumentException.class,
+                    () -> db.multiGet(ReadOptions.DEFAULT, List.of(users, other), List.of(bytes("a"), bytes("b"))));
+        }
+        db.dropColumnFamily(users);
+        assertThrows(IllegalStateException.class,
+                () -> db.multiGet(ReadOptions.DEFAULT, List.of(db, users), List.of(bytes("a"), bytes("b"))));
+        // The refused read holds nothing: the default family still reads and the database closes.
+        db.put(bytes("a"), bytes("v"));
+        assertEquals(List.of("v"), texts(db.multiGet(ReadOptions.DEFAULT, List.of(db), List.of(bytes("a")))));
+        db.close();
+        assertThrows(IllegalStateException.class,
+                () -> db.multiGet(ReadOptions.DEFAULT, List.of(db), List.of(bytes("a"))));
+    }
 }

@@ -389,12 +389,12 @@ final class Downcalls {
         return PinrockNative.pr_db_write$handle();
     }
 
-    static MethodHandle dbMultiGet() {
-        return PinrockNative.pr_db_multi_get$handle();
+    static MethodHandle dbMultiGetWith() {
+        return PinrockNative.pr_db_multi_get_with$handle();
     }
 
-    static MethodHandle dbMultiGetPinned() {
-        return PinrockNative.pr_db_multi_get_pinned$handle();
+    static MethodHandle dbMultiGetPinnedWith() {
+        return PinrockNative.pr_db_multi_get_pinned_with$handle();
     }
 
     static MethodHandle cursorOpen() {

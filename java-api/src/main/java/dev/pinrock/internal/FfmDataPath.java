@@ -362,41 +362,7 @@ final class FfmDataPath implements DataPath {
 
     @Override
     public byte[][] multiGet(byte[][] keys, int[] statuses) {
-        int n = keys.length;
-        byte[][] values = new byte[n][];
-        try (Arena arena = MultiGet.callArena(); Scratch scratch = Scratch.borrow()) {
-            MultiGet nativeKeys = new MultiGet(arena, keys);
-            MemorySegment buf = scratch.value;
-            while (true) {
-                multiGet(nativeKeys, buf);
-                long needed = 0;
-                boolean allCopied = true;
-                for (int i = 0; i < n; i++) {
-                    if (nativeKeys.status(i) == Downcalls.OK) {
-                        long length = nativeKeys.valueLength(i);
-                        if (length > Segments.MAX_ARRAY_BYTES) {
-                            throw Segments.tooLargeForArray(length, "getPinned");
-                        }
-                        needed += length;
-                        allCopied &= nativeKeys.valueOffset(i) != -1L;
-                    }
-                }
-                if (allCopied) {
-                    break;
-                }
-                // Values changed size between calls: the loop retries.
-                buf = arena.allocate(needed);
-            }
-            for (int i = 0; i < n; i++) {
-                statuses[i] = nativeKeys.status(i);
-                if (statuses[i] == Downcalls.OK) {
-                    values[i] = new byte[(int) nativeKeys.valueLength(i)];
-                    MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, nativeKeys.valueOffset(i), values[i], 0,
-                            values[i].length);
-                }
-            }
-            return values;
-        }
+        return MultiGet.arrays(this, MultiGet.Reads.DEFAULT, keys, statuses);
     }
 
     /*
@@ -421,7 +387,8 @@ final class FfmDataPath implements DataPath {
 
     private void multiGetHere(MultiGet keys, MemorySegment dst) {
         try (Scratch scratch = Scratch.borrow()) {
-            check((int) Downcalls.dbMultiGet().invokeExact(handle, keys.count, keys.pointers, keys.keyLengths, dst,
+            check((int) Downcalls.dbMultiGetWith().invokeExact(handle, MemorySegment.ofAddress(keys.reads.snapshot()),
+                    keys.reads.flags(), keys.families, keys.count, keys.pointers, keys.keyLengths, dst,
                     dst.byteSize(), keys.valueOffsets, keys.valueLengths, keys.statuses, scratch.err, ERR_CAP),
                     scratch);
         } catch (Throwable t) {
@@ -443,8 +410,9 @@ final class FfmDataPath implements DataPath {
 
     private void multiGetPinnedHere(MultiGet keys, MemorySegment results) {
         try (Scratch scratch = Scratch.borrow()) {
-            check((int) Downcalls.dbMultiGetPinned().invokeExact(handle, keys.count, keys.pointers,
-                    keys.keyLengths, results, keys.statuses, scratch.err, ERR_CAP), scratch);
+            check((int) Downcalls.dbMultiGetPinnedWith().invokeExact(handle,
+                    MemorySegment.ofAddress(keys.reads.snapshot()), keys.reads.flags(), keys.families, keys.count,
+                    keys.pointers, keys.keyLengths, results, keys.statuses, scratch.err, ERR_CAP), scratch);
         } catch (Throwable t) {
             throw unchecked(t);
         }

@@ -190,15 +190,16 @@ public final class JniDb implements DataPath {
     @Override
     public void multiGet(MultiGet keys, MemorySegment dst) {
         Segments.requireUsable(dst);
-        multiGetInto(handle, keys.count, keys.pointers.address(), keys.keyLengths.address(), dst.address(),
-                dst.byteSize(), keys.valueOffsets.address(), keys.valueLengths.address(), keys.statuses.address());
+        multiGetInto(handle, keys.reads.snapshot(), keys.reads.flags(), keys.families.address(), keys.count,
+                keys.pointers.address(), keys.keyLengths.address(), dst.address(), dst.byteSize(),
+                keys.valueOffsets.address(), keys.valueLengths.address(), keys.statuses.address());
         Reference.reachabilityFence(dst);
     }
 
     @Override
     public void multiGetPinned(MultiGet keys, MemorySegment results) {
-        multiGetPinned(handle, keys.count, keys.pointers.address(), keys.keyLengths.address(), results.address(),
-                keys.statuses.address());
+        multiGetPinned(handle, keys.reads.snapshot(), keys.reads.flags(), keys.families.address(), keys.count,
+                keys.pointers.address(), keys.keyLengths.address(), results.address(), keys.statuses.address());
     }
 
     @Override
@@ -234,11 +235,12 @@ public final class JniDb implements DataPath {
         return new JniCursor(openCursor(handle, snapshot, readFlags, readaheadBytes, lower, upper));
     }
 
-    private static native void multiGetInto(long db, long count, long keys, long keyLengths, long dst,
-            long dstCapacity, long valueOffsets, long valueLengths, long statuses);
-
-    private static native void multiGetPinned(long db, long count, long keys, long keyLengths, long results,
+    private static native void multiGetInto(long db, long snapshot, int readFlags, long families, long count,
+            long keys, long keyLengths, long dst, long dstCapacity, long valueOffsets, long valueLengths,
             long statuses);
+
+    private static native void multiGetPinned(long db, long snapshot, int readFlags, long families, long count,
+            long keys, long keyLengths, long results, long statuses);
 
     private static native long openCursor(long db, long snapshot, int readFlags, long readaheadBytes, byte[] lower,
             byte[] upper);

@@ -19,7 +19,20 @@ import dev.pinrock.bindings.pr_get_result;
  * not look into, so it only ever points at memory the call itself owns.
  */
 public final class MultiGet {
+    /**
+     * How a multiGet reads: as of a snapshot handle (0: the latest state),
+     * with PR_READ_* flags, and from a family per key (the owners of their
+     * handles, of the database called; null: every key from the family called).
+     */
+    public record Reads(long snapshot, int flags, List<FfmDb> families) {
+        /** The latest state, default read options, the family called. */
+        public static final Reads DEFAULT = new Reads(0L, 0, null);
+    }
+
     final long count;
+    final Reads reads;
+    /** A family handle per key (pr_db_multi_get_with's families), or NULL for the family called. */
+    final MemorySegment families;
     final MemorySegment pointers;
     final MemorySegment keyLengths;
     final MemorySegment statuses;
@@ -37,9 +50,10 @@ public final class MultiGet {
      *
      * @param arena holds the arrays and the keys' copies for the duration of the call
      * @param keys the keys
+     * @param reads how the keys are read
      */
-    MultiGet(Arena arena, List<MemorySegment> keys) {
-        this(arena, keys.size());
+    MultiGet(Arena arena, List<MemorySegment> keys, Reads reads) {
+        this(arena, keys.size(), reads);
         long bytes = 0;
         for (MemorySegment key : keys) {
             bytes += key.byteSize();
@@ -65,9 +79,10 @@ public final class MultiGet {
      *
      * @param arena holds the arrays and the keys' copies for the duration of the call
      * @param keys the keys
+     * @param reads how the keys are read
      */
-    MultiGet(Arena arena, byte[][] keys) {
-        this(arena, keys.length);
+    MultiGet(Arena arena, byte[][] keys, Reads reads) {
+        this(arena, keys.length, reads);
         long bytes = 0;
         for (byte[] key : keys) {
             bytes += key.length;
@@ -91,10 +106,19 @@ public final class MultiGet {
         return Thread.currentThread().isVirtual() ? Arena.ofShared() : Arena.ofConfined();
     }
 
-    /** The arrays of a call of count keys, not yet filled. */
-    private MultiGet(Arena arena, int count) {
+    /** The arrays of a call of count keys, not yet filled but for the families. */
+    private MultiGet(Arena arena, int count, Reads reads) {
         this.count = count;
+        this.reads = reads;
         int n = Math.max(1, count);
+        if (reads.families() == null) {
+            families = MemorySegment.NULL;
+        } else {
+            families = arena.allocate(ValueLayout.ADDRESS, n);
+            for (int i = 0; i < count; i++) {
+                families.setAtIndex(ValueLayout.ADDRESS, i, reads.families().get(i).handle());
+            }
+        }
         pointers = arena.allocate(ValueLayout.ADDRESS, n);
         keyLengths = arena.allocate(ValueLayout.JAVA_LONG, n);
         statuses = arena.allocate(ValueLayout.JAVA_INT, n);
@@ -143,10 +167,10 @@ public final class MultiGet {
      * @param lengths receives each value's length, or NOT_FOUND (-1) when absent
      * @return the bytes of dst used
      */
-    public static long into(DataPath db, List<MemorySegment> keys, MemorySegment dst, long[] offsets,
+    public static long into(DataPath db, Reads reads, List<MemorySegment> keys, MemorySegment dst, long[] offsets,
             long[] lengths) {
         try (Arena arena = callArena()) {
-            MultiGet call = new MultiGet(arena, keys);
+            MultiGet call = new MultiGet(arena, keys, reads);
             // A virtual thread's call runs on another thread, which dst may be confined from.
             MemorySegment target = dst.isNative() && !Thread.currentThread().isVirtual() ? dst
                     : arena.allocate(Math.max(1, dst.byteSize()));
@@ -174,11 +198,11 @@ public final class MultiGet {
      *
      * @return a segment per key, null where the key is absent
      */
-    public static List<MemorySegment> pinned(DataPath db, Arena arena, List<MemorySegment> keys) {
+    public static List<MemorySegment> pinned(DataPath db, Reads reads, Arena arena, List<MemorySegment> keys) {
         // Fails now, before anything is pinned, when the arena is closed or another thread's.
         MemorySegment.NULL.reinterpret(0, arena, null);
         try (Arena call = callArena()) {
-            MultiGet multiGet = new MultiGet(call, keys);
+            MultiGet multiGet = new MultiGet(call, keys, reads);
             MemorySegment results = call.allocate(pr_get_result.layout(), Math.max(1, keys.size()));
             db.multiGetPinned(multiGet, results);
             int[] statuses = multiGet.statuses();
@@ -199,6 +223,52 @@ public final class MultiGet {
                 // Pins not yet handed to the arena (after a failure) are released here.
                 for (int i = next; i < keys.size(); i++) {
                     FfmDataPath.releasePin(pr_get_result.pin(pr_get_result.asSlice(results, i)));
+                }
+            }
+            return values;
+        }
+    }
+
+    /**
+     * Reads keys into new arrays: the values are copied into a scratch's
+     * value buffer, or into a buffer of their size when they do not fit,
+     * and from there into arrays.
+     *
+     * @param statuses receives PR_OK, PR_NOT_FOUND or the failure of each key
+     * @return the values in the order of the keys, null where there is none
+     */
+    public static byte[][] arrays(DataPath db, Reads reads, byte[][] keys, int[] statuses) {
+        int n = keys.length;
+        byte[][] values = new byte[n][];
+        try (Arena arena = callArena(); Scratch scratch = Scratch.borrow()) {
+            MultiGet call = new MultiGet(arena, keys, reads);
+            MemorySegment buf = scratch.value;
+            while (true) {
+                db.multiGet(call, buf);
+                long needed = 0;
+                boolean allCopied = true;
+                for (int i = 0; i < n; i++) {
+                    if (call.status(i) == StatusCode.OK.nativeCode()) {
+                        long length = call.valueLength(i);
+                        if (length > Segments.MAX_ARRAY_BYTES) {
+                            throw Segments.tooLargeForArray(length, "getPinned");
+                        }
+                        needed += length;
+                        allCopied &= call.valueOffset(i) != -1L;
+                    }
+                }
+                if (allCopied) {
+                    break;
+                }
+                // Values changed size between calls: the loop retries.
+                buf = arena.allocate(needed);
+            }
+            for (int i = 0; i < n; i++) {
+                statuses[i] = call.status(i);
+                if (statuses[i] == StatusCode.OK.nativeCode()) {
+                    values[i] = new byte[(int) call.valueLength(i)];
+                    MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, call.valueOffset(i), values[i], 0,
+                            values[i].length);
                 }
             }
             return values;

@@ -4212,6 +4212,145 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_db_multi_get_with {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_multi_get_with");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_with(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, pr_db_t *const *families, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_multi_get_with$descriptor() {
+        return pr_db_multi_get_with.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_with(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, pr_db_t *const *families, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_multi_get_with$handle() {
+        return pr_db_multi_get_with.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_with(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, pr_db_t *const *families, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_multi_get_with$address() {
+        return pr_db_multi_get_with.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_with(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, pr_db_t *const *families, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_multi_get_with(MemorySegment db, MemorySegment snapshot, int read_flags, MemorySegment families, long n, MemorySegment keys, MemorySegment key_lens, MemorySegment buf, long buf_cap, MemorySegment value_offsets, MemorySegment value_lens, MemorySegment statuses, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_multi_get_with.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_multi_get_with", db, snapshot, read_flags, families, n, keys, key_lens, buf, buf_cap, value_offsets, value_lens, statuses, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, snapshot, read_flags, families, n, keys, key_lens, buf, buf_cap, value_offsets, value_lens, statuses, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_multi_get_pinned_with {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_multi_get_pinned_with");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_pinned_with(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, pr_db_t *const *families, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_multi_get_pinned_with$descriptor() {
+        return pr_db_multi_get_pinned_with.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_pinned_with(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, pr_db_t *const *families, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_multi_get_pinned_with$handle() {
+        return pr_db_multi_get_pinned_with.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_pinned_with(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, pr_db_t *const *families, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_multi_get_pinned_with$address() {
+        return pr_db_multi_get_pinned_with.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_multi_get_pinned_with(pr_db_t *db, const pr_snapshot_t *snapshot, uint32_t read_flags, pr_db_t *const *families, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_multi_get_pinned_with(MemorySegment db, MemorySegment snapshot, int read_flags, MemorySegment families, long n, MemorySegment keys, MemorySegment key_lens, MemorySegment results, MemorySegment statuses, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_multi_get_pinned_with.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_multi_get_pinned_with", db, snapshot, read_flags, families, n, keys, key_lens, results, statuses, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, snapshot, read_flags, families, n, keys, key_lens, results, statuses, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_pin_release {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             PinrockNative.C_POINTER
