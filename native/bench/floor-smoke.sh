@@ -36,6 +36,7 @@ run put scan sst sequential
 run put scan-batches sst sequential
 run put scan-views sst sequential
 run get get memtable random
+run families multi-get-families memtable random
 run delete delete memtable random --threads 2
 run unlogged put-without-log memtable random
 [[ $(cat "$tmp"/unlogged/*.log | wc -c) -eq 0 ]] || { echo "FAIL: put-without-log wrote to the log"; exit 1; }

@@ -37,8 +37,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char* kUsage =
     "usage: pinrock_floor --db PATH\n"
-    "                     --op get|get-absent|get-to-file|get-copy-to-file|put|delete|batch-put\n"
-    "                          |multi-get|scan|scan-batches|scan-views\n"
+    "                     --op get|get-absent|get-to-file|get-copy-to-file|put|put-without-log\n"
+    "                          |delete|batch-put|multi-get|multi-get-families|scan|scan-batches\n"
+    "                          |scan-views\n"
     "                     --location sst|memtable|flushing\n"
     "                     --key-bytes N --value-bytes N --keys N\n"
     "                     --order random|sequential|zipfian\n"
@@ -49,7 +50,9 @@ constexpr const char* kUsage =
     "get, get-absent, multi-get and the scans read an existing database (sst) or\n"
     "one they fill first (memtable); writes and memtable reads create --db, which\n"
     "must not exist. batch-put writes 1000 entries per operation, multi-get reads\n"
-    "100 keys per operation, scan reads every entry once per operation\n"
+    "100 keys per operation (multi-get-families, from the memtable only: every\n"
+    "second key from a second column family holding the same keys), scan reads\n"
+    "every entry once per operation\n"
     "(scan-batches copying batches of entries as pinrock's cursor does,\n"
     "scan-views reading batches of views of blocks kept pinned instead),\n"
     "get-to-file writes each value it gets at offset 0 of a temporary file\n"
@@ -75,8 +78,8 @@ constexpr size_t kScanBatchBytes = 64 * 1024;
 enum class Order { kRandom, kSequential, kZipfian };
 
 enum class Op {
-  kGet, kGetAbsent, kGetToFile, kGetCopyToFile, kPut, kDelete, kBatchPut, kMultiGet, kScan,
-  kScanBatches, kScanViews
+  kGet, kGetAbsent, kGetToFile, kGetCopyToFile, kPut, kDelete, kBatchPut, kMultiGet,
+  kMultiGetFamilies, kScan, kScanBatches, kScanViews
 };
 
 constexpr bool is_scan(Op op) {
@@ -85,12 +88,15 @@ constexpr bool is_scan(Op op) {
 
 constexpr bool is_read(Op op) {
   return op == Op::kGet || op == Op::kGetAbsent || op == Op::kGetToFile ||
-         op == Op::kGetCopyToFile || op == Op::kMultiGet || is_scan(op);
+         op == Op::kGetCopyToFile || op == Op::kMultiGet || op == Op::kMultiGetFamilies ||
+         is_scan(op);
 }
 
 // Operations between clock checks: many point operations, one of the others.
 constexpr int operations_per_check(Op op) {
-  return op == Op::kBatchPut || op == Op::kMultiGet || is_scan(op) ? 1 : kBatch;
+  return op == Op::kBatchPut || op == Op::kMultiGet || op == Op::kMultiGetFamilies || is_scan(op)
+             ? 1
+             : kBatch;
 }
 
 struct Config {
@@ -159,6 +165,7 @@ Config parse_args(int argc, char** argv) {
       {"get-copy-to-file", Op::kGetCopyToFile},
       {"put", Op::kPut},         {"put-without-log", Op::kPut},
       {"delete", Op::kDelete},   {"batch-put", Op::kBatchPut},   {"multi-get", Op::kMultiGet},
+      {"multi-get-families", Op::kMultiGetFamilies},
       {"scan", Op::kScan},       {"scan-batches", Op::kScanBatches},
       {"scan-views", Op::kScanViews}};
   Config config;
@@ -168,8 +175,7 @@ Config parse_args(int argc, char** argv) {
   if (op == kOps.end()) {
     usage_error(
         "--op must be get, get-absent, get-to-file, get-copy-to-file, put, put-without-log, delete, "
-        "batch-put, "
-        "multi-get, scan, scan-batches or scan-views");
+        "batch-put, multi-get, multi-get-families, scan, scan-batches or scan-views");
   }
   config.op = op->second;
   if (arg("location") != "sst" && arg("location") != "memtable" && arg("location") != "flushing") {
@@ -179,6 +185,9 @@ Config parse_args(int argc, char** argv) {
     usage_error("--location flushing is for writes; " + config.op_name + " reads sst or memtable");
   }
   config.memtable = arg("location") == "memtable";
+  if (config.op == Op::kMultiGetFamilies && !config.memtable) {
+    usage_error("--op multi-get-families reads the memtable only: --location memtable");
+  }
   if (arg("compression") != "none" && arg("compression") != "zstd") {
     usage_error("--compression must be none or zstd");
   }
@@ -405,6 +414,8 @@ struct ThreadResult {
 struct Bench {
   Config config;
   rocksdb::DB* db;
+  // multi-get-families' second column family, holding the same keys as the default one.
+  rocksdb::ColumnFamilyHandle* second = nullptr;
   rocksdb::ReadOptions read_options;
   rocksdb::WriteOptions write_options;
 };
@@ -456,7 +467,7 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
     failure = "key " + *key + ": " +
               (s.ok() ? "found " + std::to_string(found.size()) + " bytes, or the write failed"
                       : s.ToString());
-  } else if constexpr (kOp == Op::kMultiGet) {
+  } else if constexpr (kOp == Op::kMultiGet || kOp == Op::kMultiGetFamilies) {
     // The keys live per thread, like the Java side's reusable key arrays.
     thread_local std::vector<std::string> keys(kMultiGetKeys, init_key(bench.config.key_bytes));
     rocksdb::Slice slices[kMultiGetKeys];
@@ -466,8 +477,17 @@ void operate(const Bench& bench, Picker* picker, std::string* key, std::string* 
       fill_key(&keys[i], picker->next());
       slices[i] = keys[i];
     }
-    db->MultiGet(bench.read_options, db->DefaultColumnFamily(), kMultiGetKeys, slices, values,
-                 statuses);
+    if constexpr (kOp == Op::kMultiGetFamilies) {
+      // Every second key from the second family, in one call, as the Java side asks.
+      rocksdb::ColumnFamilyHandle* families[kMultiGetKeys];
+      for (int i = 0; i < kMultiGetKeys; i++) {
+        families[i] = i % 2 == 0 ? db->DefaultColumnFamily() : bench.second;
+      }
+      db->MultiGet(bench.read_options, kMultiGetKeys, families, slices, values, statuses);
+    } else {
+      db->MultiGet(bench.read_options, db->DefaultColumnFamily(), kMultiGetKeys, slices, values,
+                   statuses);
+    }
     for (int i = 0; i < kMultiGetKeys; i++) {
       if (statuses[i].ok() && values[i].size() == bench.config.value_bytes) {
         result->checksum ^= checksum(values[i].data(), values[i].size());
@@ -627,6 +647,8 @@ void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
       return run_thread<Op::kBatchPut>(bench, thread, warm_end, measure_end, result);
     case Op::kMultiGet:
       return run_thread<Op::kMultiGet>(bench, thread, warm_end, measure_end, result);
+    case Op::kMultiGetFamilies:
+      return run_thread<Op::kMultiGetFamilies>(bench, thread, warm_end, measure_end, result);
     case Op::kScan:
       return run_thread<Op::kScan>(bench, thread, warm_end, measure_end, result);
     case Op::kScanBatches:
@@ -638,19 +660,19 @@ void run_thread(const Bench& bench, int thread, Clock::time_point warm_end,
 
 // Puts keys 0..keys-1 in order and checks that all of them stayed in the
 // memtable.
-void fill_memtable(const Bench& bench) {
+void fill_memtable(const Bench& bench, rocksdb::ColumnFamilyHandle* family) {
   std::string key = init_key(bench.config.key_bytes);
   std::string value(bench.config.value_bytes, '\0');
   for (uint64_t i = 0; i < bench.config.keys; i++) {
     fill_key(&key, i);
     fill_value(&value, i);
-    rocksdb::Status s = bench.db->Put(bench.write_options, key, value);
+    rocksdb::Status s = bench.db->Put(bench.write_options, family, key, value);
     if (!s.ok()) fail("put " + key + ": " + s.ToString());
   }
   uint64_t immutable = 0;
   uint64_t sst_bytes = 0;
-  if (!bench.db->GetIntProperty(rocksdb::DB::Properties::kNumImmutableMemTable, &immutable) ||
-      !bench.db->GetIntProperty(rocksdb::DB::Properties::kTotalSstFilesSize, &sst_bytes)) {
+  if (!bench.db->GetIntProperty(family, rocksdb::DB::Properties::kNumImmutableMemTable, &immutable) ||
+      !bench.db->GetIntProperty(family, rocksdb::DB::Properties::kTotalSstFilesSize, &sst_bytes)) {
     fail("cannot read the memtable properties");
   }
   if (immutable != 0 || sst_bytes != 0) {
@@ -695,7 +717,12 @@ int main(int argc, char** argv) {
   if (!s.ok()) fail("open " + config.db + ": " + s.ToString());
   std::unique_ptr<rocksdb::DB> owner(db);
   bench.db = db;
-  if (reads && config.memtable) fill_memtable(bench);
+  if (config.op == Op::kMultiGetFamilies) {
+    s = db->CreateColumnFamily(options, "second", &bench.second);
+    if (!s.ok()) fail("create the second family: " + s.ToString());
+    fill_memtable(bench, bench.second);
+  }
+  if (reads && config.memtable) fill_memtable(bench, db->DefaultColumnFamily());
 
   auto seconds = [](double s) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
@@ -725,6 +752,7 @@ int main(int argc, char** argv) {
     end = std::max(end, r.end);
   }
   sink = sum;
+  if (bench.second != nullptr) db->DestroyColumnFamilyHandle(bench.second);
   if (failures != 0) {
     fail(std::to_string(failures) + " " + config.op_name + " operations had an unexpected outcome");
   }

@@ -626,7 +626,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @throws IllegalStateException when the database is closed
      */
     public boolean keyMayExist(byte[] key) {
-        return keyMayExist(ReadOptions.DEFAULT, key, null);
+        return keyMayExist(ReadOptions.DEFAULT, key);
     }
 
     /**
@@ -636,7 +636,7 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @return false when the key certainly does not exist
      */
     public boolean keyMayExist(MemorySegment key) {
-        return keyMayExist(ReadOptions.DEFAULT, key, null);
+        return keyMayExist(ReadOptions.DEFAULT, key);
     }
 
     /**
@@ -647,7 +647,8 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @return false when the key certainly does not exist
      */
     public boolean keyMayExist(ReadOptions options, byte[] key) {
-        return keyMayExist(options, key, null);
+        Objects.requireNonNull(key, "key");
+        return mayExist(options, key, null);
     }
 
     /**
@@ -658,7 +659,8 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      * @return false when the key certainly does not exist
      */
     public boolean keyMayExist(ReadOptions options, MemorySegment key) {
-        return keyMayExist(options, key, null);
+        Objects.requireNonNull(key, "key");
+        return mayExist(options, key, null);
     }
 
     /**
@@ -670,11 +672,12 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      *
      * @param options how to read
      * @param key the key
-     * @param reader what to do with the value, or null for none; it may call this database again
+     * @param reader what to do with the value; it may call this database again
      * @return false when the key certainly does not exist
      */
     public boolean keyMayExist(ReadOptions options, byte[] key, Consumer<? super MemorySegment> reader) {
         Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(reader, "reader");
         return mayExist(options, key, reader);
     }
 
@@ -683,18 +686,20 @@ public abstract sealed class Keyspace permits RocksDb, ColumnFamily {
      *
      * @param options how to read
      * @param key the key
-     * @param reader what to do with the value, or null for none
+     * @param reader what to do with the value
      * @return false when the key certainly does not exist
      */
     public boolean keyMayExist(ReadOptions options, MemorySegment key, Consumer<? super MemorySegment> reader) {
         Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(reader, "reader");
         return mayExist(options, key, reader);
     }
 
     /**
      * keyMayExist of a byte[] or MemorySegment key: shows a value found in
      * memory to reader once the scratch is back (reader may read this
-     * database again), or releases its pin when there is no reader.
+     * database again), or releases its pin when reader is null (the forms
+     * without one).
      */
     private boolean mayExist(ReadOptions options, Object key, Consumer<? super MemorySegment> reader) {
         long address;

@@ -247,7 +247,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         List<Keyspace> held = new ArrayList<>();
         try {
             for (Keyspace family : families) {
-                if (held.stream().noneMatch(h -> h == family)) {
+                if (!containsSame(held, family)) {
                     family.acquire();
                     held.add(family);
                 }
@@ -265,8 +265,22 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         }
     }
 
+    /** Whether list holds this very keyspace (a handful are held: no set, no stream, per key). */
+    private static boolean containsSame(List<Keyspace> list, Keyspace keyspace) {
+        for (Keyspace element : list) {
+            if (element == keyspace) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static List<FfmDb> owners(List<Keyspace> families) {
-        return families.stream().map(family -> family.db).toList();
+        FfmDb[] owners = new FfmDb[families.size()];
+        for (int i = 0; i < owners.length; i++) {
+            owners[i] = families.get(i).db;
+        }
+        return Arrays.asList(owners);
     }
 
     /**

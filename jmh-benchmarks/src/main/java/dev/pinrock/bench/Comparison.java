@@ -155,7 +155,7 @@ public final class Comparison {
         /** @return whether the operation reads an existing dataset rather than writing */
         boolean reads() {
             return switch (operation) {
-                case "get", "get-absent", "get-to-file", "multi-get", "scan" -> true;
+                case "get", "get-absent", "get-to-file", "multi-get", "multi-get-families", "scan" -> true;
                 default -> false;
             };
         }
@@ -172,6 +172,7 @@ public final class Comparison {
                 case "delete" -> "delete";
                 case "batch-put" -> "batchPut";
                 case "multi-get" -> rocksJava ? "multiGet" : PINROCK_MULTI_GETS;
+                case "multi-get-families" -> "multiGetFamilies";
                 case "scan" -> rocksJava ? ROCKSJAVA_SCANS : PINROCK_SCANS;
                 default -> throw new IllegalArgumentException(operation);
             };
@@ -283,6 +284,10 @@ public final class Comparison {
         points.add(new Point("delete", "delete", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(new Point("batch put", "batch-put", params(16, 100, CORE_KEYS, "random", "memtable"), 1));
         points.add(new Point("multiGet", "multi-get", params(16, 100, CORE_KEYS, "random", "sst"), 1));
+        // Hot keys: RocksDB's lookups stay in the CPU caches, so that what the
+        // bindings add (keys in, values out, one call for both families) shows.
+        points.add(new Point("multiGet across 2 families", "multi-get-families",
+                params(16, 100, HOT_KEYS, "random", "memtable"), 1));
         points.add(new Point("full scan", "scan", params(16, 100, CORE_KEYS, "sequential", "sst"), 1));
         // pinrock's gets also with memory-first reads off: FFM against JNI on
         // either algorithm, and what memory first gains each binding.

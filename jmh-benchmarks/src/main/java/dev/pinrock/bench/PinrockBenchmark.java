@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.stream.IntStream;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,8 +22,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 import dev.pinrock.BenchmarkAccess;
+import dev.pinrock.ColumnFamily;
 import dev.pinrock.Cursor;
 import dev.pinrock.DbOptions;
+import dev.pinrock.Keyspace;
+import dev.pinrock.ReadOptions;
 import dev.pinrock.RocksDb;
 import dev.pinrock.WriteBatch;
 import dev.pinrock.WriteOptions;
@@ -90,6 +95,26 @@ public class PinrockBenchmark {
             } else {
                 db = BenchmarkAccess.open(binding, Datasets.sst(keyBytes, valueBytes, keyCount()), options());
             }
+        }
+    }
+
+    /**
+     * The keys of the grid in the memtables of two column families, the
+     * database's own and a second one, and the family of each of a
+     * multiGet's keys: every second key from the second family.
+     */
+    @State(Scope.Benchmark)
+    public static class TwoFamilies extends Handle {
+        List<Keyspace> families;
+
+        @Setup(Level.Trial)
+        public void open() {
+            openScratch();
+            ColumnFamily second = db.createColumnFamily("second");
+            Datasets.load(db::put, keyBytes, valueBytes, keyCount());
+            Datasets.load(second::put, keyBytes, valueBytes, keyCount());
+            families = IntStream.range(0, Picker.MULTI_GET_KEYS).<Keyspace>mapToObj(i -> i % 2 == 0 ? db : second)
+                    .toList();
         }
     }
 
@@ -206,6 +231,17 @@ public class PinrockBenchmark {
         p.nextKeys();
         long sum = 0;
         for (byte[] value : s.db.multiGet(p.keys)) {
+            sum = Keys.combine(sum, Keys.checksum(value, value.length));
+        }
+        return sum;
+    }
+
+    /** multiGet of keys of two column families in one call, with read options. */
+    @Benchmark
+    public long multiGetFamilies(TwoFamilies s, Picker p) {
+        p.nextKeys();
+        long sum = 0;
+        for (byte[] value : s.db.multiGet(ReadOptions.DEFAULT, s.families, p.keys)) {
             sum = Keys.combine(sum, Keys.checksum(value, value.length));
         }
         return sum;

@@ -291,6 +291,7 @@ public final class Report {
             case "batchPut" -> new String[] {"batch-put", "array"};
             case "multiGet" -> new String[] {"multi-get", "new-array"};
             case "multiGetPinned" -> new String[] {"multi-get", "pinned"};
+            case "multiGetFamilies" -> new String[] {"multi-get-families", "new-array"};
             case "scanBatchSteps" -> new String[] {"scan", "batch-offsets"};
             case "scanBatched" -> new String[] {"scan", "batched-views"};
             case "scanViews" -> new String[] {"scan", "views"};
@@ -458,6 +459,9 @@ public final class Report {
             verdicts.add(atLeast(r, "FFM / RocksJava multiGetAsList", r.ffmOverRocksJava(), 1.15));
             verdicts.add(atMost(r, "Java time / native time", r.javaTimeOverNative(), 1.05));
         });
+        scenario(ratios, "multi-get-families", 100, Comparison.HOT_KEYS, "random", "memtable", 1).ifPresent(r ->
+                verdicts.add(atLeast(r, "FFM / RocksJava multiGetAsList across 2 families", r.ffmOverRocksJava(),
+                        1.15)));
         for (Ratios r : ratios) {
             if (!Double.isNaN(r.ffmOverJni())) {
                 verdicts.add(ffmNotBelowJni(r, rowsOf(rows, r.scenario())));

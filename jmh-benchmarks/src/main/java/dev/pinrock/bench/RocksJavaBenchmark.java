@@ -3,8 +3,11 @@ package dev.pinrock.bench;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -17,6 +20,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.LRUCache;
@@ -104,6 +110,40 @@ public class RocksJavaBenchmark {
             } else {
                 open(Datasets.sst(keyBytes, valueBytes, keyCount()), false);
             }
+        }
+    }
+
+    /**
+     * The keys of the grid in the memtables of two column families, as
+     * {@link PinrockBenchmark.TwoFamilies} has them, and the family of each
+     * of a multiGet's keys.
+     */
+    @State(Scope.Benchmark)
+    public static class TwoFamilies extends Handle {
+        List<ColumnFamilyHandle> families;
+        private ColumnFamilyOptions secondOptions;
+        private ColumnFamilyHandle second;
+
+        @Setup(Level.Trial)
+        public void open() throws RocksDBException {
+            scratch = Datasets.scratch();
+            open(scratch, true);
+            secondOptions = new ColumnFamilyOptions(options);
+            second = db.createColumnFamily(
+                    new ColumnFamilyDescriptor("second".getBytes(StandardCharsets.UTF_8), secondOptions));
+            ColumnFamilyHandle first = db.getDefaultColumnFamily();
+            Datasets.load((key, value) -> db.put(first, writeOptions, key, value), keyBytes, valueBytes, keyCount());
+            Datasets.load((key, value) -> db.put(second, writeOptions, key, value), keyBytes, valueBytes, keyCount());
+            families = IntStream.range(0, Picker.MULTI_GET_KEYS).mapToObj(i -> i % 2 == 0 ? first : second).toList();
+        }
+
+        /** The second family's handle and options go before the database (RocksJava's order). */
+        @Override
+        @TearDown(Level.Trial)
+        public void close() {
+            second.close();
+            secondOptions.close();
+            super.close();
         }
     }
 
@@ -222,6 +262,17 @@ public class RocksJavaBenchmark {
         p.nextKeys();
         long sum = 0;
         for (byte[] value : s.db.multiGetAsList(s.readOptions, p.keys)) {
+            sum = Keys.combine(sum, Keys.checksum(value, value.length));
+        }
+        return sum;
+    }
+
+    /** multiGetAsList of keys of two column families in one call. */
+    @Benchmark
+    public long multiGetFamilies(TwoFamilies s, Picker p) throws RocksDBException {
+        p.nextKeys();
+        long sum = 0;
+        for (byte[] value : s.db.multiGetAsList(s.readOptions, s.families, p.keys)) {
             sum = Keys.combine(sum, Keys.checksum(value, value.length));
         }
         return sum;

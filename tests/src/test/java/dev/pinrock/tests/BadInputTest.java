@@ -20,6 +20,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -223,7 +224,7 @@ class BadInputTest {
         valid.put(Compression[].class, () -> new Compression[] {Compression.ZSTD});
         valid.put(WalRecovery.class, () -> WalRecovery.POINT_IN_TIME);
         valid.put(StatsLevel.class, () -> StatsLevel.ALL);
-        List<Method> methods = new ArrayList<>(List.of(Keyspace.class.getMethods()));
+        List<Method> methods = new ArrayList<>(List.of(RocksDb.class.getMethods()));
         methods.addAll(List.of(Cursor.class.getMethods()));
         for (Method method : methods) {
             for (Type type : method.getGenericParameterTypes()) {
@@ -235,6 +236,10 @@ class BadInputTest {
                         valid.put(type, () -> List.of(arena.allocate(1)));
                     } else if (generic.getRawType() == List.class && element == Path.class) {
                         valid.put(type, () -> List.of(dir.resolve("unused.sst")));
+                    } else if (generic.getRawType() == List.class && element instanceof WildcardType wildcard
+                            && wildcard.getUpperBounds()[0] == Keyspace.class) {
+                        // The families of a cross-family multiGet: one per key of the lists above.
+                        valid.put(type, () -> List.of(db));
                     } else if (generic.getRawType() == BiConsumer.class) {
                         valid.put(type, () -> (BiConsumer<?, ?>) (k, v) -> { });
                     } else if (generic.getRawType() == Consumer.class) {

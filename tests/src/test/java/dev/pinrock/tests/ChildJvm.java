@@ -82,12 +82,23 @@ final class ChildJvm {
         Thread outDrain = drain(process.getInputStream(), out);
         Thread errDrain = drain(process.getErrorStream(), err);
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            // A JVM prints its threads' stacks on SIGQUIT: what the hung child was doing.
+            new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).start().waitFor();
+            process.waitFor(5, TimeUnit.SECONDS);
             process.destroyForcibly();
-            throw new IllegalStateException("child JVM did not finish in " + timeout + ": " + command);
+            outDrain.join();
+            errDrain.join();
+            throw new IllegalStateException("child JVM did not finish in " + timeout + ": " + command
+                    + "\nits output, ending with its threads' stacks:\n" + tail(out) + "\nits errors:\n" + tail(err));
         }
         outDrain.join();
         errDrain.join();
         return new Outcome(process.exitValue(), out.toString(), err.toString());
+    }
+
+    /** The last 64 KiB of a child's output, enough for a thread dump. */
+    private static String tail(StringBuilder text) {
+        return text.substring(Math.max(0, text.length() - 64 * 1024));
     }
 
     private static Thread drain(InputStream stream, StringBuilder into) {
