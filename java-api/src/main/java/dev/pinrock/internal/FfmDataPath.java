@@ -214,19 +214,30 @@ final class FfmDataPath implements DataPath {
      */
     private int getInMemory(Scratch scratch, long snapshot, int readFlags, MemorySegment key, long keyLength,
             MemorySegment buf, long bufCap, int flags) {
+        int status = readInMemory(scratch, snapshot, readFlags, key, keyLength, buf, bufCap, flags);
+        boolean answered = status != Downcalls.CODE_INCOMPLETE;
+        memoryFirst.answered(answered);
+        return answered ? status : NEEDS_NORMAL_GET;
+    }
+
+    /**
+     * One get from memory only, as a critical downcall (GET_IN_MEMORY: a
+     * memory-only read never calls back into the JVM nor waits for I/O).
+     *
+     * @return PR_OK (scratch.result says where the value went), PR_NOT_FOUND,
+     *     or PR_CODE_INCOMPLETE when only I/O could answer; other failures throw
+     */
+    private int readInMemory(Scratch scratch, long snapshot, int readFlags, MemorySegment key, long keyLength,
+            MemorySegment buf, long bufCap, int flags) {
         int status;
         try {
-            status = (int) Downcalls.GetInMemory.HANDLE.invokeExact(handleAddress, snapshot, readFlags | Downcalls.READ_MEMORY_ONLY,
-                    key, keyLength, buf, bufCap, flags, scratch.resultAddress, scratch.errAddress, ERR_CAP);
+            status = (int) Downcalls.GetInMemory.HANDLE.invokeExact(handleAddress, snapshot,
+                    readFlags | Downcalls.READ_MEMORY_ONLY, key, keyLength, buf, bufCap, flags, scratch.resultAddress,
+                    scratch.errAddress, ERR_CAP);
         } catch (Throwable t) {
             throw unchecked(t);
         }
-        boolean answered = status != Downcalls.CODE_INCOMPLETE;
-        memoryFirst.answered(answered);
-        if (!answered) {
-            return NEEDS_NORMAL_GET;
-        }
-        if (status != Downcalls.NOT_FOUND) {
+        if (status != Downcalls.NOT_FOUND && status != Downcalls.CODE_INCOMPLETE) {
             check(status, scratch);
         }
         return status;
@@ -334,25 +345,11 @@ final class FfmDataPath implements DataPath {
         return pinFromMemory(scratch, scratch.nativeKey(key), key.length, snapshot, readFlags);
     }
 
-    /** A critical downcall, as a memory-only read never calls back into the JVM nor waits for I/O. */
     private int pinFromMemory(Scratch scratch, MemorySegment nativeKey, long keyLength, long snapshot,
             int readFlags) {
-        int status;
-        try {
-            status = (int) Downcalls.GetInMemory.HANDLE.invokeExact(handleAddress, snapshot,
-                    readFlags | Downcalls.READ_MEMORY_ONLY, nativeKey, keyLength, MemorySegment.NULL, 0L,
-                    Downcalls.GET_PIN_IF_LARGER, scratch.resultAddress, scratch.errAddress, ERR_CAP);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-        if (status == Downcalls.NOT_FOUND) {
-            return ABSENT;
-        }
-        if (status == Downcalls.CODE_INCOMPLETE) {
-            return MAY_EXIST;
-        }
-        check(status, scratch);
-        return FOUND;
+        int status = readInMemory(scratch, snapshot, readFlags, nativeKey, keyLength, MemorySegment.NULL, 0L,
+                Downcalls.GET_PIN_IF_LARGER);
+        return status == Downcalls.NOT_FOUND ? ABSENT : status == Downcalls.CODE_INCOMPLETE ? MAY_EXIST : FOUND;
     }
 
     @Override

@@ -143,15 +143,14 @@ public final class JniDb implements DataPath {
 
     @Override
     public boolean pin(byte[] key, Scratch scratch, long snapshot, int readFlags) {
-        long[] dataAndLength = new long[2];
-        long pin = NEEDS_IO_LENGTH;
         if (memoryFirst(snapshot, readFlags)) {
-            pin = getPinned(handle, snapshot, MEMORY_FIRST_ATTEMPT, key, dataAndLength);
-            answered(pin != NEEDS_IO_LENGTH);
+            int answer = pinFromMemory(key, scratch, snapshot, readFlags);
+            if (answered(answer != MAY_EXIST)) {
+                return answer == FOUND;
+            }
         }
-        if (pin == NEEDS_IO_LENGTH) {
-            pin = getPinned(handle, snapshot, readFlags, key, dataAndLength);
-        }
+        long[] dataAndLength = new long[2];
+        long pin = getPinned(handle, snapshot, readFlags, key, dataAndLength);
         if (pin == NOT_FOUND) {
             return false;
         }
