@@ -114,11 +114,13 @@ TEST_F(InfoLogTest, InvalidSettingsAreRejectedAndLongMessagesTruncated) {
 
 TEST_F(InfoLogTest, AFullQueueDropsTheOldestAndCountsThem) {
   Queue(PR_LOG_DEBUG);
-  UseDatabase(false);
+  UseDatabase(false);  // creates the database
+  DrainLog(1000);
+  UseDatabase(false);  // opens it as the loop below does
   size_t per_open = DrainLog(1000).size();
   ASSERT_GT(per_open, 0u);
-  // Twice as many opens as fill the queue of 4096.
-  for (size_t i = 0; i < 2 * (4096 / per_open + 1); i++) UseDatabase(false);
+  // Two opens more than fill the queue of 4096.
+  for (size_t i = 0; i < 4096 / per_open + 2; i++) UseDatabase(false);
 
   int32_t level = -1;
   uint64_t dropped = 0;
