@@ -510,7 +510,7 @@ class TopologiesAgreeTest {
                     name + "-out", Serdes.String().deserializer(), Serdes.String().deserializer())).toList();
             List<String> output = new ArrayList<>();
             long time = START;
-            for (int i = 0; i < 800; i++) {
+            for (int i = 0; i < 400; i++) {
                 time += random.nextInt(4000);
                 long lateness = random.nextInt(10) == 0 ? random.nextInt(100_000) : 0;
                 StringBuilder events = new StringBuilder("page" + random.nextInt(5) + ":0");
@@ -540,7 +540,7 @@ class TopologiesAgreeTest {
                 stores.addAll(contents(store.backwardFetch("user7", Instant.ofEpochMilli(time - 150_000),
                         Instant.ofEpochMilli(time))));
             }
-            assertTrue(output.size() > 900, output.size() + " windows emitted");
+            assertTrue(output.size() > 400, output.size() + " windows emitted");
             return new Outcome(output, stores);
         });
     }
