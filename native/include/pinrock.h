@@ -1154,6 +1154,192 @@ PR_API int32_t pr_cursor_scan(pr_cursor_t* cursor, uint32_t flags, size_t max_en
                               uint64_t* bytes_out, pr_cursor_entry_t* entry, char* err,
                               size_t err_cap);
 
+/* ---- transactions ----------------------------------------------------------
+ * A transactional database is opened by pr_db_open_transactional and is
+ * otherwise an ordinary one: every pr_db_ and pr_cursor_ call works on it
+ * (a pessimistic one's own writes, pr_db_put, pr_db_delete and pr_db_write,
+ * take the keys' locks for their duration, waiting up to the default lock
+ * timeout); a batch deleting a range returns PR_CODE_INVALID_ARGUMENT,
+ * nothing written, in either kind: RocksDB's transactions track keys, not
+ * ranges. A transaction's writes stay its own, read back by its reads,
+ * until pr_txn_commit applies them atomically. Pessimistic transactions
+ * lock each key they write or read for update until they end (a key locked
+ * by another waits up to the lock timeout: PR_CODE_TIMED_OUT with
+ * PR_SUBCODE_LOCK_TIMEOUT; a wait that would close a cycle of waits, when
+ * deadlock detection is on: PR_CODE_BUSY with PR_SUBCODE_DEADLOCK).
+ * Optimistic transactions take no locks: pr_txn_commit fails with
+ * PR_CODE_BUSY when a key the transaction wrote or read for update was
+ * written by another since (PR_CODE_TRY_AGAIN when the memtables no longer
+ * hold enough history to tell). A transaction with a snapshot also fails,
+ * pessimistic or not, when a key it writes or reads for update was written
+ * by another after its snapshot (PR_CODE_BUSY). A write or read that fails
+ * so leaves the transaction open without it; a commit that fails so ends
+ * it, unapplied. The caller may retry in a new transaction. Implemented in
+ * transactions.cc. */
+
+/* Kinds of transactional database for pr_db_open_transactional. */
+enum pr_transactions {
+  PR_TRANSACTIONS_PESSIMISTIC = 1,
+  PR_TRANSACTIONS_OPTIMISTIC = 2
+};
+
+/* How an optimistic database validates commits: RocksDB's
+ * OccValidationPolicy values. */
+enum pr_optimistic_validation {
+  /* after the commit's write group forms, one commit at a time */
+  PR_OPTIMISTIC_VALIDATE_SERIAL = 0,
+  /* before the write group, under per-key-bucket locks */
+  PR_OPTIMISTIC_VALIDATE_PARALLEL = 1
+};
+
+/* What a transactional database is opened with. The lock fields apply to
+ * pessimistic databases, validation to optimistic ones; a timeout of -1
+ * waits forever, 0 does not wait. */
+typedef struct pr_transaction_db_options {
+  /* how long a transaction waits for a key's lock by default, in ms */
+  int64_t lock_timeout_ms;
+  /* how long pr_db_put, pr_db_delete and pr_db_write wait for locks, in ms */
+  int64_t default_lock_timeout_ms;
+  /* the most keys locked at once per family, 0 or less for no limit (more:
+   * PR_CODE_BUSY with PR_SUBCODE_LOCK_LIMIT) */
+  int64_t max_num_locks;
+  /* how many transactions deep a deadlock search goes */
+  int64_t deadlock_detect_depth;
+  /* an enum pr_optimistic_validation value */
+  int32_t optimistic_validation;
+} pr_transaction_db_options_t;
+
+/* Opens a transactional database as pr_db_open opens a database, of kind
+ * (enum pr_transactions) with txn_options. Pessimistic databases write
+ * committed data only (RocksDB's WRITE_COMMITTED policy). Returns PR_OK
+ * with *db_out set, or a status as pr_db_open (PR_CODE_INVALID_ARGUMENT for
+ * an unknown kind or validation, a negative lock timeout other than -1, or
+ * a deadlock depth below 0), nothing open then. Neither options, path nor
+ * txn_options is kept. */
+PR_API int32_t pr_db_open_transactional(const pr_options_t* options, const char* path, int32_t kind,
+                                        const pr_transaction_db_options_t* txn_options,
+                                        pr_db_t** db_out, char* err, size_t err_cap);
+
+/* Which kind of database db belongs to: 0 for one pr_db_open opened, else
+ * an enum pr_transactions value. Never fails. */
+PR_API int32_t pr_db_transactions(const pr_db_t* db);
+
+/* An open transaction. Not thread-safe: one call on it at a time. */
+typedef struct pr_txn pr_txn_t;
+
+/* pr_txn_options flags (bitwise or): */
+/* take a snapshot at begin (see pr_txn_set_snapshot) */
+#define PR_TXN_SET_SNAPSHOT 1
+/* pessimistic: detect deadlocks while waiting for a lock */
+#define PR_TXN_DETECT_DEADLOCKS 2
+
+/* What a transaction begins with. Timeouts as pr_transaction_db_options;
+ * -1 for lock_timeout_ms takes the database's. */
+typedef struct pr_txn_options {
+  uint32_t flags;
+  /* pessimistic: how long this transaction waits for a lock, in ms */
+  int64_t lock_timeout_ms;
+  /* pessimistic: after how many ms another transaction may take this
+   * one's locks (it then fails to commit, PR_CODE_EXPIRED); -1 never */
+  int64_t expiration_ms;
+} pr_txn_options_t;
+
+/* Begins a transaction on db's database (db is any of its family handles)
+ * with txn_options; write_flags (PR_WRITE_*) apply to its commit. Returns
+ * PR_OK with *txn_out set, PR_CODE_NOT_SUPPORTED when the database is not
+ * transactional, PR_CODE_INVALID_ARGUMENT for PR_WRITE_SYNC with
+ * PR_WRITE_DISABLE_WAL, unknown flags or a negative timeout other than -1.
+ * The caller frees the transaction with pr_txn_free before closing the
+ * database (pr_db_close with a transaction open returns PR_CODE_ABORTED).
+ * txn_options is not kept. Thread-safe. */
+PR_API int32_t pr_txn_begin(pr_db_t* db, uint32_t write_flags, const pr_txn_options_t* txn_options,
+                            pr_txn_t** txn_out, char* err, size_t err_cap);
+
+/* Frees a transaction; one not committed is rolled back, its writes
+ * discarded and its locks released. NULL is accepted. */
+PR_API void pr_txn_free(pr_txn_t* txn);
+
+/* Writes of a transaction into family (a family handle of the
+ * transaction's database; PR_CODE_INVALID_ARGUMENT for another database's
+ * or a dropped family): key -> value, a delete, a single delete (RocksDB's
+ * contract as for pr_db_write) and a merge (refused as pr_db_write refuses
+ * it: no merge operator, or an operand of the wrong length). Each waits for
+ * the key's lock in a pessimistic database. Returns PR_OK or a status (see
+ * the section's comment); a failed write is not part of the transaction. */
+PR_API int32_t pr_txn_put(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
+                          const uint8_t* value, size_t value_len, char* err, size_t err_cap);
+PR_API int32_t pr_txn_delete(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
+                             char* err, size_t err_cap);
+PR_API int32_t pr_txn_single_delete(pr_txn_t* txn, pr_db_t* family, const uint8_t* key,
+                                    size_t key_len, char* err, size_t err_cap);
+PR_API int32_t pr_txn_merge(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
+                            const uint8_t* operand, size_t operand_len, char* err,
+                            size_t err_cap);
+
+/* pr_txn_get lock modes: */
+/* read only */
+#define PR_TXN_READ 0
+/* read for update: lock the key exclusively (pessimistic) and make a later
+ * write of it by another a conflict of this transaction */
+#define PR_TXN_READ_FOR_UPDATE 1
+/* read for update with a shared lock: others may read it for update
+ * shared too, none may write it */
+#define PR_TXN_READ_FOR_UPDATE_SHARED 2
+
+/* Reads key of family in the transaction: its own writes merged over the
+ * database as of snapshot (NULL: the transaction's snapshot when it has
+ * one, else the latest state) with PR_READ_* read_flags, lock (a
+ * PR_TXN_READ* mode) deciding what it locks. A read for update reads as
+ * of the transaction's snapshot or the latest state, what it locks and
+ * validates: another snapshot returns PR_CODE_INVALID_ARGUMENT.
+ * Returns and fills *result as pr_db_get with flags (PR_GET_PIN_IF_LARGER):
+ * a pinned value stays valid until pr_pin_release, after the transaction
+ * ends too. */
+PR_API int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot,
+                          uint32_t read_flags, int32_t lock, const uint8_t* key, size_t key_len,
+                          uint8_t* buf, size_t buf_cap, uint32_t flags, pr_get_result_t* result,
+                          char* err, size_t err_cap);
+
+/* Applies the transaction's writes atomically and releases its locks; the
+ * transaction is then done (any later call on it but pr_txn_free returns
+ * PR_CODE_INVALID_ARGUMENT). Returns PR_OK, or a status with nothing
+ * applied (a conflict, see the section's comment, PR_CODE_EXPIRED past its
+ * expiration, or the write's failure): a failed commit is rolled back.
+ * Writes into a family dropped since they were made go with the family in
+ * a pessimistic commit (the others are applied); an optimistic commit fails
+ * with PR_CODE_INVALID_ARGUMENT. A commit waits out write stalls as RocksDB
+ * does (pr_db_set_closing does not end the wait). */
+PR_API int32_t pr_txn_commit(pr_txn_t* txn, char* err, size_t err_cap);
+
+/* Discards the transaction's writes and releases its locks; the
+ * transaction is then done. Returns PR_OK or a status. */
+PR_API int32_t pr_txn_rollback(pr_txn_t* txn, char* err, size_t err_cap);
+
+/* Marks a save point: pr_txn_rollback_to_savepoint discards the writes
+ * since (and restores the snapshot then). Save points nest. Returns PR_OK,
+ * or PR_CODE_INVALID_ARGUMENT for a done transaction. */
+PR_API int32_t pr_txn_set_savepoint(pr_txn_t* txn, char* err, size_t err_cap);
+
+/* Discards the writes since the latest save point and removes it (the
+ * keys' locks are kept). Returns PR_OK, or PR_NOT_FOUND when there is no
+ * save point. */
+PR_API int32_t pr_txn_rollback_to_savepoint(pr_txn_t* txn, char* err, size_t err_cap);
+
+/* Removes the latest save point, keeping the writes since. Returns PR_OK,
+ * or PR_NOT_FOUND when there is no save point. */
+PR_API int32_t pr_txn_pop_savepoint(pr_txn_t* txn, char* err, size_t err_cap);
+
+/* Takes the transaction's snapshot now (replacing any it had), or, with
+ * on_next_operation, at its next write or read for update. From then on
+ * its reads read as of it and a key written by another after it conflicts.
+ * Returns PR_OK or PR_CODE_INVALID_ARGUMENT for a done transaction. */
+PR_API int32_t pr_txn_set_snapshot(pr_txn_t* txn, int32_t on_next_operation, char* err,
+                                   size_t err_cap);
+
+/* Which writes the transaction holds: *count the records, *bytes the size
+ * of its batch. Never fails. */
+PR_API void pr_txn_size(const pr_txn_t* txn, uint64_t* count, uint64_t* bytes);
+
 #ifdef __cplusplus
 }
 #endif

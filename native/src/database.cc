@@ -56,6 +56,13 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
     const pr_db* family = OpenFamily(cf);
     if (family == nullptr) return NotOpen(cf);
     if (begin.size() > kMaxKeyBytes || end.size() > kMaxKeyBytes) return TooLong();
+    if (database_.pessimistic != nullptr || database_.optimistic != nullptr) {
+      // RocksDB's transactions lock, or check for conflicts, key by key: its
+      // transactional databases refuse range deletes (the optimistic one
+      // with NotSupported, the pessimistic one while locking the batch).
+      return rocksdb::Status::InvalidArgument(
+          "a transactional database deletes no ranges: its transactions track keys, not ranges");
+    }
     // begin == end is an empty range, which RocksDB skips.
     if (family->family->GetComparator()->Compare(begin, end) > 0) {
       return rocksdb::Status::InvalidArgument(
@@ -68,19 +75,7 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
     const pr_db* family = OpenFamily(cf);
     if (family == nullptr) return NotOpen(cf);
     if (key.size() > kMaxKeyBytes) return TooLong();
-    if (family->merge_operator == nullptr) {
-      return rocksdb::Status::InvalidArgument("the write merges into column family '" +
-                                              family->name + "', which has no merge operator");
-    }
-    size_t operand_bytes = family->merge_operator->operand_bytes;
-    if (operand_bytes != 0 && operand.size() != operand_bytes) {
-      return rocksdb::Status::InvalidArgument(
-          "the write merges an operand of " + std::to_string(operand.size()) +
-          " bytes into column family '" + family->name + "', whose merge operator " +
-          family->merge_operator->name + " takes operands of " + std::to_string(operand_bytes) +
-          " bytes");
-    }
-    return rocksdb::Status::OK();
+    return check_merge(*family, operand);
   }
 
  private:
@@ -104,14 +99,6 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
   }
   const pr_database& database_;
 };
-
-rocksdb::WriteOptions write_options(const pr_db& db, uint32_t flags) {
-  rocksdb::WriteOptions options = db.write_options;
-  options.sync = (flags & PR_WRITE_SYNC) != 0;
-  options.disableWAL = (flags & PR_WRITE_DISABLE_WAL) != 0;
-  options.no_slowdown = (flags & PR_WRITE_NO_SLOWDOWN) != 0;
-  return options;
-}
 
 // Runs a write (write(options) -> Status) that waits out write stalls. RocksDB
 // can leave a writer waiting in a stall for good: a flush that fails (a full
@@ -139,6 +126,36 @@ rocksdb::Status write_waiting_out_stalls(const pr_database& database, rocksdb::W
 
 namespace pinrock::internal {
 
+rocksdb::Status check_merge(const pr_db& family, const rocksdb::Slice& operand) {
+  if (family.merge_operator == nullptr) {
+    return rocksdb::Status::InvalidArgument("the write merges into column family '" + family.name +
+                                            "', which has no merge operator");
+  }
+  size_t operand_bytes = family.merge_operator->operand_bytes;
+  if (operand_bytes != 0 && operand.size() != operand_bytes) {
+    return rocksdb::Status::InvalidArgument(
+        "the write merges an operand of " + std::to_string(operand.size()) +
+        " bytes into column family '" + family.name + "', whose merge operator " +
+        family.merge_operator->name + " takes operands of " + std::to_string(operand_bytes) +
+        " bytes");
+  }
+  return rocksdb::Status::OK();
+}
+
+int32_t deliver_value(const pr_db& family, rocksdb::PinnableSlice&& value, uint8_t* buf,
+                      size_t buf_cap, uint32_t flags, pr_get_result_t* result) {
+  result->value_len = value.size();
+  if (value.size() <= buf_cap) {
+    if (value.size() > 0) std::memcpy(buf, value.data(), value.size());
+    result->data = buf;
+  } else if ((flags & PR_GET_PIN_IF_LARGER) != 0) {
+    auto* pin = new pr_pin{family.block_cache, std::move(value)};
+    result->data = reinterpret_cast<const uint8_t*>(pin->slice.data());
+    result->pin = pin;
+  }
+  return PR_OK;
+}
+
 // The one-call read behind pr_db_get and pr_db_get_at.
 int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t* key,
             size_t key_len, uint8_t* buf, size_t buf_cap, uint32_t flags,
@@ -148,24 +165,11 @@ int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t*
   rocksdb::Status s =
       db.db->Get(options, db.family, key_slice(key, key_len), &value);
   if (!s.ok()) return to_status(s, err, err_cap);
-  result->value_len = value.size();
-  if (value.size() <= buf_cap) {
-    if (value.size() > 0) std::memcpy(buf, value.data(), value.size());
-    result->data = buf;
-  } else if ((flags & PR_GET_PIN_IF_LARGER) != 0) {
-    auto* pin = new pr_pin{db.block_cache, std::move(value)};
-    result->data = reinterpret_cast<const uint8_t*>(pin->slice.data());
-    result->pin = pin;
-  }
-  return PR_OK;
+  return deliver_value(db, std::move(value), buf, buf_cap, flags, result);
 }
 
-}  // namespace pinrock::internal
-
-extern "C" {
-
-int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out, char* err,
-                   size_t err_cap) {
+int32_t open_database(const pr_options_t* options, const char* path, const DatabaseOpener& open,
+                      pr_db_t** db_out, char* err, size_t err_cap) {
   *db_out = nullptr;
   return guarded(err, err_cap, [&] {
     // The directory must exist to be claimed: made here as RocksDB would
@@ -219,8 +223,7 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
     // The recovery writes the log's memtables into table files through the
     // rate limiter: unlimited, so that the open is bounded whatever the rate.
     RateLimitLift recovering(database.rate_limiter.get());
-    rocksdb::Status s =
-        rocksdb::DB::Open(db_options, path, descriptors, &opened_families, &opened);
+    rocksdb::Status s = open(db_options, path, descriptors, &opened_families, &opened, &database);
     database.db.reset(opened);
     if (!s.ok()) {
       // A missing database is an error of open, not a "not found" answer.
@@ -252,6 +255,22 @@ int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_o
   });
 }
 
+}  // namespace pinrock::internal
+
+extern "C" {
+
+int32_t pr_db_open(const pr_options_t* options, const char* path, pr_db_t** db_out, char* err,
+                   size_t err_cap) {
+  return open_database(
+      options, path,
+      [](const rocksdb::DBOptions& db_options, const std::string& directory,
+         const std::vector<rocksdb::ColumnFamilyDescriptor>& descriptors,
+         std::vector<rocksdb::ColumnFamilyHandle*>* handles, rocksdb::DB** opened, pr_database*) {
+        return rocksdb::DB::Open(db_options, directory, descriptors, handles, opened);
+      },
+      db_out, err, err_cap);
+}
+
 int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap) {
   if (db == nullptr) return PR_OK;
   if (!db->owned) {
@@ -260,6 +279,10 @@ int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap) {
   }
   if (db->database->open_cursors.load() > 0) {
     return fail(PR_CODE_ABORTED, "Operation aborted: close the database's cursors first", err,
+                err_cap);
+  }
+  if (db->database->open_transactions.load() > 0) {
+    return fail(PR_CODE_ABORTED, "Operation aborted: free the database's transactions first", err,
                 err_cap);
   }
   std::unique_ptr<pr_db> owned(db);
@@ -329,7 +352,7 @@ int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_
       rocksdb::Status s = write_batch.Iterate(&check);
       if (!s.ok()) return to_status(s, err, err_cap);
     }
-    return to_status(write_waiting_out_stalls(*db->database, write_options(*db, flags),
+    return to_status(write_waiting_out_stalls(*db->database, write_options(db->write_options, flags),
                                               [&](const rocksdb::WriteOptions& options) {
                                                 return db->db->Write(options, &write_batch);
                                               }),

@@ -21,6 +21,8 @@
 #include <rocksdb/slice.h>
 #include <rocksdb/status.h>
 #include <rocksdb/table.h>
+#include <rocksdb/utilities/optimistic_transaction_db.h>
+#include <rocksdb/utilities/transaction_db.h>
 #include <rocksdb/write_buffer_manager.h>
 #include <sys/stat.h>
 #include <zstd.h>
@@ -29,6 +31,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -263,6 +266,14 @@ inline rocksdb::ReadOptions total_order_read_options() {
   return options;
 }
 
+// base with PR_WRITE_* flags applied.
+inline rocksdb::WriteOptions write_options(rocksdb::WriteOptions base, uint32_t flags) {
+  base.sync = (flags & PR_WRITE_SYNC) != 0;
+  base.disableWAL = (flags & PR_WRITE_DISABLE_WAL) != 0;
+  base.no_slowdown = (flags & PR_WRITE_NO_SLOWDOWN) != 0;
+  return base;
+}
+
 inline rocksdb::ReadOptions memory_only(rocksdb::ReadOptions options) {
   options.read_tier = rocksdb::kBlockCacheTier;
   return options;
@@ -312,6 +323,13 @@ struct pr_database {
   std::unique_ptr<rocksdb::DB> db;
   // Cursors not yet closed: RocksDB's iterators must die before the DB.
   std::atomic<int64_t> open_cursors{0};
+  // Transactions not yet freed, which must die before the DB too.
+  std::atomic<int64_t> open_transactions{0};
+  // What db is when opened transactional (transactions.cc), else null.
+  rocksdb::TransactionDB* pessimistic = nullptr;
+  rocksdb::OptimisticTransactionDB* optimistic = nullptr;
+  // The deadlock detection depth of the pessimistic database's transactions.
+  int64_t deadlock_detect_depth = 0;
   // Set by pr_db_set_closing: writes waiting out a stall give up, and the
   // rate limiter is lifted (so that calls in flight end and close is bounded).
   std::atomic<bool> closing{false};
@@ -434,6 +452,29 @@ std::shared_ptr<rocksdb::Logger> queue_logger(rocksdb::InfoLogLevel level, std::
 int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t* key,
             size_t key_len, uint8_t* buf, size_t buf_cap, uint32_t flags,
             pr_get_result_t* result, char* err, size_t err_cap);
+
+// Fills *result with value read from family as pr_db_get does (copied into
+// buf when it fits, else pinned with PR_GET_PIN_IF_LARGER in flags, else
+// only its length). Returns PR_OK.
+int32_t deliver_value(const pr_db& family, rocksdb::PinnableSlice&& value, uint8_t* buf,
+                      size_t buf_cap, uint32_t flags, pr_get_result_t* result);
+
+// OK when operand may be merged into family (it has a merge operator, and
+// the operand is of the length the operator reads), else InvalidArgument
+// saying why.
+rocksdb::Status check_merge(const pr_db& family, const rocksdb::Slice& operand);
+
+// Opens the database at path with the family descriptors given, into
+// *handles (one per descriptor) and *db, and records on *database what
+// kind of database it opened.
+using DatabaseOpener = std::function<rocksdb::Status(
+    const rocksdb::DBOptions&, const std::string&, const std::vector<rocksdb::ColumnFamilyDescriptor>&,
+    std::vector<rocksdb::ColumnFamilyHandle*>*, rocksdb::DB**, pr_database*)>;
+
+// pr_db_open with open making the RocksDB database: claims the directories,
+// checks the recorded family options, opens every family.
+int32_t open_database(const pr_options_t* options, const char* path, const DatabaseOpener& open,
+                      pr_db_t** db_out, char* err, size_t err_cap);
 
 // reads.cc
 rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot,

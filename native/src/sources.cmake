@@ -2,6 +2,6 @@
 # (the directories a database writes; internal.h holds what they share): libpinrock.so, the tests built with the shim and the fuzz
 # targets (fuzz/CMakeLists.txt) all compile this one list.
 set(PINROCK_SHIM_SOURCES engine.cc options.cc memory_budget.cc io_limits.cc info_log.cc database.cc
-  bulk_load.cc reads.cc families.cc statistics.cc cursors.cc
+  bulk_load.cc reads.cc families.cc statistics.cc cursors.cc transactions.cc
   directories.cc)
 list(TRANSFORM PINROCK_SHIM_SOURCES PREPEND "${CMAKE_CURRENT_LIST_DIR}/")

@@ -140,6 +140,76 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     }
 
     /**
+     * Opens a database for transactions ({@link #beginTransaction()}), as
+     * {@link #open(Path, DbOptions)} opens one: the result is an ordinary
+     * database in every other way, and the directory holds an ordinary
+     * RocksDB database, which either open may open next. In a pessimistic
+     * database (RocksDB's {@code TransactionDB}, WRITE_COMMITTED) the
+     * database's own writes ({@code put}, {@code delete}, {@code write}
+     * and the rest) also lock their keys while they write, waiting up to
+     * {@link TransactionDbOptions#defaultLockTimeoutMillis(long)} for a key a
+     * transaction holds ({@link RocksDbException.TimedOutException}); in an
+     * optimistic one they never wait, and make the transactions that read or
+     * wrote their keys fail to commit. Range deletes ({@code deleteRange},
+     * and write batches holding one) are refused with
+     * {@link RocksDbException.InvalidArgumentException}, nothing written:
+     * RocksDB's transactions track keys, not ranges.
+     *
+     * @param path the database directory
+     * @param options the options to open with
+     * @param transactions pessimistic or optimistic, with their settings
+     * @return the open database; the caller closes it
+     * @throws RocksDbException as {@link #open(Path, DbOptions)} throws
+     * @throws IllegalStateException as {@link #open(Path, DbOptions)} throws
+     */
+    public static RocksDb openTransactional(Path path, DbOptions options, TransactionDbOptions transactions) {
+        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(transactions, "transactions");
+        Path absolute = path.toAbsolutePath();
+        FfmDb db = SharedObject.withHandles(options.memoryBudget(), options.rateLimiter(), options.sstFileManager(),
+                shared -> FfmDb.openTransactional(absolute, options, shared, transactions.isOptimistic(),
+                        transactions.lockTimeoutMillis(), transactions.defaultLockTimeoutMillis(),
+                        transactions.maxLocks(), transactions.deadlockDetectDepth(),
+                        transactions.parallelValidation()));
+        return new RocksDb(absolute, db, Binding.FFM, options.memoryBudget());
+    }
+
+    /**
+     * Begins a transaction with {@link TransactionOptions#DEFAULT}.
+     *
+     * @return the transaction; the caller closes it (closing the database does too)
+     * @throws RocksDbException with {@link StatusCode#NOT_SUPPORTED} when the database was not
+     *     opened with {@link #openTransactional(Path, DbOptions, TransactionDbOptions)}
+     * @throws IllegalStateException when the database is closed
+     */
+    public Transaction beginTransaction() {
+        return beginTransaction(TransactionOptions.DEFAULT);
+    }
+
+    /**
+     * Begins a transaction; see {@link Transaction}.
+     *
+     * @param options how the transaction locks, snapshots and commits
+     * @return the transaction; the caller closes it (closing the database does too)
+     * @throws RocksDbException with {@link StatusCode#NOT_SUPPORTED} when the database was not
+     *     opened with {@link #openTransactional(Path, DbOptions, TransactionDbOptions)}
+     * @throws RocksDbException.InvalidArgumentException when the write options sync without the
+     *     write-ahead log
+     * @throws IllegalStateException when the database is closed
+     */
+    public Transaction beginTransaction(TransactionOptions options) {
+        Objects.requireNonNull(options, "options");
+        guard.acquire();
+        try {
+            return Transaction.begin(this, options);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
      * Returns the version of the RocksDB engine inside pinrock's native library.
      *
      * @return e.g. "9.10.0"

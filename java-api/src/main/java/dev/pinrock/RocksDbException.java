@@ -12,6 +12,9 @@ package dev.pinrock;
 public class RocksDbException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** RocksDB's sub-code of a wait that would have closed a cycle of lock waits. */
+    private static final int DEADLOCK_SUBCODE = 5;
+
     /** The native status: RocksDB's code in bits 0-7, its sub-code in bits 8-15. */
     private final int status;
 
@@ -42,6 +45,10 @@ public class RocksDbException extends RuntimeException {
             case CORRUPTION -> new CorruptionException(status, text);
             case INVALID_ARGUMENT -> new InvalidArgumentException(status, text);
             case IO_ERROR -> new RocksIoException(status, text);
+            case TIMED_OUT -> new TimedOutException(status, text);
+            case BUSY -> (status >> 8 & 0xff) == DEADLOCK_SUBCODE ? new DeadlockException(status, text)
+                    : new ConflictException(status, text);
+            case TRY_AGAIN -> new ConflictException(status, text);
             default -> new RocksDbException(status, text);
         };
     }
@@ -100,6 +107,65 @@ public class RocksDbException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         RocksIoException(int status, String message) {
+            super(status, message);
+        }
+    }
+
+    /**
+     * A failure that may not happen again: another transaction or write held
+     * or changed what this one needed. The transaction it happened in (if any)
+     * should be rolled back and retried in a new one; see {@link Transaction}.
+     */
+    public abstract static sealed class RetryableException extends RocksDbException
+            permits TimedOutException, DeadlockException, ConflictException {
+        private static final long serialVersionUID = 1L;
+
+        RetryableException(int status, String message) {
+            super(status, message);
+        }
+    }
+
+    /**
+     * A wait timed out ({@link StatusCode#TIMED_OUT}): in a pessimistic
+     * transactional database, for a key's lock another transaction (or
+     * write) held past the lock timeout (sub-code 2, RocksDB's
+     * {@code kLockTimeout}).
+     */
+    public static final class TimedOutException extends RetryableException {
+        private static final long serialVersionUID = 1L;
+
+        TimedOutException(int status, String message) {
+            super(status, message);
+        }
+    }
+
+    /**
+     * A lock wait would have closed a cycle of transactions waiting for each
+     * other ({@link StatusCode#BUSY}, sub-code 5, RocksDB's {@code kDeadlock}),
+     * found by the deadlock detection of
+     * {@link TransactionOptions#detectDeadlocks(boolean)}: this transaction's
+     * call failed at once instead of waiting.
+     */
+    public static final class DeadlockException extends RetryableException {
+        private static final long serialVersionUID = 1L;
+
+        DeadlockException(int status, String message) {
+            super(status, message);
+        }
+    }
+
+    /**
+     * A transaction conflicts with another's writes ({@link StatusCode#BUSY}
+     * or {@link StatusCode#TRY_AGAIN}): a key it wrote or read for update was
+     * written by another after its snapshot or, at an optimistic commit,
+     * since it was first written or read (TRY_AGAIN: the memtables no longer
+     * held enough history to tell); or the lock limit
+     * ({@link TransactionDbOptions#maxLocks(long)}) was reached (sub-code 3).
+     */
+    public static final class ConflictException extends RetryableException {
+        private static final long serialVersionUID = 1L;
+
+        ConflictException(int status, String message) {
             super(status, message);
         }
     }

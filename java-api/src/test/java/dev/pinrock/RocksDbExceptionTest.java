@@ -20,9 +20,22 @@ class RocksDbExceptionTest {
     void eachFamilyHasItsSubclassAndOthersTheBaseClass() {
         assertInstanceOf(RocksDbException.CorruptionException.class, RocksDbException.of(2, "Corruption: x"));
         assertInstanceOf(RocksDbException.InvalidArgumentException.class, RocksDbException.of(4, "Invalid argument: x"));
-        RocksDbException busy = RocksDbException.of(StatusCode.BUSY.nativeCode(), "Resource busy");
-        assertEquals(RocksDbException.class, busy.getClass());
-        assertEquals(StatusCode.BUSY, busy.code());
+        RocksDbException notFound = RocksDbException.of(StatusCode.NOT_SUPPORTED.nativeCode(), "Not implemented");
+        assertEquals(RocksDbException.class, notFound.getClass());
+        assertEquals(StatusCode.NOT_SUPPORTED, notFound.code());
+    }
+
+    @Test
+    void whatATransactionMayRetryIsRetryable() {
+        int lockTimeout = StatusCode.TIMED_OUT.nativeCode() | (2 << 8);
+        assertInstanceOf(RocksDbException.TimedOutException.class, RocksDbException.of(lockTimeout, "Timeout"));
+        int deadlock = StatusCode.BUSY.nativeCode() | (5 << 8);
+        assertInstanceOf(RocksDbException.DeadlockException.class, RocksDbException.of(deadlock, "Deadlock"));
+        assertInstanceOf(RocksDbException.ConflictException.class,
+                RocksDbException.of(StatusCode.BUSY.nativeCode(), "Resource busy"));
+        assertInstanceOf(RocksDbException.ConflictException.class,
+                RocksDbException.of(StatusCode.TRY_AGAIN.nativeCode(), "Try again"));
+        assertInstanceOf(RocksDbException.RetryableException.class, RocksDbException.of(deadlock, "Deadlock"));
     }
 
     @Test

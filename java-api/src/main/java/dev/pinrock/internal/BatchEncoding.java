@@ -244,7 +244,7 @@ public final class BatchEncoding {
     }
 
     /** @return the length of a record part, a byte array or a memory segment */
-    private static long length(Object part) {
+    static long length(Object part) {
         return part instanceof byte[] array ? array.length : ((MemorySegment) part).byteSize();
     }
 

@@ -4,56 +4,14 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The data path of one column family as a binding (FFM, or the JNI variant)
- * reaches it: gets in every form, puts, deletes, write batches, multiGets and
- * cursors, the calls whose boundary the benchmarks compare. Everything else
- * goes through {@link FfmDb}, the one owner of the native handle, whichever
- * binding reads and writes. The public {@link dev.pinrock.Keyspace} validates
- * arguments, guards the handle's lifetime and delegates here; implementations
- * perform the native call and report failures through
- * {@link dev.pinrock.RocksDbException#of(int, String)}. Contracts (returns,
- * copying rules) are those of the same-named methods of {@code Keyspace}.
- * Arguments are non-null and buffers writable when they reach an
- * implementation.
+ * reaches it: the keyed calls of {@link KeyPath}, and write batches,
+ * multiGets, memory-only reads and cursors, the calls whose boundary the
+ * benchmarks compare. Everything else goes through {@link FfmDb}, the one
+ * owner of the native handle, whichever binding reads and writes. The public
+ * {@link dev.pinrock.Keyspace} validates arguments, guards the handle's
+ * lifetime and delegates here, as {@link KeyPath} describes.
  */
-public interface DataPath {
-    /** Value length returned by the into-buffer reads when the key is absent. */
-    int NOT_FOUND = -1;
-
-    void put(byte[] key, byte[] value);
-
-    byte[] get(byte[] key);
-
-    int get(byte[] key, byte[] dst);
-
-    /** get(key) as of a snapshot handle (0: the latest state) with PR_READ_* flags. */
-    byte[] get(byte[] key, long snapshot, int readFlags);
-
-    /** get(key, dst) as of a snapshot handle (0: the latest state) with PR_READ_* flags. */
-    int get(byte[] key, byte[] dst, long snapshot, int readFlags);
-
-    void delete(byte[] key);
-
-    void put(MemorySegment key, MemorySegment value);
-
-    /** get(key, dst) of segments as of a snapshot handle (0: the latest state) with PR_READ_* flags. */
-    long get(MemorySegment key, MemorySegment dst, long snapshot, int readFlags);
-
-    void delete(MemorySegment key);
-
-    /**
-     * Reads a value without copying it: pins it and records its address,
-     * length and pin (0 for an empty value, which needs none) in scratch's
-     * result, so that no object is made per read. The caller then owns the
-     * pin and hands it to {@link #release(long)} once. It reads as of a
-     * snapshot handle (0: the latest state) with PR_READ_* flags.
-     *
-     * @return false when the key is absent (nothing is pinned)
-     */
-    boolean pin(MemorySegment key, Scratch scratch, long snapshot, int readFlags);
-
-    /** {@link #pin(MemorySegment, Scratch, long, int)} of an array key. */
-    boolean pin(byte[] key, Scratch scratch, long snapshot, int readFlags);
-
+public interface DataPath extends KeyPath {
     /** {@link #pinFromMemory}'s answer: the key certainly does not exist. */
     int ABSENT = 0;
     /** {@link #pinFromMemory}'s answer: the key may exist, but only I/O could tell (nothing is pinned). */
@@ -74,9 +32,6 @@ public interface DataPath {
 
     /** {@link #pinFromMemory(MemorySegment, Scratch, long, int)} of an array key. */
     int pinFromMemory(byte[] key, Scratch scratch, long snapshot, int readFlags);
-
-    /** Releases a pin {@link #pin} recorded; 0 is accepted. */
-    void release(long pin);
 
     /**
      * Reads many keys in one native call. Fills statuses[i] with PR_OK,

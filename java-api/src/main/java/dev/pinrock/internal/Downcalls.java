@@ -70,6 +70,13 @@ final class Downcalls {
     static final int SST_SPACE_LIMIT_REACHED = PinrockNative.PR_SST_SPACE_LIMIT_REACHED();
     static final int SST_TOTAL_SIZE = PinrockNative.PR_SST_TOTAL_SIZE();
     static final int SST_TRASH_SIZE = PinrockNative.PR_SST_TRASH_SIZE();
+    static final int TRANSACTIONS_OPTIMISTIC = PinrockNative.PR_TRANSACTIONS_OPTIMISTIC();
+    static final int TRANSACTIONS_PESSIMISTIC = PinrockNative.PR_TRANSACTIONS_PESSIMISTIC();
+    static final int TXN_DETECT_DEADLOCKS = PinrockNative.PR_TXN_DETECT_DEADLOCKS();
+    static final int TXN_READ = PinrockNative.PR_TXN_READ();
+    static final int TXN_READ_FOR_UPDATE = PinrockNative.PR_TXN_READ_FOR_UPDATE();
+    static final int TXN_READ_FOR_UPDATE_SHARED = PinrockNative.PR_TXN_READ_FOR_UPDATE_SHARED();
+    static final int TXN_SET_SNAPSHOT = PinrockNative.PR_TXN_SET_SNAPSHOT();
 
     /*
      * Each downcall handle is made on its first use, not when this class is
@@ -283,6 +290,72 @@ final class Downcalls {
 
     static MethodHandle optionsSetFamilyOptions() {
         return PinrockNative.pr_options_set_family_options$handle();
+    }
+
+    // Transactions
+
+    static MethodHandle dbOpenTransactional() {
+        return PinrockNative.pr_db_open_transactional$handle();
+    }
+
+    static MethodHandle dbTransactions() {
+        return PinrockNative.pr_db_transactions$handle();
+    }
+
+    static MethodHandle txnBegin() {
+        return PinrockNative.pr_txn_begin$handle();
+    }
+
+    static MethodHandle txnFree() {
+        return PinrockNative.pr_txn_free$handle();
+    }
+
+    static MethodHandle txnPut() {
+        return PinrockNative.pr_txn_put$handle();
+    }
+
+    static MethodHandle txnDelete() {
+        return PinrockNative.pr_txn_delete$handle();
+    }
+
+    static MethodHandle txnSingleDelete() {
+        return PinrockNative.pr_txn_single_delete$handle();
+    }
+
+    static MethodHandle txnMerge() {
+        return PinrockNative.pr_txn_merge$handle();
+    }
+
+    static MethodHandle txnGet() {
+        return PinrockNative.pr_txn_get$handle();
+    }
+
+    static MethodHandle txnCommit() {
+        return PinrockNative.pr_txn_commit$handle();
+    }
+
+    static MethodHandle txnRollback() {
+        return PinrockNative.pr_txn_rollback$handle();
+    }
+
+    static MethodHandle txnSetSavepoint() {
+        return PinrockNative.pr_txn_set_savepoint$handle();
+    }
+
+    static MethodHandle txnRollbackToSavepoint() {
+        return PinrockNative.pr_txn_rollback_to_savepoint$handle();
+    }
+
+    static MethodHandle txnPopSavepoint() {
+        return PinrockNative.pr_txn_pop_savepoint$handle();
+    }
+
+    static MethodHandle txnSetSnapshot() {
+        return PinrockNative.pr_txn_set_snapshot$handle();
+    }
+
+    static MethodHandle txnSize() {
+        return PinrockNative.pr_txn_size$handle();
     }
 
     // Databases, column families, snapshots and maintenance

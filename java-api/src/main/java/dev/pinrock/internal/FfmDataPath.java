@@ -15,16 +15,9 @@ import java.lang.foreign.ValueLayout;
  * first and hands a read that needs I/O to {@link BlockingReads}, so that no
  * carrier stays pinned while RocksDB reads from disk.
  */
-final class FfmDataPath implements DataPath {
-    /**
-     * At most this many bytes are copied inside a critical downcall, which
-     * holds off the garbage collector while it runs; a larger value is pinned
-     * there and copied afterwards.
-     */
-    private static final long CRITICAL_COPY_CAP = 64 * 1024;
+final class FfmDataPath extends FfmKeyPath implements DataPath {
     /** getInMemory's answer when the get must be made as a normal downcall. */
     private static final int NEEDS_NORMAL_GET = -1;
-    private static final long ERR_CAP = Scratch.ERR_CAP;
 
     private final MemorySegment handle;
     /** handle's address, for the downcalls that take it as a plain address. */
@@ -39,20 +32,7 @@ final class FfmDataPath implements DataPath {
     }
 
     @Override
-    public void put(byte[] key, byte[] value) {
-        try (Scratch scratch = Scratch.borrow()) {
-            put(scratch, scratch.nativeKey(key), key.length, scratch.nativeInput(value), value.length);
-        }
-    }
-
-    @Override
-    public void put(MemorySegment key, MemorySegment value) {
-        try (Scratch scratch = Scratch.borrow()) {
-            put(scratch, scratch.nativeKey(key), key.byteSize(), scratch.nativeInput(value), value.byteSize());
-        }
-    }
-
-    private void put(Scratch scratch, MemorySegment key, long keyLength, MemorySegment value, long valueLength) {
+    void put(Scratch scratch, MemorySegment key, long keyLength, MemorySegment value, long valueLength) {
         int status;
         try {
             status = (int) Downcalls.dbPut().invokeExact(handle, key, keyLength, value, valueLength, scratch.err,
@@ -64,20 +44,7 @@ final class FfmDataPath implements DataPath {
     }
 
     @Override
-    public void delete(byte[] key) {
-        try (Scratch scratch = Scratch.borrow()) {
-            delete(scratch, scratch.nativeKey(key), key.length);
-        }
-    }
-
-    @Override
-    public void delete(MemorySegment key) {
-        try (Scratch scratch = Scratch.borrow()) {
-            delete(scratch, scratch.nativeKey(key), key.byteSize());
-        }
-    }
-
-    private void delete(Scratch scratch, MemorySegment key, long keyLength) {
+    void delete(Scratch scratch, MemorySegment key, long keyLength) {
         int status;
         try {
             status = (int) Downcalls.dbDelete().invokeExact(handle, key, keyLength, scratch.err, ERR_CAP);
@@ -141,31 +108,6 @@ final class FfmDataPath implements DataPath {
         return true;
     }
 
-    @Override
-    public byte[] get(byte[] key) {
-        return get(key, 0L, 0);
-    }
-
-    @Override
-    public byte[] get(byte[] key, long snapshot, int readFlags) {
-        try (Scratch scratch = Scratch.borrow()) {
-            // byte[] keys are copied into the scratch buffers rather than viewed
-            // by heap segments, so that the call allocates nothing.
-            if (!getMemoryFirst(scratch, snapshot, readFlags, scratch.nativeKey(key), key.length, scratch.value,
-                    Scratch.VALUE_CAP, Downcalls.GET_PIN_IF_LARGER)) {
-                return null;
-            }
-            long length = scratch.resultLength();
-            if (length > Segments.MAX_ARRAY_BYTES) {
-                releasePin(scratch.resultPin());
-                throw Segments.tooLargeForArray(length, "getPinned");
-            }
-            byte[] value = new byte[(int) length];
-            copyIfFits(scratch, value);
-            return value;
-        }
-    }
-
     /**
      * A get whose value lands in the first bufCap bytes of the native buf
      * (at most CRITICAL_COPY_CAP), or is pinned (with PR_GET_PIN_IF_LARGER)
@@ -176,7 +118,8 @@ final class FfmDataPath implements DataPath {
      *
      * @return whether the key was found; the outcome is then in scratch.result
      */
-    private boolean getMemoryFirst(Scratch scratch, long snapshot, int readFlags, MemorySegment key, long keyLength,
+    @Override
+    boolean read(Scratch scratch, long snapshot, int readFlags, MemorySegment key, long keyLength,
             MemorySegment buf, long bufCap, int flags) {
         boolean virtual = Thread.currentThread().isVirtual();
         int status = virtual || snapshot == 0 && readFlags == 0 && memoryFirst.tryNow()
@@ -244,98 +187,6 @@ final class FfmDataPath implements DataPath {
     }
 
     @Override
-    public int get(byte[] key, byte[] dst) {
-        return get(key, dst, 0L, 0);
-    }
-
-    @Override
-    public int get(byte[] key, byte[] dst, long snapshot, int readFlags) {
-        // Small values come through the scratch buffer, larger ones through a
-        // pin, in the same single downcall.
-        try (Scratch scratch = Scratch.borrow()) {
-            int flags = dst.length > Scratch.VALUE_CAP ? Downcalls.GET_PIN_IF_LARGER : 0;
-            if (!getMemoryFirst(scratch, snapshot, readFlags, scratch.nativeKey(key), key.length, scratch.value,
-                    Math.min(dst.length, Scratch.VALUE_CAP), flags)) {
-                return NOT_FOUND;
-            }
-            return clampToInt(copyIfFits(scratch, dst));
-        }
-    }
-
-    @Override
-    public long get(MemorySegment key, MemorySegment dst, long snapshot, int readFlags) {
-        try (Scratch scratch = Scratch.borrow()) {
-            MemorySegment nativeKey = scratch.nativeKey(key);
-            if (dst.isNative()) {
-                // dst receives the value in the call; from memory, only up to the
-                // critical copy cap: a larger value is pinned there and copied here.
-                long cap = Math.min(dst.byteSize(), CRITICAL_COPY_CAP);
-                int flags = dst.byteSize() > CRITICAL_COPY_CAP ? Downcalls.GET_PIN_IF_LARGER : 0;
-                if (!getMemoryFirst(scratch, snapshot, readFlags, nativeKey, key.byteSize(), dst, cap, flags)) {
-                    return NOT_FOUND;
-                }
-                // Copied into dst in the call, unless it was pinned.
-                return scratch.resultPin() == 0 ? scratch.resultLength() : copyIfFits(scratch, dst);
-            }
-            // A heap destination: small values come through the scratch buffer,
-            // larger ones through a pin, in the same single downcall.
-            int flags = dst.byteSize() > Scratch.VALUE_CAP ? Downcalls.GET_PIN_IF_LARGER : 0;
-            if (!getMemoryFirst(scratch, snapshot, readFlags, nativeKey, key.byteSize(), scratch.value,
-                    Math.min(dst.byteSize(), Scratch.VALUE_CAP), flags)) {
-                return NOT_FOUND;
-            }
-            return copyIfFits(scratch, dst);
-        }
-    }
-
-    /**
-     * Copies the value that scratch.result describes (in scratch.value or
-     * pinned) into dst when it fits, and releases its pin if any.
-     *
-     * @return the value's length
-     */
-    private static long copyIfFits(Scratch scratch, MemorySegment dst) {
-        long length = scratch.resultLength();
-        try {
-            if (length <= dst.byteSize()) {
-                MemorySegment.copy(scratch.resultSource(length), 0, dst, 0, length);
-            }
-        } finally {
-            releasePin(scratch.resultPin());
-        }
-        return length;
-    }
-
-    /** copyIfFits(Scratch, MemorySegment) into an array, without making a heap segment of it. */
-    private static long copyIfFits(Scratch scratch, byte[] dst) {
-        long length = scratch.resultLength();
-        try {
-            if (length <= dst.length) {
-                MemorySegment.copy(scratch.resultSource(length), ValueLayout.JAVA_BYTE, 0, dst, 0, (int) length);
-            }
-        } finally {
-            releasePin(scratch.resultPin());
-        }
-        return length;
-    }
-
-    @Override
-    public boolean pin(MemorySegment key, Scratch scratch, long snapshot, int readFlags) {
-        return pin(scratch, scratch.nativeKey(key), key.byteSize(), snapshot, readFlags);
-    }
-
-    @Override
-    public boolean pin(byte[] key, Scratch scratch, long snapshot, int readFlags) {
-        return pin(scratch, scratch.nativeKey(key), key.length, snapshot, readFlags);
-    }
-
-    /** A get that pins whatever value it finds (an empty one fits the empty buffer: pin 0). */
-    private boolean pin(Scratch scratch, MemorySegment nativeKey, long keyLength, long snapshot, int readFlags) {
-        return getMemoryFirst(scratch, snapshot, readFlags, nativeKey, keyLength, MemorySegment.NULL, 0,
-                Downcalls.GET_PIN_IF_LARGER);
-    }
-
-    @Override
     public int pinFromMemory(MemorySegment key, Scratch scratch, long snapshot, int readFlags) {
         return pinFromMemory(scratch, scratch.nativeKey(key), key.byteSize(), snapshot, readFlags);
     }
@@ -350,11 +201,6 @@ final class FfmDataPath implements DataPath {
         int status = readInMemory(scratch, snapshot, readFlags, nativeKey, keyLength, MemorySegment.NULL, 0L,
                 Downcalls.GET_PIN_IF_LARGER);
         return status == Downcalls.NOT_FOUND ? ABSENT : status == Downcalls.CODE_INCOMPLETE ? MAY_EXIST : FOUND;
-    }
-
-    @Override
-    public void release(long pin) {
-        releasePin(pin);
     }
 
     @Override
@@ -430,25 +276,4 @@ final class FfmDataPath implements DataPath {
         }
     }
 
-    /** Releases a pin given by its address; 0 is accepted. */
-    static void releasePin(long pin) {
-        if (pin != 0) {
-            releasePin(MemorySegment.ofAddress(pin));
-        }
-    }
-
-    static void releasePin(MemorySegment pin) {
-        if (pin.equals(MemorySegment.NULL)) {
-            return;
-        }
-        try {
-            Downcalls.PinRelease.HANDLE.invokeExact(pin);
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
-    }
-
-    private static int clampToInt(long length) {
-        return (int) Math.min(length, Integer.MAX_VALUE);
-    }
 }

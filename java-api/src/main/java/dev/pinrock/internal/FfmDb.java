@@ -17,6 +17,7 @@ import dev.pinrock.DbOptions;
 import dev.pinrock.RocksDbException;
 import dev.pinrock.StatsLevel;
 import dev.pinrock.StatusCode;
+import dev.pinrock.bindings.pr_transaction_db_options;
 
 /**
  * The owner of an open database's (or column family's) native handle.
@@ -65,13 +66,66 @@ public final class FfmDb {
      * @return the open database
      */
     public static FfmDb open(Path path, DbOptions options, SharedHandles shared) {
+        return open(path, options, shared, (nativeOptions, nativePath, dbOut, scratch, arena) ->
+                (int) Downcalls.dbOpen().invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP));
+    }
+
+    /**
+     * Opens a transactional database (pr_db_open_transactional).
+     *
+     * @param optimistic whether optimistic rather than pessimistic
+     * @param lockTimeoutMs a transaction's lock wait, -1 forever
+     * @param defaultLockTimeoutMs a plain write's lock wait, -1 forever
+     * @param maxLocks at most this many locks per family, 0 for no limit
+     * @param deadlockDetectDepth how deep a deadlock search goes
+     * @param parallelValidation whether optimistic commits validate in parallel
+     * @return the open database
+     */
+    public static FfmDb openTransactional(Path path, DbOptions options, SharedHandles shared, boolean optimistic,
+            long lockTimeoutMs, long defaultLockTimeoutMs, long maxLocks, long deadlockDetectDepth,
+            boolean parallelValidation) {
+        return open(path, options, shared, (nativeOptions, nativePath, dbOut, scratch, arena) -> {
+            MemorySegment txnOptions = pr_transaction_db_options.allocate(arena);
+            pr_transaction_db_options.lock_timeout_ms(txnOptions, lockTimeoutMs);
+            pr_transaction_db_options.default_lock_timeout_ms(txnOptions, defaultLockTimeoutMs);
+            pr_transaction_db_options.max_num_locks(txnOptions, maxLocks);
+            pr_transaction_db_options.deadlock_detect_depth(txnOptions, deadlockDetectDepth);
+            pr_transaction_db_options.optimistic_validation(txnOptions, parallelValidation ? 1 : 0);
+            return (int) Downcalls.dbOpenTransactional().invokeExact(nativeOptions, nativePath,
+                    optimistic ? Downcalls.TRANSACTIONS_OPTIMISTIC : Downcalls.TRANSACTIONS_PESSIMISTIC, txnOptions,
+                    dbOut, scratch.err, ERR_CAP);
+        });
+    }
+
+    /** The open call of {@link #open(Path, DbOptions, SharedHandles, OpenCall)}. */
+    private interface OpenCall {
+        int run(MemorySegment nativeOptions, MemorySegment nativePath, MemorySegment dbOut, Scratch scratch,
+                Arena arena) throws Throwable;
+    }
+
+    private static FfmDb open(Path path, DbOptions options, SharedHandles shared, OpenCall open) {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
             NativeOptions.with(options, shared, nativeOptions -> check(
-                    (int) Downcalls.dbOpen().invokeExact(nativeOptions, nativePath, dbOut, scratch.err, ERR_CAP), scratch));
+                    open.run(nativeOptions, nativePath, dbOut, scratch, arena), scratch));
             return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0),
                     options.memoryFirstReads() && options.statistics() == StatsLevel.OFF);
+        }
+    }
+
+    /**
+     * Returns which kind of database this is (pr_db_transactions).
+     *
+     * @return whether the database was opened for optimistic transactions, pessimistic ones, or
+     *     neither (null)
+     */
+    public Boolean optimisticTransactions() {
+        try {
+            int kind = (int) Downcalls.dbTransactions().invokeExact(handle);
+            return kind == 0 ? null : kind == Downcalls.TRANSACTIONS_OPTIMISTIC;
+        } catch (Throwable t) {
+            throw unchecked(t);
         }
     }
 

@@ -216,13 +216,13 @@ public final class MultiGet {
                     if (pin != 0) {
                         long data = result.get(ValueLayout.JAVA_LONG, pr_get_result.data$offset());
                         long length = result.get(ValueLayout.JAVA_LONG, pr_get_result.value_len$offset());
-                        values.set(next, PinnedValue.view(data, length, pin, arena, FfmDataPath::releasePin));
+                        values.set(next, PinnedValue.view(data, length, pin, arena, FfmKeyPath::releasePin));
                     }
                 }
             } finally {
                 // Pins not yet handed to the arena (after a failure) are released here.
                 for (int i = next; i < keys.size(); i++) {
-                    FfmDataPath.releasePin(pr_get_result.pin(pr_get_result.asSlice(results, i)));
+                    FfmKeyPath.releasePin(pr_get_result.pin(pr_get_result.asSlice(results, i)));
                 }
             }
             return values;

@@ -6,7 +6,7 @@ import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
- * What is done with a value a pinned read found ({@link DataPath#pin}): its
+ * What is done with a value a pinned read found ({@link KeyPath#pin}): its
  * address and length in RocksDB's memory, and the pin that keeps that memory
  * alive (0 for an empty value, which needs none). The caller owns the pin and
  * hands it on exactly once: to {@link #read}, which releases it, or to a
@@ -23,7 +23,7 @@ public final class PinnedValue {
      * throws. Nothing is registered with the arena, so the JIT can remove it
      * and the segment when it inlines reader here.
      */
-    public static void read(long address, long length, long pin, DataPath path, Consumer<? super MemorySegment> reader) {
+    public static void read(long address, long length, long pin, KeyPath path, Consumer<? super MemorySegment> reader) {
         try (Arena call = Arena.ofConfined()) {
             reader.accept(MemorySegment.ofAddress(address).asReadOnly().reinterpret(length, call, null));
         } finally {
@@ -36,7 +36,7 @@ public final class PinnedValue {
      * pin. When the segment cannot be made (the arena is closed or another
      * thread's), the pin is released at once and the failure thrown.
      */
-    public static MemorySegment view(long address, long length, long pin, DataPath path, Arena arena) {
+    public static MemorySegment view(long address, long length, long pin, KeyPath path, Arena arena) {
         if (pin == 0) {
             return MemorySegment.NULL.reinterpret(0, arena, null).asReadOnly();
         }

@@ -203,6 +203,51 @@ public class PinrockNative {
     public static int PR_SCAN_REVERSE() {
         return PR_SCAN_REVERSE;
     }
+    private static final int PR_TXN_SET_SNAPSHOT = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_TXN_SET_SNAPSHOT 1
+     * }
+     */
+    public static int PR_TXN_SET_SNAPSHOT() {
+        return PR_TXN_SET_SNAPSHOT;
+    }
+    private static final int PR_TXN_DETECT_DEADLOCKS = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_TXN_DETECT_DEADLOCKS 2
+     * }
+     */
+    public static int PR_TXN_DETECT_DEADLOCKS() {
+        return PR_TXN_DETECT_DEADLOCKS;
+    }
+    private static final int PR_TXN_READ = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_TXN_READ 0
+     * }
+     */
+    public static int PR_TXN_READ() {
+        return PR_TXN_READ;
+    }
+    private static final int PR_TXN_READ_FOR_UPDATE = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_TXN_READ_FOR_UPDATE 1
+     * }
+     */
+    public static int PR_TXN_READ_FOR_UPDATE() {
+        return PR_TXN_READ_FOR_UPDATE;
+    }
+    private static final int PR_TXN_READ_FOR_UPDATE_SHARED = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_TXN_READ_FOR_UPDATE_SHARED 2
+     * }
+     */
+    public static int PR_TXN_READ_FOR_UPDATE_SHARED() {
+        return PR_TXN_READ_FOR_UPDATE_SHARED;
+    }
     private static final int PR_CODE_OK = (int)0L;
     /**
      * {@snippet lang=c :
@@ -6118,6 +6163,1030 @@ public class PinrockNative {
                 traceDowncall("pr_cursor_scan", cursor, flags, max_entries, buf, buf_cap, entries_out, bytes_out, entry, err, err_cap);
             }
             return (int)mh$.invokeExact(cursor, flags, max_entries, buf, buf_cap, entries_out, bytes_out, entry, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+    private static final int PR_TRANSACTIONS_PESSIMISTIC = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_transactions.PR_TRANSACTIONS_PESSIMISTIC = 1
+     * }
+     */
+    public static int PR_TRANSACTIONS_PESSIMISTIC() {
+        return PR_TRANSACTIONS_PESSIMISTIC;
+    }
+    private static final int PR_TRANSACTIONS_OPTIMISTIC = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_transactions.PR_TRANSACTIONS_OPTIMISTIC = 2
+     * }
+     */
+    public static int PR_TRANSACTIONS_OPTIMISTIC() {
+        return PR_TRANSACTIONS_OPTIMISTIC;
+    }
+    private static final int PR_OPTIMISTIC_VALIDATE_SERIAL = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_optimistic_validation.PR_OPTIMISTIC_VALIDATE_SERIAL = 0
+     * }
+     */
+    public static int PR_OPTIMISTIC_VALIDATE_SERIAL() {
+        return PR_OPTIMISTIC_VALIDATE_SERIAL;
+    }
+    private static final int PR_OPTIMISTIC_VALIDATE_PARALLEL = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_optimistic_validation.PR_OPTIMISTIC_VALIDATE_PARALLEL = 1
+     * }
+     */
+    public static int PR_OPTIMISTIC_VALIDATE_PARALLEL() {
+        return PR_OPTIMISTIC_VALIDATE_PARALLEL;
+    }
+
+    private static class pr_db_open_transactional {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_open_transactional");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_open_transactional(const pr_options_t *options, const char *path, int32_t kind, const pr_transaction_db_options_t *txn_options, pr_db_t **db_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_open_transactional$descriptor() {
+        return pr_db_open_transactional.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_open_transactional(const pr_options_t *options, const char *path, int32_t kind, const pr_transaction_db_options_t *txn_options, pr_db_t **db_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_open_transactional$handle() {
+        return pr_db_open_transactional.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_open_transactional(const pr_options_t *options, const char *path, int32_t kind, const pr_transaction_db_options_t *txn_options, pr_db_t **db_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_open_transactional$address() {
+        return pr_db_open_transactional.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_open_transactional(const pr_options_t *options, const char *path, int32_t kind, const pr_transaction_db_options_t *txn_options, pr_db_t **db_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_open_transactional(MemorySegment options, MemorySegment path, int kind, MemorySegment txn_options, MemorySegment db_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_open_transactional.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_open_transactional", options, path, kind, txn_options, db_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, path, kind, txn_options, db_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_transactions {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_transactions");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_transactions(const pr_db_t *db)
+     * }
+     */
+    public static FunctionDescriptor pr_db_transactions$descriptor() {
+        return pr_db_transactions.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_transactions(const pr_db_t *db)
+     * }
+     */
+    public static MethodHandle pr_db_transactions$handle() {
+        return pr_db_transactions.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_transactions(const pr_db_t *db)
+     * }
+     */
+    public static MemorySegment pr_db_transactions$address() {
+        return pr_db_transactions.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_transactions(const pr_db_t *db)
+     * }
+     */
+    public static int pr_db_transactions(MemorySegment db) {
+        var mh$ = pr_db_transactions.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_transactions", db);
+            }
+            return (int)mh$.invokeExact(db);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_begin {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_begin");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_begin(pr_db_t *db, uint32_t write_flags, const pr_txn_options_t *txn_options, pr_txn_t **txn_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_begin$descriptor() {
+        return pr_txn_begin.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_begin(pr_db_t *db, uint32_t write_flags, const pr_txn_options_t *txn_options, pr_txn_t **txn_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_begin$handle() {
+        return pr_txn_begin.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_begin(pr_db_t *db, uint32_t write_flags, const pr_txn_options_t *txn_options, pr_txn_t **txn_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_begin$address() {
+        return pr_txn_begin.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_begin(pr_db_t *db, uint32_t write_flags, const pr_txn_options_t *txn_options, pr_txn_t **txn_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_begin(MemorySegment db, int write_flags, MemorySegment txn_options, MemorySegment txn_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_begin.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_begin", db, write_flags, txn_options, txn_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, write_flags, txn_options, txn_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_txn_free(pr_txn_t *txn)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_free$descriptor() {
+        return pr_txn_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_txn_free(pr_txn_t *txn)
+     * }
+     */
+    public static MethodHandle pr_txn_free$handle() {
+        return pr_txn_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_txn_free(pr_txn_t *txn)
+     * }
+     */
+    public static MemorySegment pr_txn_free$address() {
+        return pr_txn_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_txn_free(pr_txn_t *txn)
+     * }
+     */
+    public static void pr_txn_free(MemorySegment txn) {
+        var mh$ = pr_txn_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_free", txn);
+            }
+            mh$.invokeExact(txn);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_put {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_put");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_put(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, const uint8_t *value, size_t value_len, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_put$descriptor() {
+        return pr_txn_put.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_put(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, const uint8_t *value, size_t value_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_put$handle() {
+        return pr_txn_put.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_put(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, const uint8_t *value, size_t value_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_put$address() {
+        return pr_txn_put.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_put(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, const uint8_t *value, size_t value_len, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_put(MemorySegment txn, MemorySegment family, MemorySegment key, long key_len, MemorySegment value, long value_len, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_put.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_put", txn, family, key, key_len, value, value_len, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, family, key, key_len, value, value_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_delete {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_delete");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_delete(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_delete$descriptor() {
+        return pr_txn_delete.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_delete(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_delete$handle() {
+        return pr_txn_delete.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_delete(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_delete$address() {
+        return pr_txn_delete.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_delete(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_delete(MemorySegment txn, MemorySegment family, MemorySegment key, long key_len, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_delete.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_delete", txn, family, key, key_len, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, family, key, key_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_single_delete {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_single_delete");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_single_delete(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_single_delete$descriptor() {
+        return pr_txn_single_delete.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_single_delete(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_single_delete$handle() {
+        return pr_txn_single_delete.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_single_delete(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_single_delete$address() {
+        return pr_txn_single_delete.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_single_delete(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_single_delete(MemorySegment txn, MemorySegment family, MemorySegment key, long key_len, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_single_delete.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_single_delete", txn, family, key, key_len, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, family, key, key_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_merge {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_merge");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_merge(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, const uint8_t *operand, size_t operand_len, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_merge$descriptor() {
+        return pr_txn_merge.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_merge(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, const uint8_t *operand, size_t operand_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_merge$handle() {
+        return pr_txn_merge.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_merge(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, const uint8_t *operand, size_t operand_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_merge$address() {
+        return pr_txn_merge.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_merge(pr_txn_t *txn, pr_db_t *family, const uint8_t *key, size_t key_len, const uint8_t *operand, size_t operand_len, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_merge(MemorySegment txn, MemorySegment family, MemorySegment key, long key_len, MemorySegment operand, long operand_len, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_merge.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_merge", txn, family, key, key_len, operand, operand_len, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, family, key, key_len, operand, operand_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_get {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_get");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_get(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_get$descriptor() {
+        return pr_txn_get.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_get(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_get$handle() {
+        return pr_txn_get.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_get(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_get$address() {
+        return pr_txn_get.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_get(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_get(MemorySegment txn, MemorySegment family, MemorySegment snapshot, int read_flags, int lock, MemorySegment key, long key_len, MemorySegment buf, long buf_cap, int flags, MemorySegment result, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_get.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_get", txn, family, snapshot, read_flags, lock, key, key_len, buf, buf_cap, flags, result, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, family, snapshot, read_flags, lock, key, key_len, buf, buf_cap, flags, result, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_commit {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_commit");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_commit(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_commit$descriptor() {
+        return pr_txn_commit.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_commit(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_commit$handle() {
+        return pr_txn_commit.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_commit(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_commit$address() {
+        return pr_txn_commit.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_commit(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_commit(MemorySegment txn, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_commit.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_commit", txn, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_rollback {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_rollback");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_rollback(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_rollback$descriptor() {
+        return pr_txn_rollback.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_rollback(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_rollback$handle() {
+        return pr_txn_rollback.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_rollback(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_rollback$address() {
+        return pr_txn_rollback.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_rollback(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_rollback(MemorySegment txn, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_rollback.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_rollback", txn, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_set_savepoint {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_set_savepoint");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_set_savepoint$descriptor() {
+        return pr_txn_set_savepoint.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_set_savepoint$handle() {
+        return pr_txn_set_savepoint.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_set_savepoint$address() {
+        return pr_txn_set_savepoint.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_set_savepoint(MemorySegment txn, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_set_savepoint.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_set_savepoint", txn, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_rollback_to_savepoint {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_rollback_to_savepoint");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_rollback_to_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_rollback_to_savepoint$descriptor() {
+        return pr_txn_rollback_to_savepoint.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_rollback_to_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_rollback_to_savepoint$handle() {
+        return pr_txn_rollback_to_savepoint.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_rollback_to_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_rollback_to_savepoint$address() {
+        return pr_txn_rollback_to_savepoint.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_rollback_to_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_rollback_to_savepoint(MemorySegment txn, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_rollback_to_savepoint.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_rollback_to_savepoint", txn, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_pop_savepoint {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_pop_savepoint");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_pop_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_pop_savepoint$descriptor() {
+        return pr_txn_pop_savepoint.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_pop_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_pop_savepoint$handle() {
+        return pr_txn_pop_savepoint.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_pop_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_pop_savepoint$address() {
+        return pr_txn_pop_savepoint.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_pop_savepoint(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_pop_savepoint(MemorySegment txn, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_pop_savepoint.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_pop_savepoint", txn, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_set_snapshot {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_set_snapshot");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_snapshot(pr_txn_t *txn, int32_t on_next_operation, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_set_snapshot$descriptor() {
+        return pr_txn_set_snapshot.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_snapshot(pr_txn_t *txn, int32_t on_next_operation, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_set_snapshot$handle() {
+        return pr_txn_set_snapshot.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_snapshot(pr_txn_t *txn, int32_t on_next_operation, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_set_snapshot$address() {
+        return pr_txn_set_snapshot.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_snapshot(pr_txn_t *txn, int32_t on_next_operation, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_set_snapshot(MemorySegment txn, int on_next_operation, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_set_snapshot.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_set_snapshot", txn, on_next_operation, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, on_next_operation, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_size");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_txn_size(const pr_txn_t *txn, uint64_t *count, uint64_t *bytes)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_size$descriptor() {
+        return pr_txn_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_txn_size(const pr_txn_t *txn, uint64_t *count, uint64_t *bytes)
+     * }
+     */
+    public static MethodHandle pr_txn_size$handle() {
+        return pr_txn_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_txn_size(const pr_txn_t *txn, uint64_t *count, uint64_t *bytes)
+     * }
+     */
+    public static MemorySegment pr_txn_size$address() {
+        return pr_txn_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_txn_size(const pr_txn_t *txn, uint64_t *count, uint64_t *bytes)
+     * }
+     */
+    public static void pr_txn_size(MemorySegment txn, MemorySegment count, MemorySegment bytes) {
+        var mh$ = pr_txn_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_size", txn, count, bytes);
+            }
+            mh$.invokeExact(txn, count, bytes);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

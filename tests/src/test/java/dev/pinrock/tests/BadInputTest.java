@@ -54,6 +54,9 @@ import dev.pinrock.Snapshot;
 import dev.pinrock.SstFileWriter;
 import dev.pinrock.StatsLevel;
 import dev.pinrock.StatusCode;
+import dev.pinrock.Transaction;
+import dev.pinrock.TransactionDbOptions;
+import dev.pinrock.TransactionOptions;
 import dev.pinrock.WalRecovery;
 import dev.pinrock.WriteBatch;
 import dev.pinrock.WriteOptions;
@@ -131,14 +134,21 @@ class BadInputTest {
                 Snapshot snapshot = db.snapshot();
                 Cursor cursor = db.cursor();
                 MemoryBudget budget = MemoryBudget.create(64L << 20, 16L << 20);
-                SstFileWriter writer = SstFileWriter.open(dir.resolve("file.sst"), DbOptions.create())) {
+                SstFileWriter writer = SstFileWriter.open(dir.resolve("file.sst"), DbOptions.create());
+                RocksDb transactional = RocksDb.openTransactional(dir.resolve("transactional"),
+                        DbOptions.create().createIfMissing(true), TransactionDbOptions.pessimistic());
+                Transaction transaction = transactional.beginTransaction()) {
             ColumnFamily family = db.createColumnFamily("family");
             List<String> familiesBefore = db.columnFamilyNames();
-            Map<Class<?>, Object> receivers = Map.of(
-                    RocksDb.class, db, ColumnFamily.class, family, WriteBatch.class, batch,
-                    Cursor.class, cursor, Snapshot.class, snapshot, SstFileWriter.class, writer,
-                    MemoryBudget.class, budget, DbOptions.class, DbOptions.create(),
-                    ReadOptions.class, ReadOptions.DEFAULT, WriteOptions.class, WriteOptions.DEFAULT);
+            Map<Class<?>, Object> receivers = Map.ofEntries(
+                    Map.entry(RocksDb.class, db), Map.entry(ColumnFamily.class, family),
+                    Map.entry(WriteBatch.class, batch), Map.entry(Cursor.class, cursor),
+                    Map.entry(Snapshot.class, snapshot), Map.entry(SstFileWriter.class, writer),
+                    Map.entry(MemoryBudget.class, budget), Map.entry(DbOptions.class, DbOptions.create()),
+                    Map.entry(ReadOptions.class, ReadOptions.DEFAULT), Map.entry(WriteOptions.class, WriteOptions.DEFAULT),
+                    Map.entry(Transaction.class, transaction),
+                    Map.entry(TransactionOptions.class, TransactionOptions.DEFAULT),
+                    Map.entry(TransactionDbOptions.class, TransactionDbOptions.pessimistic()));
             Map<Type, Supplier<Object>> valid = validArguments(db, arena, batch, snapshot, budget);
             for (Class<?> type : receivers.keySet()) {
                 for (Method method : type.getMethods()) {
@@ -182,6 +192,7 @@ class BadInputTest {
             db.dropColumnFamily(db.columnFamily(UNUSED_NAME));
             assertEquals(familiesBefore, db.columnFamilyNames());
             assertEquals(0, batch.count());
+            assertEquals(0, transaction.writeCount());
             assertIntactAndUsable(db);
         }
         System.out.println(calls + " calls with a null argument, each refused");
@@ -224,6 +235,8 @@ class BadInputTest {
         valid.put(Compression[].class, () -> new Compression[] {Compression.ZSTD});
         valid.put(WalRecovery.class, () -> WalRecovery.POINT_IN_TIME);
         valid.put(StatsLevel.class, () -> StatsLevel.ALL);
+        valid.put(TransactionDbOptions.class, TransactionDbOptions::pessimistic);
+        valid.put(TransactionOptions.class, () -> TransactionOptions.DEFAULT);
         List<Method> methods = new ArrayList<>(List.of(RocksDb.class.getMethods()));
         methods.addAll(List.of(Cursor.class.getMethods()));
         for (Method method : methods) {

@@ -1,0 +1,355 @@
+package dev.pinrock;
+
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import dev.pinrock.internal.BatchEncoding.Operation;
+import dev.pinrock.internal.FfmTransaction;
+import dev.pinrock.internal.KeyPath;
+import dev.pinrock.internal.ResourceGuard;
+
+/**
+ * A transaction of a database opened with
+ * {@link RocksDb#openTransactional(java.nio.file.Path, DbOptions, TransactionDbOptions)}:
+ * its writes stay its own, read back by its reads (its writes merged over
+ * the database), until {@link #commit()} applies them all at once.
+ *
+ * <p>The keyed calls of {@link KeyedCalls} act on the default column family
+ * in every access mode; {@link #in(Keyspace)} gives them for another family,
+ * and {@link #forUpdate(Keyspace, boolean)} the same reads as reads for
+ * update. A transaction's reads read as of its snapshot when it has one
+ * ({@link TransactionOptions#setSnapshot(boolean)}, {@link #setSnapshot()}),
+ * otherwise the latest state; {@link ReadOptions} with a snapshot read as of
+ * that one instead (a read for update only as of the transaction's own).
+ *
+ * <p><b>Conflicts.</b> In a pessimistic database each key the transaction
+ * writes or reads for update is locked until it ends; a key locked by
+ * another makes the call wait, up to the lock timeout
+ * ({@link RocksDbException.TimedOutException}), or fail at once when the
+ * wait would close a cycle of waits and deadlock detection is on
+ * ({@link RocksDbException.DeadlockException}). An optimistic transaction
+ * locks nothing: its commit fails with
+ * {@link RocksDbException.ConflictException} when another wrote a key it
+ * wrote or read for update since. In either, with a snapshot, writing or
+ * reading for update a key another wrote after the snapshot fails with
+ * {@link RocksDbException.ConflictException}. A write or read that fails so
+ * leaves the transaction open, without that write; a commit that fails ends
+ * it with nothing applied. Each is a {@link RocksDbException.RetryableException}:
+ * roll back and retry in a new transaction.
+ *
+ * <p><b>Threads and lifetime.</b> A transaction is not thread-safe: a call
+ * made while another thread's call on it is in flight is refused with
+ * {@link IllegalStateException}. After {@link #commit()} or
+ * {@link #rollback()} every call but {@link #close()} is refused with
+ * {@link RocksDbException.InvalidArgumentException}. {@link #close()} rolls
+ * back a transaction not committed and frees it; it may come from any
+ * thread, waits for a call in flight, and is idempotent. Closing the
+ * database closes its transactions (after the calls in flight, each bounded
+ * by its lock timeout). Values read pinned stay valid after the transaction
+ * ends, as those of the database do.
+ */
+public final class Transaction extends KeyedCalls implements AutoCloseable {
+    private final RocksDb owner;
+    private final FfmTransaction transaction;
+    private final ResourceGuard guard = ResourceGuard.exclusive("Transaction");
+    /** How the database frees this transaction natively, before it closes or when the transaction does. */
+    final RocksDb.Dependent dependent = this::closeNative;
+
+    private Transaction(RocksDb owner, FfmTransaction transaction) {
+        super(transaction.path(owner.db, FfmTransaction.READ));
+        this.owner = owner;
+        this.transaction = transaction;
+    }
+
+    /** Begins a transaction on owner, whose guard the caller holds. */
+    static Transaction begin(RocksDb owner, TransactionOptions options) {
+        int flags = (options.setSnapshot() ? FfmTransaction.SET_SNAPSHOT : 0)
+                | (options.detectDeadlocks() ? FfmTransaction.DETECT_DEADLOCKS : 0);
+        Transaction transaction = new Transaction(owner, FfmTransaction.begin(owner.db,
+                options.writeOptions().flags(), flags, options.lockTimeoutMillis(), options.expirationMillis()));
+        owner.register(transaction.dependent);
+        return transaction;
+    }
+
+    @Override
+    public RocksDb database() {
+        return owner;
+    }
+
+    /**
+     * Returns the keyed calls of another column family of the database, in
+     * this transaction; its reads are plain reads.
+     *
+     * @param family the database itself (its default family) or one of its column families
+     * @return the family as this transaction sees it
+     * @throws IllegalArgumentException when the family belongs to another database
+     */
+    public KeyedCalls in(Keyspace family) {
+        return new Scope(this, requireOwn(family), FfmTransaction.READ);
+    }
+
+    /**
+     * Returns the keyed calls of the default family whose reads are reads
+     * for update, locking exclusively: {@code forUpdate(database(), true)}.
+     *
+     * @return the default family, read for update
+     */
+    public KeyedCalls forUpdate() {
+        return forUpdate(owner, true);
+    }
+
+    /**
+     * Returns the keyed calls of a column family in this transaction whose
+     * reads, in every access mode, are reads for update (RocksDB's
+     * {@code GetForUpdate}): in a pessimistic database each read locks its
+     * key, exclusively or shared (others may read it for update shared too,
+     * none may write it); in either kind, a write of the key by another
+     * after the read, or after the transaction's snapshot, is a conflict of
+     * this transaction. Such reads read as of the transaction's snapshot or
+     * the latest state ({@link ReadOptions} naming another snapshot are
+     * refused with {@link RocksDbException.InvalidArgumentException}).
+     *
+     * @param family the database itself (its default family) or one of its column families
+     * @param exclusive whether the lock is exclusive rather than shared
+     * @return the family, read for update
+     * @throws IllegalArgumentException when the family belongs to another database
+     */
+    public KeyedCalls forUpdate(Keyspace family, boolean exclusive) {
+        return new Scope(this, requireOwn(family),
+                exclusive ? FfmTransaction.READ_FOR_UPDATE : FfmTransaction.READ_FOR_UPDATE_SHARED);
+    }
+
+    private Keyspace requireOwn(Keyspace family) {
+        Objects.requireNonNull(family, "family");
+        if (family.database() != owner) {
+            throw new IllegalArgumentException(family + " belongs to another database than " + this);
+        }
+        return family;
+    }
+
+    /**
+     * Applies the transaction's writes atomically and releases its locks;
+     * the transaction is then done.
+     *
+     * @throws RocksDbException.ConflictException (optimistic) when another wrote a key this
+     *     transaction wrote or read for update since; nothing is applied and the transaction is done
+     * @throws RocksDbException when the commit fails otherwise ({@link StatusCode#EXPIRED} past
+     *     the expiration); nothing is applied and the transaction is done
+     * @throws RocksDbException.InvalidArgumentException when the transaction is already done
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public void commit() {
+        run(transaction::commit);
+    }
+
+    /**
+     * Discards the transaction's writes and releases its locks; the
+     * transaction is then done.
+     *
+     * @throws RocksDbException.InvalidArgumentException when the transaction is already done
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public void rollback() {
+        run(transaction::rollback);
+    }
+
+    /**
+     * Marks a save point: {@link #rollbackToSavePoint()} discards the writes
+     * made since (and restores the snapshot the transaction had then). Save
+     * points nest.
+     *
+     * @throws RocksDbException.InvalidArgumentException when the transaction is done
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public void setSavePoint() {
+        run(transaction::setSavePoint);
+    }
+
+    /**
+     * Discards the writes since the latest save point and removes it; the
+     * locks taken since are kept.
+     *
+     * @return false when there was no save point (nothing changes)
+     * @throws RocksDbException.InvalidArgumentException when the transaction is done
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public boolean rollbackToSavePoint() {
+        return call(transaction::rollbackToSavePoint);
+    }
+
+    /**
+     * Removes the latest save point, keeping the writes made since.
+     *
+     * @return false when there was no save point
+     * @throws RocksDbException.InvalidArgumentException when the transaction is done
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public boolean popSavePoint() {
+        return call(transaction::popSavePoint);
+    }
+
+    /**
+     * Takes the transaction's snapshot now, replacing any it had: from then
+     * on its reads read as of it, and writing or reading for update a key
+     * that another writes after it is a conflict.
+     *
+     * @throws RocksDbException.InvalidArgumentException when the transaction is done
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public void setSnapshot() {
+        run(() -> transaction.setSnapshot(false));
+    }
+
+    /**
+     * {@link #setSnapshot()} at the transaction's next write or read for
+     * update, rather than now.
+     *
+     * @throws RocksDbException.InvalidArgumentException when the transaction is done
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public void setSnapshotOnNextOperation() {
+        run(() -> transaction.setSnapshot(true));
+    }
+
+    /**
+     * Returns how many records (puts, deletes, merges) the transaction holds, 0 once it is done.
+     *
+     * @return how many records the transaction holds
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public long writeCount() {
+        return call(() -> transaction.size()[0]);
+    }
+
+    /**
+     * Rolls back the transaction unless it is committed, and frees it.
+     * Idempotent; may be called from any thread, and waits for a call in
+     * flight on another.
+     */
+    @Override
+    public void close() {
+        owner.release(dependent);
+    }
+
+    private void closeNative() {
+        guard.close(() -> {
+            transaction.free();
+            // Only now: a database closing meanwhile must find this transaction and wait for its close.
+            owner.forget(dependent);
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "Transaction[" + owner + (guard.isClosed() ? ", closed]" : "]");
+    }
+
+    /** Runs a call on the transaction as a whole with its guard held. */
+    private void run(Runnable call) {
+        call(() -> {
+            call.run();
+            return null;
+        });
+    }
+
+    /** Makes a call on the transaction as a whole with its guard held; returns what it returns. */
+    private <T> T call(Supplier<T> call) {
+        guard.acquire();
+        try {
+            return call.get();
+        } finally {
+            guard.release();
+        }
+    }
+
+    @Override
+    void acquire() {
+        acquireIn(owner);
+    }
+
+    @Override
+    void release() {
+        releaseIn(owner);
+    }
+
+    /** Marks a keyed call on family in flight: the transaction's guard, then the family's. */
+    void acquireIn(Keyspace family) {
+        guard.acquire();
+        try {
+            family.acquire();
+        } catch (RuntimeException e) {
+            guard.release();
+            throw e;
+        }
+    }
+
+    /** Ends a call started by {@link #acquireIn(Keyspace)}. */
+    void releaseIn(Keyspace family) {
+        try {
+            family.release();
+        } finally {
+            guard.release();
+        }
+    }
+
+    @Override
+    void writeOne(Operation operation, Object first, Object second) {
+        acquire();
+        try {
+            FfmTransaction.write(keys, operation, first, second);
+        } finally {
+            release();
+        }
+    }
+
+    /**
+     * A column family as a transaction sees it, with plain reads or reads
+     * for update: what {@link Transaction#in(Keyspace)} and
+     * {@link Transaction#forUpdate(Keyspace, boolean)} return. Its calls are
+     * the transaction's and follow its rules.
+     */
+    static final class Scope extends KeyedCalls {
+        private final Transaction transaction;
+        private final Keyspace family;
+
+        Scope(Transaction transaction, Keyspace family, int lock) {
+            super(pathOf(transaction, family, lock));
+            this.transaction = transaction;
+            this.family = family;
+        }
+
+        private static KeyPath pathOf(Transaction transaction, Keyspace family, int lock) {
+            return transaction.transaction.path(family.db, lock);
+        }
+
+        @Override
+        public RocksDb database() {
+            return transaction.owner;
+        }
+
+        @Override
+        void acquire() {
+            transaction.acquireIn(family);
+        }
+
+        @Override
+        void release() {
+            transaction.releaseIn(family);
+        }
+
+        @Override
+        void writeOne(Operation operation, Object first, Object second) {
+            acquire();
+            try {
+                FfmTransaction.write(keys, operation, first, second);
+            } finally {
+                release();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return family.name() + " in " + transaction;
+        }
+    }
+}

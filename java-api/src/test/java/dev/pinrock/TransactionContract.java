@@ -1,0 +1,380 @@
+package dev.pinrock;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.pinrock.internal.Binding;
+
+/**
+ * Transactions, pessimistic and optimistic: their writes and reads in every
+ * access mode on the default family and another, commits, rollbacks, save
+ * points, snapshots, reads for update, conflicts and the exceptions callers
+ * retry on, and what a transaction refuses. Part of the contract, run with
+ * FFM only (transactions have no JNI variant); see {@link BindingContract}.
+ */
+@ParameterizedClass(name = "[optimistic={0}]")
+@ValueSource(booleans = {false, true})
+class TransactionContract extends BindingContract {
+    private final Path dir;
+    private final boolean optimistic;
+    private final RocksDb db;
+    private final ColumnFamily family;
+
+    TransactionContract(boolean optimistic, @TempDir Path dir) {
+        super(Binding.FFM);
+        this.optimistic = optimistic;
+        this.dir = dir;
+        this.db = RocksDb.openTransactional(dir.resolve("db"),
+                DbOptions.create().createIfMissing(true).mergeOperator("uint64add"), options());
+        this.family = db.createColumnFamily("f");
+    }
+
+    private TransactionDbOptions options() {
+        return optimistic ? TransactionDbOptions.optimistic()
+                : TransactionDbOptions.pessimistic().lockTimeoutMillis(50).defaultLockTimeoutMillis(50);
+    }
+
+    @AfterEach
+    void closeDatabase() {
+        db.close();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String string(byte[] b) {
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] uint64(long value) {
+        return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
+    }
+
+    @Test
+    void writesOfEveryFormStayTheTransactionsUntilItCommits() {
+        try (Arena arena = Arena.ofConfined(); Transaction tx = db.beginTransaction()) {
+            tx.put(bytes("array"), bytes("1"));
+            tx.put(ByteBuffer.wrap(bytes("heap-buffer")), ByteBuffer.wrap(bytes("2")));
+            tx.put(ByteBuffer.allocateDirect(13).put(bytes("direct-buffer")).flip(),
+                    ByteBuffer.allocateDirect(1).put(bytes("3")).flip());
+            tx.put(arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes("segment")),
+                    arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes("4")));
+            tx.merge(bytes("counter"), uint64(5));
+            tx.merge(arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes("counter")),
+                    arena.allocateFrom(ValueLayout.JAVA_BYTE, uint64(6)));
+            tx.in(family).put(bytes("array"), bytes("family"));
+            assertEquals(7, tx.writeCount());
+            // Its own reads see them; the database does not yet.
+            assertEquals("1", string(tx.get(bytes("array"))));
+            assertEquals(11, ByteBuffer.wrap(tx.get(bytes("counter"))).order(ByteOrder.LITTLE_ENDIAN).getLong());
+            assertEquals("family", string(tx.in(family).get(bytes("array"))));
+            assertNull(db.get(bytes("array")));
+            assertNull(family.get(bytes("array")));
+            tx.commit();
+            assertEquals(0, tx.writeCount());
+        }
+        assertEquals("1", string(db.get(bytes("array"))));
+        assertEquals("2", string(db.get(bytes("heap-buffer"))));
+        assertEquals("3", string(db.get(bytes("direct-buffer"))));
+        assertEquals("4", string(db.get(bytes("segment"))));
+        assertArrayEquals(uint64(11), db.get(bytes("counter")));
+        assertEquals("family", string(family.get(bytes("array"))));
+    }
+
+    @Test
+    void readsInEveryAccessModeSeeTheTransactionsWritesOverTheDatabase() {
+        byte[] large = new byte[100_000];
+        Arrays.fill(large, (byte) 'L');
+        db.put(bytes("stored"), large);
+        db.put(bytes("deleted"), bytes("x"));
+        try (Arena arena = Arena.ofConfined(); Transaction tx = db.beginTransaction()) {
+            tx.put(bytes("own"), bytes("mine"));
+            tx.delete(bytes("deleted"));
+            for (KeyedCalls view : List.of(tx, tx.forUpdate(), tx.forUpdate(db, false))) {
+                assertEquals("mine", string(view.get(bytes("own"))));
+                assertArrayEquals(large, view.get(bytes("stored")));
+                assertNull(view.get(bytes("deleted")));
+                byte[] small = new byte[2];
+                assertEquals(4, view.get(bytes("own"), small));
+                assertEquals(KeyedCalls.NOT_FOUND, view.get(bytes("deleted"), small));
+                ByteBuffer direct = ByteBuffer.allocateDirect(8);
+                assertEquals(4, view.get(ByteBuffer.wrap(bytes("own")), direct));
+                assertEquals("mine", StandardCharsets.UTF_8.decode(direct).toString());
+                MemorySegment dst = arena.allocate(large.length);
+                assertEquals(large.length, view.get(arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes("stored")), dst));
+                assertEquals(MemorySegment.ofArray(large).mismatch(dst), -1);
+                MemorySegment pinned = view.getPinned(arena, bytes("stored"));
+                assertTrue(pinned.isReadOnly());
+                assertEquals(-1, MemorySegment.ofArray(large).mismatch(pinned));
+                assertNull(view.getPinned(arena, bytes("deleted")));
+                List<String> seen = new ArrayList<>();
+                assertTrue(view.getPinned(bytes("own"), v -> seen.add(new String(v.toArray(ValueLayout.JAVA_BYTE)))));
+                assertFalse(view.getPinned(bytes("deleted"), v -> seen.add("deleted")));
+                assertEquals(List.of("mine"), seen);
+            }
+        }
+    }
+
+    @Test
+    void aPinnedValueOutlivesItsTransaction() {
+        byte[] large = new byte[50_000];
+        Arrays.fill(large, (byte) 'v');
+        MemorySegment pinned;
+        try (Arena arena = Arena.ofShared()) {
+            try (Transaction tx = db.beginTransaction()) {
+                tx.put(bytes("k"), large);
+                pinned = tx.getPinned(arena, bytes("k"));
+            }
+            assertEquals(-1, MemorySegment.ofArray(large).mismatch(pinned));
+        }
+        assertThrows(IllegalStateException.class, () -> pinned.get(ValueLayout.JAVA_BYTE, 0));
+    }
+
+    @Test
+    void rollbackAndCloseDiscardTheWritesAndEndTheTransaction() {
+        Transaction rolledBack = db.beginTransaction();
+        rolledBack.put(bytes("a"), bytes("1"));
+        rolledBack.rollback();
+        var done = assertThrows(RocksDbException.InvalidArgumentException.class, () -> rolledBack.put(bytes("b"),
+                bytes("2")));
+        assertTrue(done.getMessage().contains("committed or rolled back"), done.getMessage());
+        assertThrows(RocksDbException.InvalidArgumentException.class, rolledBack::commit);
+        rolledBack.close();
+        rolledBack.close();
+        assertThrows(IllegalStateException.class, () -> rolledBack.get(bytes("a")));
+        Transaction closed = db.beginTransaction();
+        closed.in(family).put(bytes("c"), bytes("3"));
+        closed.close();
+        assertNull(db.get(bytes("a")));
+        assertNull(family.get(bytes("c")));
+    }
+
+    @Test
+    void savePointsRollBackTheWritesSince() {
+        try (Transaction tx = db.beginTransaction()) {
+            assertFalse(tx.rollbackToSavePoint());
+            assertFalse(tx.popSavePoint());
+            tx.put(bytes("a"), bytes("1"));
+            tx.setSavePoint();
+            tx.put(bytes("b"), bytes("2"));
+            tx.singleDelete(bytes("a"));
+            assertTrue(tx.rollbackToSavePoint());
+            assertEquals("1", string(tx.get(bytes("a"))));
+            assertNull(tx.get(bytes("b")));
+            tx.commit();
+        }
+        assertEquals("1", string(db.get(bytes("a"))));
+        assertNull(db.get(bytes("b")));
+    }
+
+    @Test
+    void aSnapshotMakesReadsRepeatableAndALaterWriteOfAKeyReadForUpdateAConflict() {
+        db.put(bytes("k"), bytes("1"));
+        try (Transaction tx = db.beginTransaction(TransactionOptions.DEFAULT.setSnapshot(true))) {
+            db.put(bytes("k"), bytes("2"));
+            assertEquals("1", string(tx.get(bytes("k"))));
+            // A snapshot of the database's own still reads as of it.
+            try (Snapshot now = db.snapshot()) {
+                assertEquals("2", string(tx.get(ReadOptions.DEFAULT.snapshot(now), bytes("k"))));
+                assertThrows(RocksDbException.InvalidArgumentException.class,
+                        () -> tx.forUpdate().get(ReadOptions.DEFAULT.snapshot(now), bytes("k")));
+            }
+            if (optimistic) {
+                assertEquals("1", string(tx.forUpdate().get(bytes("k"))));
+                assertThrows(RocksDbException.ConflictException.class, tx::commit);
+            } else {
+                var conflict = assertThrows(RocksDbException.ConflictException.class,
+                        () -> tx.forUpdate().get(bytes("k")));
+                assertEquals(StatusCode.BUSY, conflict.code());
+                assertInstanceOf(RocksDbException.RetryableException.class, conflict);
+                tx.commit();
+            }
+        }
+        assertEquals("2", string(db.get(bytes("k"))));
+    }
+
+    @Test
+    void aConflictingWriteIsARetryableExceptionAndTheRetrySucceeds() throws Exception {
+        Transaction first = db.beginTransaction();
+        first.put(bytes("k"), bytes("first"));
+        if (optimistic) {
+            db.put(bytes("k"), bytes("plain"));
+            assertThrows(RocksDbException.ConflictException.class, first::commit);
+            first.close();
+            assertEquals("plain", string(db.get(bytes("k"))));
+        } else {
+            // Held: another transaction and a plain write time out.
+            try (Transaction second = db.beginTransaction(TransactionOptions.DEFAULT.lockTimeoutMillis(0))) {
+                var timedOut = assertThrows(RocksDbException.TimedOutException.class,
+                        () -> second.put(bytes("k"), bytes("second")));
+                assertEquals(2, timedOut.subCode());
+                second.put(bytes("other"), bytes("second")); // the transaction goes on
+                second.commit();
+            }
+            assertThrows(RocksDbException.TimedOutException.class, () -> db.put(bytes("k"), bytes("plain")));
+            first.commit();
+            first.close();
+            assertEquals("first", string(db.get(bytes("k"))));
+            assertEquals("second", string(db.get(bytes("other"))));
+        }
+        // The retry in a new transaction succeeds.
+        try (Transaction retry = db.beginTransaction()) {
+            retry.put(bytes("k"), bytes("retry"));
+            retry.commit();
+        }
+        assertEquals("retry", string(db.get(bytes("k"))));
+    }
+
+    @Test
+    void aWaitClosingACycleOfWaitsIsADeadlockForOneOfTheTwo() throws Exception {
+        if (optimistic) {
+            return; // optimistic transactions never wait
+        }
+        TransactionOptions detecting = TransactionOptions.DEFAULT.detectDeadlocks(true).lockTimeoutMillis(10_000);
+        Transaction first = db.beginTransaction(detecting);
+        Transaction second = db.beginTransaction(detecting);
+        first.put(bytes("a"), bytes("1"));
+        second.put(bytes("b"), bytes("2"));
+        // Each then wants the other's key: whichever waits second closes the cycle, and fails at
+        // once; rolling it back lets the other go on.
+        boolean firstLost;
+        boolean secondLost;
+        try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+            Future<Boolean> firstDeadlocked = threads.submit(() -> waitFor(first, "b"));
+            Future<Boolean> secondDeadlocked = threads.submit(() -> waitFor(second, "a"));
+            firstLost = firstDeadlocked.get(30, TimeUnit.SECONDS);
+            secondLost = secondDeadlocked.get(30, TimeUnit.SECONDS);
+        }
+        assertTrue(firstLost != secondLost, "exactly one deadlocked: " + firstLost + ", " + secondLost);
+        Transaction winner = firstLost ? second : first;
+        winner.commit();
+        first.close();
+        second.close();
+        String value = firstLost ? "2" : "1";
+        assertEquals(value, string(db.get(bytes("a"))));
+        assertEquals(value, string(db.get(bytes("b"))));
+    }
+
+    /** Writes key in tx; on a deadlock rolls tx back (so the other goes on) and returns true. */
+    private static boolean waitFor(Transaction tx, String key) {
+        try {
+            tx.put(bytes(key), bytes(key.equals("a") ? "2" : "1"));
+            return false;
+        } catch (RocksDbException.DeadlockException e) {
+            assertEquals(StatusCode.BUSY, e.code());
+            assertEquals(5, e.subCode());
+            tx.rollback();
+            return true;
+        }
+    }
+
+    @Test
+    void whatATransactionCannotDoIsRefusedAndChangesNothing() {
+        try (Transaction tx = db.beginTransaction()) {
+            // A merge the family's merge operator cannot take.
+            var merge = assertThrows(RocksDbException.InvalidArgumentException.class,
+                    () -> tx.merge(bytes("counter"), bytes("short")));
+            assertTrue(merge.getMessage().contains("operands of 8 bytes"), merge.getMessage());
+            // A key over the limit.
+            assertThrows(RocksDbException.InvalidArgumentException.class,
+                    () -> tx.put(new byte[8 * 1024 * 1024 + 1], bytes("v")));
+            // A family of another database.
+            try (RocksDb other = RocksDb.open(dir.resolve("other"), DbOptions.create().createIfMissing(true))) {
+                assertThrows(IllegalArgumentException.class, () -> tx.in(other));
+                assertThrows(RocksDbException.class, other::beginTransaction);
+            }
+            // A dropped family.
+            ColumnFamily dropped = db.createColumnFamily("dropped");
+            KeyedCalls inDropped = tx.in(dropped);
+            dropped.drop();
+            assertThrows(IllegalStateException.class, () -> inDropped.put(bytes("k"), bytes("v")));
+            // Nulls.
+            assertThrows(NullPointerException.class, () -> tx.put(null, bytes("v")));
+            assertThrows(NullPointerException.class, () -> tx.in(null));
+            assertEquals(0, tx.writeCount());
+            tx.put(bytes("k"), bytes("v"));
+            tx.commit();
+        }
+        assertEquals("v", string(db.get(bytes("k"))));
+    }
+
+    @Test
+    void closingTheDatabaseRollsBackItsOpenTransactions() {
+        Transaction open = db.beginTransaction();
+        open.put(bytes("k"), bytes("v"));
+        db.close();
+        assertThrows(IllegalStateException.class, () -> open.put(bytes("k2"), bytes("v")));
+        open.close();
+        try (RocksDb reopened = RocksDb.openTransactional(dir.resolve("db"),
+                DbOptions.create().mergeOperator("uint64add"), options())) {
+            assertNull(reopened.get(bytes("k")));
+        }
+        // closeDatabase closes again: idempotent
+    }
+
+    @Test
+    void aCallFromAnotherThreadWhileOneIsInFlightIsRefused() throws Exception {
+        if (optimistic) {
+            return; // nothing of an optimistic transaction waits
+        }
+        Transaction holder = db.beginTransaction();
+        holder.put(bytes("k"), bytes("held"));
+        try (Transaction waiter = db.beginTransaction(TransactionOptions.DEFAULT.lockTimeoutMillis(20_000))) {
+            // The waiter's put waits for the holder's lock; any other call on it meanwhile is refused.
+            CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> {
+                while (true) {
+                    try {
+                        waiter.put(bytes("k"), bytes("waiter"));
+                        return;
+                    } catch (IllegalStateException e) {
+                        // this test's own probe held the transaction for a moment: try again
+                    }
+                }
+            });
+            IllegalStateException refused = null;
+            for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15); refused == null
+                    && System.nanoTime() < end;) {
+                try {
+                    waiter.writeCount();
+                    Thread.sleep(1);
+                } catch (IllegalStateException e) {
+                    refused = e;
+                }
+            }
+            assertTrue(refused != null, "a call while another is in flight was refused");
+            holder.rollback();
+            waiting.get(30, TimeUnit.SECONDS);
+            waiter.commit();
+        }
+        holder.close();
+        assertEquals("waiter", string(db.get(bytes("k"))));
+    }
+}

@@ -1,0 +1,298 @@
+// The transactions section of pinrock.h: transactional opens over
+// database.cc's open, and transactions over RocksDB's TransactionDB
+// (pessimistic, WRITE_COMMITTED) and OptimisticTransactionDB.
+#include "internal.h"
+
+#include <rocksdb/utilities/transaction.h>
+#include <rocksdb/utilities/write_batch_with_index.h>
+
+using namespace pinrock::internal;
+
+// One transaction; the database's open_transactions counts it until freed.
+struct pr_txn {
+  pr_database* database = nullptr;
+  std::unique_ptr<rocksdb::Transaction> txn;
+  // Committed or rolled back: every call but pr_txn_free is refused.
+  bool done = false;
+};
+
+namespace {
+
+// A timeout in ms as RocksDB takes it: -1 (forever) or from 0 on.
+bool valid_timeout(int64_t ms) { return ms >= -1; }
+
+int32_t finished(char* err, size_t err_cap) {
+  return invalid_argument("the transaction is committed or rolled back", err, err_cap);
+}
+
+// Refuses a call on a done transaction, or naming a family that is not one
+// of the transaction's database or is dropped: InvalidArgument, else OK.
+int32_t check_call(const pr_txn& txn, const pr_db* family, char* err, size_t err_cap) {
+  if (txn.done) return finished(err, err_cap);
+  if (family->database != txn.database) {
+    return invalid_argument("column family '" + family->name +
+                                "' belongs to another database than the transaction",
+                            err, err_cap);
+  }
+  if (family->dropped) {
+    return invalid_argument("column family '" + family->name + "' is dropped", err, err_cap);
+  }
+  return PR_OK;
+}
+
+// Runs one write of the transaction (write() -> Status) after check_call.
+template <typename Write>
+int32_t txn_write(pr_txn_t* txn, pr_db_t* family, char* err, size_t err_cap, Write&& write) {
+  return guarded(err, err_cap, [&] {
+    int32_t refused = check_call(*txn, family, err, err_cap);
+    if (refused != PR_OK) return refused;
+    return to_status(write(), err, err_cap);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t pr_db_open_transactional(const pr_options_t* options, const char* path, int32_t kind,
+                                 const pr_transaction_db_options_t* txn_options, pr_db_t** db_out,
+                                 char* err, size_t err_cap) {
+  *db_out = nullptr;
+  if (kind != PR_TRANSACTIONS_PESSIMISTIC && kind != PR_TRANSACTIONS_OPTIMISTIC) {
+    return invalid_argument("unknown kind of transactional database " + std::to_string(kind), err,
+                            err_cap);
+  }
+  if (!valid_timeout(txn_options->lock_timeout_ms) ||
+      !valid_timeout(txn_options->default_lock_timeout_ms)) {
+    return invalid_argument("a lock timeout is -1 (forever) or at least 0 ms", err, err_cap);
+  }
+  if (txn_options->deadlock_detect_depth < 0) {
+    return invalid_argument("the deadlock detection depth is at least 0", err, err_cap);
+  }
+  if (txn_options->optimistic_validation != PR_OPTIMISTIC_VALIDATE_SERIAL &&
+      txn_options->optimistic_validation != PR_OPTIMISTIC_VALIDATE_PARALLEL) {
+    return invalid_argument("unknown optimistic validation " +
+                                std::to_string(txn_options->optimistic_validation),
+                            err, err_cap);
+  }
+  if (kind == PR_TRANSACTIONS_PESSIMISTIC) {
+    rocksdb::TransactionDBOptions txn_db_options;
+    txn_db_options.transaction_lock_timeout = txn_options->lock_timeout_ms;
+    txn_db_options.default_lock_timeout = txn_options->default_lock_timeout_ms;
+    txn_db_options.max_num_locks = txn_options->max_num_locks > 0 ? txn_options->max_num_locks : -1;
+    txn_db_options.max_num_deadlocks = 5;
+    txn_db_options.write_policy = rocksdb::WRITE_COMMITTED;
+    int64_t depth = txn_options->deadlock_detect_depth;
+    return open_database(
+        options, path,
+        [&](const rocksdb::DBOptions& db_options, const std::string& directory,
+            const std::vector<rocksdb::ColumnFamilyDescriptor>& descriptors,
+            std::vector<rocksdb::ColumnFamilyHandle*>* handles, rocksdb::DB** opened,
+            pr_database* database) {
+          rocksdb::TransactionDB* txn_db = nullptr;
+          rocksdb::Status s = rocksdb::TransactionDB::Open(db_options, txn_db_options, directory,
+                                                           descriptors, handles, &txn_db);
+          *opened = txn_db;
+          database->pessimistic = txn_db;
+          database->deadlock_detect_depth = depth;
+          return s;
+        },
+        db_out, err, err_cap);
+  }
+  rocksdb::OptimisticTransactionDBOptions optimistic_options;
+  optimistic_options.validate_policy =
+      static_cast<rocksdb::OccValidationPolicy>(txn_options->optimistic_validation);
+  return open_database(
+      options, path,
+      [&](const rocksdb::DBOptions& db_options, const std::string& directory,
+          const std::vector<rocksdb::ColumnFamilyDescriptor>& descriptors,
+          std::vector<rocksdb::ColumnFamilyHandle*>* handles, rocksdb::DB** opened,
+          pr_database* database) {
+        rocksdb::OptimisticTransactionDB* txn_db = nullptr;
+        rocksdb::Status s = rocksdb::OptimisticTransactionDB::Open(
+            db_options, optimistic_options, directory, descriptors, handles, &txn_db);
+        *opened = txn_db;
+        database->optimistic = txn_db;
+        return s;
+      },
+      db_out, err, err_cap);
+}
+
+int32_t pr_db_transactions(const pr_db_t* db) {
+  if (db->database->pessimistic != nullptr) return PR_TRANSACTIONS_PESSIMISTIC;
+  if (db->database->optimistic != nullptr) return PR_TRANSACTIONS_OPTIMISTIC;
+  return 0;
+}
+
+int32_t pr_txn_begin(pr_db_t* db, uint32_t write_flags, const pr_txn_options_t* txn_options,
+                     pr_txn_t** txn_out, char* err, size_t err_cap) {
+  *txn_out = nullptr;
+  return guarded(err, err_cap, [&] {
+    pr_database& database = *db->database;
+    if (database.pessimistic == nullptr && database.optimistic == nullptr) {
+      return fail(PR_CODE_NOT_SUPPORTED,
+                  "Not implemented: the database was not opened for transactions", err, err_cap);
+    }
+    if ((write_flags & PR_WRITE_SYNC) != 0 && (write_flags & PR_WRITE_DISABLE_WAL) != 0) {
+      return invalid_argument("a commit cannot be synced without the write-ahead log", err,
+                              err_cap);
+    }
+    if ((write_flags & ~uint32_t{PR_WRITE_SYNC | PR_WRITE_DISABLE_WAL | PR_WRITE_NO_SLOWDOWN}) != 0 ||
+        (txn_options->flags & ~uint32_t{PR_TXN_SET_SNAPSHOT | PR_TXN_DETECT_DEADLOCKS}) != 0) {
+      return invalid_argument("unknown flags", err, err_cap);
+    }
+    if (!valid_timeout(txn_options->lock_timeout_ms) || !valid_timeout(txn_options->expiration_ms)) {
+      return invalid_argument("a lock timeout or expiration is -1 or at least 0 ms", err, err_cap);
+    }
+    rocksdb::WriteOptions write = write_options(db->write_options, write_flags);
+    bool snapshot = (txn_options->flags & PR_TXN_SET_SNAPSHOT) != 0;
+    auto txn = std::make_unique<pr_txn>();
+    txn->database = &database;
+    if (database.pessimistic != nullptr) {
+      rocksdb::TransactionOptions options;
+      options.set_snapshot = snapshot;
+      options.deadlock_detect = (txn_options->flags & PR_TXN_DETECT_DEADLOCKS) != 0;
+      options.deadlock_detect_depth = database.deadlock_detect_depth;
+      options.lock_timeout = txn_options->lock_timeout_ms;
+      options.expiration = txn_options->expiration_ms;
+      txn->txn.reset(database.pessimistic->BeginTransaction(write, options));
+    } else {
+      rocksdb::OptimisticTransactionOptions options;
+      options.set_snapshot = snapshot;
+      txn->txn.reset(database.optimistic->BeginTransaction(write, options));
+    }
+    database.open_transactions++;
+    *txn_out = txn.release();
+    return PR_OK;
+  });
+}
+
+void pr_txn_free(pr_txn_t* txn) {
+  if (txn == nullptr) return;
+  pr_database& database = *txn->database;
+  // RocksDB's transaction rolls back what it holds when deleted.
+  delete txn;
+  database.open_transactions--;
+}
+
+int32_t pr_txn_put(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
+                   const uint8_t* value, size_t value_len, char* err, size_t err_cap) {
+  return txn_write(txn, family, err, err_cap, [&] {
+    return txn->txn->Put(family->family, key_slice(key, key_len), value_slice(value, value_len));
+  });
+}
+
+int32_t pr_txn_delete(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
+                      char* err, size_t err_cap) {
+  return txn_write(txn, family, err, err_cap,
+                   [&] { return txn->txn->Delete(family->family, key_slice(key, key_len)); });
+}
+
+int32_t pr_txn_single_delete(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
+                             char* err, size_t err_cap) {
+  return txn_write(txn, family, err, err_cap,
+                   [&] { return txn->txn->SingleDelete(family->family, key_slice(key, key_len)); });
+}
+
+int32_t pr_txn_merge(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
+                     const uint8_t* operand, size_t operand_len, char* err, size_t err_cap) {
+  return txn_write(txn, family, err, err_cap, [&] {
+    rocksdb::Slice operand_slice = value_slice(operand, operand_len);
+    rocksdb::Status mergeable = check_merge(*family, operand_slice);
+    if (!mergeable.ok()) return mergeable;
+    return txn->txn->Merge(family->family, key_slice(key, key_len), operand_slice);
+  });
+}
+
+int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot,
+                   uint32_t read_flags, int32_t lock, const uint8_t* key, size_t key_len,
+                   uint8_t* buf, size_t buf_cap, uint32_t flags, pr_get_result_t* result,
+                   char* err, size_t err_cap) {
+  *result = pr_get_result_t{0, nullptr, nullptr};
+  return guarded(err, err_cap, [&] {
+    int32_t refused = check_call(*txn, family, err, err_cap);
+    if (refused != PR_OK) return refused;
+    if (lock != PR_TXN_READ && lock != PR_TXN_READ_FOR_UPDATE &&
+        lock != PR_TXN_READ_FOR_UPDATE_SHARED) {
+      return invalid_argument("unknown lock mode " + std::to_string(lock), err, err_cap);
+    }
+    const pr_snapshot_t* own = reinterpret_cast<const pr_snapshot_t*>(txn->txn->GetSnapshot());
+    if (lock != PR_TXN_READ && snapshot != nullptr && snapshot != own) {
+      return invalid_argument(
+          "a read for update reads as of the transaction's snapshot or the latest state", err,
+          err_cap);
+    }
+    rocksdb::ReadOptions options = read_options(*family, snapshot != nullptr ? snapshot : own,
+                                                read_flags);
+    rocksdb::Slice key_bytes = key_slice(key, key_len);
+    rocksdb::PinnableSlice value;
+    rocksdb::Status s =
+        lock == PR_TXN_READ
+            ? txn->txn->Get(options, family->family, key_bytes, &value)
+            : txn->txn->GetForUpdate(options, family->family, key_bytes, &value,
+                                     lock == PR_TXN_READ_FOR_UPDATE);
+    if (!s.ok()) return to_status(s, err, err_cap);
+    return deliver_value(*family, std::move(value), buf, buf_cap, flags, result);
+  });
+}
+
+int32_t pr_txn_commit(pr_txn_t* txn, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (txn->done) return finished(err, err_cap);
+    rocksdb::Status s = txn->txn->Commit();
+    // A failed commit ends the transaction too: nothing of it applied.
+    if (!s.ok()) txn->txn->Rollback().PermitUncheckedError();
+    txn->done = true;
+    return to_status(s, err, err_cap);
+  });
+}
+
+int32_t pr_txn_rollback(pr_txn_t* txn, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (txn->done) return finished(err, err_cap);
+    txn->done = true;
+    return to_status(txn->txn->Rollback(), err, err_cap);
+  });
+}
+
+int32_t pr_txn_set_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (txn->done) return finished(err, err_cap);
+    txn->txn->SetSavePoint();
+    return PR_OK;
+  });
+}
+
+int32_t pr_txn_rollback_to_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (txn->done) return finished(err, err_cap);
+    return to_status(txn->txn->RollbackToSavePoint(), err, err_cap);
+  });
+}
+
+int32_t pr_txn_pop_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (txn->done) return finished(err, err_cap);
+    return to_status(txn->txn->PopSavePoint(), err, err_cap);
+  });
+}
+
+int32_t pr_txn_set_snapshot(pr_txn_t* txn, int32_t on_next_operation, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (txn->done) return finished(err, err_cap);
+    if (on_next_operation != 0) {
+      txn->txn->SetSnapshotOnNextOperation();
+    } else {
+      txn->txn->SetSnapshot();
+    }
+    return PR_OK;
+  });
+}
+
+void pr_txn_size(const pr_txn_t* txn, uint64_t* count, uint64_t* bytes) {
+  const rocksdb::WriteBatch& batch = *txn->txn->GetWriteBatch()->GetWriteBatch();
+  *count = batch.Count();
+  *bytes = batch.GetDataSize();
+}
+
+}  // extern "C"

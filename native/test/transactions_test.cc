@@ -1,0 +1,404 @@
+// GoogleTest tests of pinrock.h's transactions section: transactional
+// opens, pessimistic locks and their timeouts and deadlocks, optimistic
+// conflicts, snapshots, save points, and the calls a transaction refuses.
+#include "pinrock.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <thread>
+
+using namespace pinrock_test;
+
+namespace {
+
+pr_transaction_db_options_t DbOptions(int64_t lock_timeout_ms) {
+  return pr_transaction_db_options_t{lock_timeout_ms, lock_timeout_ms, 0, 50,
+                                     PR_OPTIMISTIC_VALIDATE_SERIAL};
+}
+
+class TransactionTest : public ::testing::TestWithParam<int32_t> {
+ protected:
+  void SetUp() override {
+    pr_options_set_create_if_missing(options.handle, 1);
+    pr_transaction_db_options_t txn_options = DbOptions(20);
+    ASSERT_EQ(PR_OK, pr_db_open_transactional(options.handle, dir.path().c_str(), GetParam(),
+                                              &txn_options, &db, err, sizeof err))
+        << err;
+  }
+  void TearDown() override { EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err; }
+
+  pr_txn_t* Begin(uint32_t flags = 0, int64_t lock_timeout_ms = -1) {
+    pr_txn_options_t txn_options{flags, lock_timeout_ms, -1};
+    pr_txn_t* txn = nullptr;
+    EXPECT_EQ(PR_OK, pr_txn_begin(db, 0, &txn_options, &txn, err, sizeof err)) << err;
+    return txn;
+  }
+  int32_t Put(pr_txn_t* txn, const std::string& key, const std::string& value) {
+    return pr_txn_put(txn, db, bytes(key), key.size(), bytes(value), value.size(), err, sizeof err);
+  }
+  // The transaction's read of key as "value", "absent" or "error N".
+  std::string Read(pr_txn_t* txn, const std::string& key, int32_t lock = PR_TXN_READ) {
+    uint8_t buf[64];
+    pr_get_result_t result;
+    int32_t s = pr_txn_get(txn, db, nullptr, 0, lock, bytes(key), key.size(), buf, sizeof buf, 0,
+                           &result, err, sizeof err);
+    if (s == PR_NOT_FOUND) return "absent";
+    if (s != PR_OK) return "error " + std::to_string(s);
+    return std::string(reinterpret_cast<const char*>(result.data), result.value_len);
+  }
+  // The database's read of key, outside any transaction.
+  std::string ReadCommitted(const std::string& key) {
+    uint8_t buf[64];
+    pr_get_result_t result;
+    int32_t s = pr_db_get(db, bytes(key), key.size(), buf, sizeof buf, 0, &result, err, sizeof err);
+    if (s == PR_NOT_FOUND) return "absent";
+    if (s != PR_OK) return "error " + std::to_string(s);
+    return std::string(reinterpret_cast<const char*>(result.data), result.value_len);
+  }
+  bool Pessimistic() const { return GetParam() == PR_TRANSACTIONS_PESSIMISTIC; }
+
+  TempDir dir;
+  Options options;
+  pr_db_t* db = nullptr;
+  char err[256] = {0};
+};
+
+INSTANTIATE_TEST_SUITE_P(Kinds, TransactionTest,
+                         ::testing::Values(PR_TRANSACTIONS_PESSIMISTIC, PR_TRANSACTIONS_OPTIMISTIC),
+                         [](const ::testing::TestParamInfo<int32_t>& kind) {
+                           return kind.param == PR_TRANSACTIONS_PESSIMISTIC ? "Pessimistic"
+                                                                            : "Optimistic";
+                         });
+
+TEST_P(TransactionTest, ACommitAppliesTheWritesTheTransactionAloneSawBefore) {
+  std::string old_value = "old";
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("b"), 1, bytes(old_value), old_value.size(), err, sizeof err));
+  EXPECT_EQ(GetParam(), pr_db_transactions(db));
+  pr_txn_t* txn = Begin();
+  ASSERT_EQ(PR_OK, Put(txn, "a", "1")) << err;
+  ASSERT_EQ(PR_OK, pr_txn_delete(txn, db, bytes("b"), 1, err, sizeof err)) << err;
+  uint64_t count = 0, size = 0;
+  pr_txn_size(txn, &count, &size);
+  EXPECT_EQ(2u, count);
+  EXPECT_GT(size, 12u);
+  EXPECT_EQ("1", Read(txn, "a"));
+  EXPECT_EQ("absent", Read(txn, "b"));
+  EXPECT_EQ("absent", ReadCommitted("a"));
+  EXPECT_EQ("old", ReadCommitted("b"));
+  ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err)) << err;
+  EXPECT_EQ("1", ReadCommitted("a"));
+  EXPECT_EQ("absent", ReadCommitted("b"));
+  // Done: every call but free is refused.
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, Put(txn, "c", "3"));
+  EXPECT_EQ("error 4", Read(txn, "a"));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_commit(txn, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_rollback(txn, err, sizeof err));
+  pr_txn_free(txn);
+  EXPECT_EQ("absent", ReadCommitted("c"));
+}
+
+TEST_P(TransactionTest, RollbackAndFreeDiscardTheWrites) {
+  pr_txn_t* rolled_back = Begin();
+  ASSERT_EQ(PR_OK, Put(rolled_back, "a", "1"));
+  ASSERT_EQ(PR_OK, pr_txn_rollback(rolled_back, err, sizeof err)) << err;
+  pr_txn_free(rolled_back);
+  pr_txn_t* freed = Begin();
+  ASSERT_EQ(PR_OK, Put(freed, "b", "2"));
+  pr_txn_free(freed);
+  EXPECT_EQ("absent", ReadCommitted("a"));
+  EXPECT_EQ("absent", ReadCommitted("b"));
+  pr_txn_free(nullptr);
+}
+
+TEST_P(TransactionTest, SavePointsNestAndRollBackOnlyTheWritesSince) {
+  pr_txn_t* txn = Begin();
+  EXPECT_EQ(PR_NOT_FOUND, pr_txn_rollback_to_savepoint(txn, err, sizeof err));
+  EXPECT_EQ(PR_NOT_FOUND, pr_txn_pop_savepoint(txn, err, sizeof err));
+  ASSERT_EQ(PR_OK, Put(txn, "a", "1"));
+  ASSERT_EQ(PR_OK, pr_txn_set_savepoint(txn, err, sizeof err));
+  ASSERT_EQ(PR_OK, Put(txn, "b", "2"));
+  ASSERT_EQ(PR_OK, pr_txn_set_savepoint(txn, err, sizeof err));
+  ASSERT_EQ(PR_OK, Put(txn, "c", "3"));
+  ASSERT_EQ(PR_OK, pr_txn_pop_savepoint(txn, err, sizeof err));  // keeps c
+  ASSERT_EQ(PR_OK, pr_txn_rollback_to_savepoint(txn, err, sizeof err));  // drops b and c
+  EXPECT_EQ("1", Read(txn, "a"));
+  EXPECT_EQ("absent", Read(txn, "b"));
+  EXPECT_EQ("absent", Read(txn, "c"));
+  ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err));
+  pr_txn_free(txn);
+  EXPECT_EQ("1", ReadCommitted("a"));
+  EXPECT_EQ("absent", ReadCommitted("b"));
+}
+
+TEST_P(TransactionTest, ASnapshotMakesReadsRepeatableAndALaterWriteByAnotherAConflict) {
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("k"), 1, bytes("1"), 1, err, sizeof err));
+  pr_txn_t* txn = Begin(PR_TXN_SET_SNAPSHOT);
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("k"), 1, bytes("2"), 1, err, sizeof err)) << err;
+  EXPECT_EQ("1", Read(txn, "k"));  // as of the snapshot
+  if (Pessimistic()) {
+    // The write after the snapshot is found when the key is locked.
+    EXPECT_EQ("error " + std::to_string(PR_CODE_BUSY), Read(txn, "k", PR_TXN_READ_FOR_UPDATE));
+    ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err));
+  } else {
+    EXPECT_EQ("1", Read(txn, "k", PR_TXN_READ_FOR_UPDATE));
+    EXPECT_EQ(PR_CODE_BUSY, pr_txn_commit(txn, err, sizeof err));
+    EXPECT_EQ("error 4", Read(txn, "k"));  // a failed commit ends it
+  }
+  pr_txn_free(txn);
+  // A snapshot taken on the next operation, and another snapshot than the
+  // transaction's refused for a read for update.
+  pr_txn_t* later = Begin();
+  ASSERT_EQ(PR_OK, pr_txn_set_snapshot(later, 1, err, sizeof err));
+  ASSERT_EQ(PR_OK, Put(later, "other", "x"));
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("k"), 1, bytes("3"), 1, err, sizeof err)) << err;
+  EXPECT_EQ("2", Read(later, "k"));
+  pr_snapshot_t* snapshot = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_snapshot_create(db, &snapshot, err, sizeof err));
+  uint8_t buf[8];
+  pr_get_result_t result;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_txn_get(later, db, snapshot, 0, PR_TXN_READ_FOR_UPDATE, bytes("k"), 1, buf,
+                       sizeof buf, 0, &result, err, sizeof err));
+  EXPECT_EQ(PR_OK, pr_txn_get(later, db, snapshot, 0, PR_TXN_READ, bytes("k"), 1, buf, sizeof buf,
+                              0, &result, err, sizeof err));
+  EXPECT_EQ('3', buf[0]);
+  pr_db_snapshot_release(db, snapshot);
+  pr_txn_free(later);
+}
+
+TEST_P(TransactionTest, ALargeValueIsPinnedAndOutlivesItsTransaction) {
+  std::string large(1000, 'v');
+  pr_txn_t* txn = Begin();
+  ASSERT_EQ(PR_OK, Put(txn, "own", large));
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("db"), 2, bytes(large), large.size(), err, sizeof err));
+  pr_get_result_t own, stored;
+  ASSERT_EQ(PR_OK, pr_txn_get(txn, db, nullptr, 0, PR_TXN_READ, bytes("own"), 3, nullptr, 0,
+                              PR_GET_PIN_IF_LARGER, &own, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_txn_get(txn, db, nullptr, 0, PR_TXN_READ, bytes("db"), 2, nullptr, 0,
+                              PR_GET_PIN_IF_LARGER, &stored, err, sizeof err));
+  pr_txn_free(txn);
+  ASSERT_NE(nullptr, own.pin);
+  ASSERT_NE(nullptr, stored.pin);
+  EXPECT_EQ(large, std::string(reinterpret_cast<const char*>(own.data), own.value_len));
+  EXPECT_EQ(large, std::string(reinterpret_cast<const char*>(stored.data), stored.value_len));
+  pr_pin_release(own.pin);
+  pr_pin_release(stored.pin);
+}
+
+TEST_P(TransactionTest, WhatATransactionCannotDoIsRefusedAndChangesNothing) {
+  pr_txn_t* txn = Begin();
+  // No merge operator in this database.
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_txn_merge(txn, db, bytes("m"), 1, bytes("12345678"), 8, err, sizeof err));
+  EXPECT_NE(nullptr, strstr(err, "no merge operator")) << err;
+  EXPECT_EQ("error 4", Read(txn, "k", 7));  // no such lock mode
+  // A key over the limit.
+  std::string long_key(PR_MAX_KEY_BYTES + 1, 'k');
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, Put(txn, long_key, "v"));
+  // A family of another database.
+  TempDir other_dir;
+  Options other_options;
+  pr_options_set_create_if_missing(other_options.handle, 1);
+  pr_db_t* other = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_open(other_options.handle, other_dir.path().c_str(), &other, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_txn_put(txn, other, bytes("k"), 1, bytes("v"), 1, err, sizeof err));
+  // A database not opened for transactions.
+  pr_txn_options_t txn_options{0, -1, -1};
+  pr_txn_t* refused = reinterpret_cast<pr_txn_t*>(0x1);
+  EXPECT_EQ(PR_CODE_NOT_SUPPORTED, pr_txn_begin(other, 0, &txn_options, &refused, err, sizeof err));
+  EXPECT_EQ(nullptr, refused);
+  EXPECT_EQ(0, pr_db_transactions(other));
+  EXPECT_EQ(PR_OK, pr_db_close(other, err, sizeof err));
+  // Options out of range.
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_txn_begin(db, PR_WRITE_SYNC | PR_WRITE_DISABLE_WAL, &txn_options, &refused, err, sizeof err));
+  pr_txn_options_t bad_timeout{0, -2, -1};
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_begin(db, 0, &bad_timeout, &refused, err, sizeof err));
+  pr_txn_options_t bad_flags{64, -1, -1};
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_begin(db, 0, &bad_flags, &refused, err, sizeof err));
+  // Closing with a transaction open is refused and changes nothing.
+  EXPECT_EQ(PR_CODE_ABORTED, pr_db_close(db, err, sizeof err));
+  ASSERT_EQ(PR_OK, Put(txn, "k", "v"));
+  ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err));
+  pr_txn_free(txn);
+  EXPECT_EQ("v", ReadCommitted("k"));
+}
+
+TEST_P(TransactionTest, WritesOfFamiliesCommitTogetherAndADroppedFamilyIsRefused) {
+  pr_db_t* family = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_create_family(db, nullptr, "f", &family, err, sizeof err)) << err;
+  pr_txn_t* txn = Begin();
+  ASSERT_EQ(PR_OK, Put(txn, "k", "default"));
+  ASSERT_EQ(PR_OK, pr_txn_put(txn, family, bytes("k"), 1, bytes("f"), 1, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err));
+  pr_txn_free(txn);
+  uint8_t buf[8];
+  pr_get_result_t result;
+  ASSERT_EQ(PR_OK, pr_db_get(family, bytes("k"), 1, buf, sizeof buf, 0, &result, err, sizeof err));
+  EXPECT_EQ('f', buf[0]);
+  EXPECT_EQ("default", ReadCommitted("k"));
+  ASSERT_EQ(PR_OK, pr_db_drop_family(family, err, sizeof err));
+  pr_txn_t* after = Begin();
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_txn_put(after, family, bytes("k"), 1, bytes("v"), 1, err, sizeof err));
+  pr_txn_free(after);
+  ASSERT_EQ(PR_OK, pr_db_family_release(family, err, sizeof err));
+}
+
+TEST_P(TransactionTest, ARangeDeleteIsRefusedBeforeAnythingIsWritten) {
+  Batch batch;
+  batch.Put("k", "v").DeleteRange("a", "z");
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_write(db, batch.data(), batch.size(), 0, err, sizeof err));
+  EXPECT_NE(nullptr, strstr(err, "track keys, not ranges")) << err;
+  EXPECT_EQ("absent", ReadCommitted("k"));
+}
+
+TEST(TransactionOpenTest, AnUnknownKindOrOptionOutOfRangeIsRefusedBeforeAnythingIsCreated) {
+  TempDir dir;
+  Options options;
+  pr_options_set_create_if_missing(options.handle, 1);
+  char err[256] = {0};
+  pr_db_t* db = reinterpret_cast<pr_db_t*>(0x1);
+  pr_transaction_db_options_t good = DbOptions(10);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_db_open_transactional(options.handle, dir.path().c_str(), 3, &good, &db, err, sizeof err));
+  EXPECT_EQ(nullptr, db);
+  for (pr_transaction_db_options_t bad : {DbOptions(-2), pr_transaction_db_options_t{1, 1, 0, -1, 0},
+                                          pr_transaction_db_options_t{1, 1, 0, 1, 2}}) {
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+              pr_db_open_transactional(options.handle, dir.path().c_str(), PR_TRANSACTIONS_OPTIMISTIC,
+                                       &bad, &db, err, sizeof err));
+  }
+  EXPECT_FALSE(fs::exists(dir.path()));
+  // An existing database opens transactional, and what it holds stays.
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("k"), 1, bytes("v"), 1, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_open_transactional(options.handle, dir.path().c_str(),
+                                            PR_TRANSACTIONS_PESSIMISTIC, &good, &db, err, sizeof err))
+      << err;
+  uint8_t buf[8];
+  pr_get_result_t result;
+  EXPECT_EQ(PR_OK, pr_db_get(db, bytes("k"), 1, buf, sizeof buf, 0, &result, err, sizeof err));
+  // The database's directory is claimed as by pr_db_open.
+  pr_db_t* twice = nullptr;
+  EXPECT_EQ(PR_CODE_IO_ERROR, pr_db_open(options.handle, dir.path().c_str(), &twice, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+}
+
+class PessimisticTest : public TransactionTest {};
+
+INSTANTIATE_TEST_SUITE_P(Kinds, PessimisticTest, ::testing::Values(PR_TRANSACTIONS_PESSIMISTIC));
+
+TEST_P(PessimisticTest, AKeyLockedByAnotherTimesOutForTransactionsAndPlainWrites) {
+  pr_txn_t* holder = Begin();
+  ASSERT_EQ(PR_OK, Put(holder, "k", "held"));
+  pr_txn_t* waiter = Begin(0, 0);
+  EXPECT_EQ(PR_CODE_TIMED_OUT | (PR_SUBCODE_LOCK_TIMEOUT << 8), Put(waiter, "k", "w"));
+  EXPECT_EQ(PR_CODE_TIMED_OUT | (PR_SUBCODE_LOCK_TIMEOUT << 8),
+            pr_db_put(db, bytes("k"), 1, bytes("plain"), 5, err, sizeof err));
+  EXPECT_EQ("error " + std::to_string(PR_CODE_TIMED_OUT | (PR_SUBCODE_LOCK_TIMEOUT << 8)),
+            Read(waiter, "k", PR_TXN_READ_FOR_UPDATE_SHARED));
+  // A plain read does not lock.
+  EXPECT_EQ("absent", Read(waiter, "k"));
+  // The failed write is not part of the waiter, which goes on.
+  ASSERT_EQ(PR_OK, Put(waiter, "other", "w"));
+  ASSERT_EQ(PR_OK, pr_txn_commit(holder, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_txn_commit(waiter, err, sizeof err));
+  pr_txn_free(holder);
+  pr_txn_free(waiter);
+  EXPECT_EQ("held", ReadCommitted("k"));
+  EXPECT_EQ("w", ReadCommitted("other"));
+}
+
+TEST_P(PessimisticTest, SharedLocksAdmitEachOtherAndAWaitClosingACycleIsADeadlock) {
+  pr_txn_t* first = Begin(PR_TXN_DETECT_DEADLOCKS, 5000);
+  pr_txn_t* second = Begin(PR_TXN_DETECT_DEADLOCKS, 5000);
+  EXPECT_EQ("absent", Read(first, "shared", PR_TXN_READ_FOR_UPDATE_SHARED));
+  EXPECT_EQ("absent", Read(second, "shared", PR_TXN_READ_FOR_UPDATE_SHARED));
+  ASSERT_EQ(PR_OK, Put(first, "a", "1"));
+  ASSERT_EQ(PR_OK, Put(second, "b", "2"));
+  // Each then wants the other's key: whichever waits second closes the
+  // cycle and fails at once; rolling it back lets the other go on.
+  auto want = [&](pr_txn_t* txn, const char* key) {
+    char thread_err[256];
+    int32_t status = pr_txn_put(txn, db, bytes(key), 1, bytes("x"), 1, thread_err, sizeof thread_err);
+    if (status == (PR_CODE_BUSY | (PR_SUBCODE_DEADLOCK << 8))) {
+      EXPECT_EQ(PR_OK, pr_txn_rollback(txn, thread_err, sizeof thread_err));
+    }
+    return status;
+  };
+  std::atomic<int32_t> first_status{-1};
+  std::thread first_waits([&] { first_status = want(first, "b"); });
+  int32_t second_status = want(second, "a");
+  first_waits.join();
+  const int32_t deadlock = PR_CODE_BUSY | (PR_SUBCODE_DEADLOCK << 8);
+  EXPECT_TRUE((first_status == deadlock && second_status == PR_OK) ||
+              (first_status == PR_OK && second_status == deadlock))
+      << first_status << " " << second_status;
+  pr_txn_t* winner = first_status == PR_OK ? first : second;
+  ASSERT_EQ(PR_OK, pr_txn_commit(winner, err, sizeof err));
+  pr_txn_free(first);
+  pr_txn_free(second);
+  // The winner's own key and the one it waited for; nothing of the other.
+  EXPECT_EQ(winner == first ? "1" : "x", ReadCommitted("a"));
+  EXPECT_EQ(winner == first ? "x" : "2", ReadCommitted("b"));
+}
+
+class OptimisticTest : public TransactionTest {};
+
+INSTANTIATE_TEST_SUITE_P(Kinds, OptimisticTest, ::testing::Values(PR_TRANSACTIONS_OPTIMISTIC));
+
+TEST_P(OptimisticTest, ACommitAfterAnotherWroteAKeyItWroteOrReadForUpdateConflictsAndAppliesNothing) {
+  for (bool read_for_update : {false, true}) {
+    pr_txn_t* txn = Begin();
+    if (read_for_update) {
+      EXPECT_EQ("plain", Read(txn, "k", PR_TXN_READ_FOR_UPDATE));
+    } else {
+      ASSERT_EQ(PR_OK, Put(txn, "k", "txn"));
+    }
+    ASSERT_EQ(PR_OK, Put(txn, "unrelated", "txn"));
+    // No lock: the plain write goes ahead at once.
+    std::string value = read_for_update ? "again" : "plain";
+    ASSERT_EQ(PR_OK, pr_db_put(db, bytes("k"), 1, bytes(value), value.size(), err, sizeof err));
+    EXPECT_EQ(PR_CODE_BUSY, pr_txn_commit(txn, err, sizeof err));
+    pr_txn_free(txn);
+    EXPECT_EQ(value, ReadCommitted("k"));
+    EXPECT_EQ("absent", ReadCommitted("unrelated"));
+  }
+  // A read alone is no conflict.
+  pr_txn_t* reader = Begin();
+  EXPECT_EQ("again", Read(reader, "k"));
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("k"), 1, bytes("new"), 3, err, sizeof err));
+  ASSERT_EQ(PR_OK, Put(reader, "unrelated", "r"));
+  EXPECT_EQ(PR_OK, pr_txn_commit(reader, err, sizeof err)) << err;
+  pr_txn_free(reader);
+  EXPECT_EQ("r", ReadCommitted("unrelated"));
+}
+
+TEST(OptimisticValidationTest, ParallelValidationFindsTheSameConflicts) {
+  TempDir dir;
+  Options options;
+  pr_options_set_create_if_missing(options.handle, 1);
+  char err[256] = {0};
+  pr_db_t* db = nullptr;
+  pr_transaction_db_options_t parallel{-1, -1, 0, 0, PR_OPTIMISTIC_VALIDATE_PARALLEL};
+  ASSERT_EQ(PR_OK, pr_db_open_transactional(options.handle, dir.path().c_str(),
+                                            PR_TRANSACTIONS_OPTIMISTIC, &parallel, &db, err, sizeof err));
+  pr_txn_options_t txn_options{0, -1, -1};
+  pr_txn_t* txn = nullptr;
+  ASSERT_EQ(PR_OK, pr_txn_begin(db, PR_WRITE_SYNC, &txn_options, &txn, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_txn_put(txn, db, bytes("k"), 1, bytes("t"), 1, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("k"), 1, bytes("p"), 1, err, sizeof err));
+  EXPECT_EQ(PR_CODE_BUSY, pr_txn_commit(txn, err, sizeof err));
+  pr_txn_free(txn);
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err));
+}
+
+}  // namespace
