@@ -1256,7 +1256,8 @@ PR_API int32_t pr_txn_begin(pr_db_t* db, uint32_t write_flags, const pr_txn_opti
                             pr_txn_t** txn_out, char* err, size_t err_cap);
 
 /* Frees a transaction; one not committed is rolled back, its writes
- * discarded and its locks released. NULL is accepted. */
+ * discarded and its locks released. NULL is accepted; a transaction with
+ * cursors open (pr_txn_cursor_open) is left as it is. */
 PR_API void pr_txn_free(pr_txn_t* txn);
 
 /* Writes of a transaction into family (a family handle of the
@@ -1299,6 +1300,24 @@ PR_API int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* s
                           uint32_t read_flags, int32_t lock, const uint8_t* key, size_t key_len,
                           uint8_t* buf, size_t buf_cap, uint32_t flags, pr_get_result_t* result,
                           char* err, size_t err_cap);
+
+/* Opens a cursor over family as the transaction sees it: its own writes
+ * merged over the database as of snapshot (NULL: the transaction's
+ * snapshot when it has one, else the latest state), with read_flags,
+ * readahead_bytes and bounds as pr_cursor_open takes them. Writes the
+ * transaction makes while the cursor is open show through it; the memory of
+ * an entry the cursor reported must not be read after such a write. The
+ * cursor is moved and closed with the pr_cursor_ calls (pr_cursor_refresh
+ * answers PR_CODE_NOT_SUPPORTED), and closed before the transaction is
+ * committed, rolled back (also to a save point) or freed: those return
+ * PR_CODE_ABORTED, and pr_txn_free does nothing, while any is open. Returns
+ * PR_OK with *cursor_out set, or a status as pr_txn_put's refusals. Not
+ * thread-safe with other calls on the transaction or its cursors. */
+PR_API int32_t pr_txn_cursor_open(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot,
+                                  uint32_t read_flags, uint64_t readahead_bytes,
+                                  const uint8_t* lower, size_t lower_len, const uint8_t* upper,
+                                  size_t upper_len, uint32_t bounds, pr_cursor_t** cursor_out,
+                                  char* err, size_t err_cap);
 
 /* Applies the transaction's writes atomically and releases its locks; the
  * transaction is then done (any later call on it but pr_txn_free returns

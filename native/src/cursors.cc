@@ -12,6 +12,9 @@ using namespace pinrock::internal;
 
 struct pr_cursor {
   pr_db* db;
+  // The count of open cursors of the transaction the cursor reads through
+  // (pr_txn_cursor_open), or null.
+  std::atomic<int64_t>* transaction_cursors = nullptr;
   // The bounds live here: RocksDB keeps pointers to them in read_options.
   std::string lower;
   std::string upper;
@@ -57,6 +60,40 @@ bool auto_prefix_mode_is_exact(const std::string& upper) {
 
 }  // namespace
 
+namespace pinrock::internal {
+
+pr_cursor_t* open_cursor(pr_db* family, rocksdb::ReadOptions options, uint64_t readahead_bytes,
+                         const uint8_t* lower, size_t lower_len, const uint8_t* upper,
+                         size_t upper_len, uint32_t bounds,
+                         std::atomic<int64_t>* transaction_cursors,
+                         const std::function<rocksdb::Iterator*(const rocksdb::ReadOptions&)>& open) {
+  auto cursor = std::make_unique<pr_cursor>();
+  cursor->db = family;
+  options.readahead_size = readahead_bytes;
+  if ((bounds & PR_RANGE_HAS_BEGIN) != 0) {
+    cursor->lower = key_slice(lower, lower_len).ToString();
+    cursor->lower_slice = cursor->lower;
+    options.iterate_lower_bound = &cursor->lower_slice;
+  }
+  if ((bounds & PR_RANGE_HAS_END) != 0) {
+    cursor->upper = key_slice(upper, upper_len).ToString();
+    cursor->upper_slice = cursor->upper;
+    options.iterate_upper_bound = &cursor->upper_slice;
+    if (!auto_prefix_mode_is_exact(cursor->upper)) {
+      options.auto_prefix_mode = false;
+      options.total_order_seek = true;
+    }
+  }
+  cursor->iterator.reset(open(options));
+  family->holds++;
+  family->database->open_cursors++;
+  cursor->transaction_cursors = transaction_cursors;
+  if (transaction_cursors != nullptr) (*transaction_cursors)++;
+  return cursor.release();
+}
+
+}  // namespace pinrock::internal
+
 extern "C" {
 
 int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
@@ -65,28 +102,10 @@ int32_t pr_cursor_open(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read
                        pr_cursor_t** cursor_out, char* err, size_t err_cap) {
   *cursor_out = nullptr;
   return guarded(err, err_cap, [&] {
-    auto cursor = std::make_unique<pr_cursor>();
-    cursor->db = db;
-    rocksdb::ReadOptions options = read_options(*db, snapshot, read_flags);
-    options.readahead_size = readahead_bytes;
-    if ((bounds & PR_RANGE_HAS_BEGIN) != 0) {
-      cursor->lower = key_slice(lower, lower_len).ToString();
-      cursor->lower_slice = cursor->lower;
-      options.iterate_lower_bound = &cursor->lower_slice;
-    }
-    if ((bounds & PR_RANGE_HAS_END) != 0) {
-      cursor->upper = key_slice(upper, upper_len).ToString();
-      cursor->upper_slice = cursor->upper;
-      options.iterate_upper_bound = &cursor->upper_slice;
-      if (!auto_prefix_mode_is_exact(cursor->upper)) {
-        options.auto_prefix_mode = false;
-        options.total_order_seek = true;
-      }
-    }
-    cursor->iterator.reset(db->db->NewIterator(options, db->family));
-    db->holds++;
-    db->database->open_cursors++;
-    *cursor_out = cursor.release();
+    *cursor_out = open_cursor(
+        db, read_options(*db, snapshot, read_flags), readahead_bytes, lower, lower_len, upper,
+        upper_len, bounds, nullptr,
+        [&](const rocksdb::ReadOptions& options) { return db->db->NewIterator(options, db->family); });
     return PR_OK;
   });
 }
@@ -96,8 +115,10 @@ void pr_cursor_close(pr_cursor_t* cursor) {
   pr_db* db = cursor->db;
   pr_database& database = *db->database;
   try {
+    std::atomic<int64_t>* transaction_cursors = cursor->transaction_cursors;
     delete cursor;
     drop_hold(db);
+    if (transaction_cursors != nullptr) (*transaction_cursors)--;
   } catch (...) {
     // Iterator cleanup does not throw; nothing may cross the boundary anyway.
   }

@@ -15,6 +15,7 @@
 #include <rocksdb/compaction_filter.h>
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
+#include <rocksdb/iterator.h>
 #include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/rate_limiter.h>
@@ -530,6 +531,17 @@ const std::vector<MergeOperatorKind>& offered_merge_operators();
 rocksdb::Status claim_written_directories(const std::string& path, rocksdb::DBOptions* options,
                                           DirectoryClaim* claim);
 std::string recorded_log_directory(const std::string& path, const rocksdb::DBOptions& recorded);
+
+// cursors.cc
+// Makes a cursor on family over the iterator open returns for options (with
+// the read-ahead and the bounds, which the cursor keeps, applied), holding
+// the family and counting the cursor in its database's open cursors and, when
+// not null, in transaction_cursors. Throws what key_slice throws.
+pr_cursor_t* open_cursor(pr_db* family, rocksdb::ReadOptions options, uint64_t readahead_bytes,
+                         const uint8_t* lower, size_t lower_len, const uint8_t* upper,
+                         size_t upper_len, uint32_t bounds,
+                         std::atomic<int64_t>* transaction_cursors,
+                         const std::function<rocksdb::Iterator*(const rocksdb::ReadOptions&)>& open);
 
 // families.cc
 void drop_hold(pr_db* family);

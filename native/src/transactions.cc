@@ -14,6 +14,9 @@ struct pr_txn {
   std::unique_ptr<rocksdb::Transaction> txn;
   // Committed or rolled back: every call but pr_txn_free is refused.
   bool done = false;
+  // Cursors of pr_txn_cursor_open not yet closed: their iterators read the
+  // transaction's write batch in place.
+  std::atomic<int64_t> open_cursors{0};
 };
 
 namespace {
@@ -23,6 +26,14 @@ bool valid_timeout(int64_t ms) { return ms >= -1; }
 
 int32_t finished(char* err, size_t err_cap) {
   return invalid_argument("the transaction is committed or rolled back", err, err_cap);
+}
+
+// Refuses what would free or rebuild the writes the transaction's open
+// cursors read (RocksDB's iterators over a transaction are valid until its
+// commit, rollback or rollback to a save point).
+int32_t cursors_open(char* err, size_t err_cap) {
+  return fail(PR_CODE_ABORTED, "Operation aborted: close the transaction's cursors first", err,
+              err_cap);
 }
 
 // Refuses a call on a done transaction, or naming a family that is not one
@@ -168,7 +179,7 @@ int32_t pr_txn_begin(pr_db_t* db, uint32_t write_flags, const pr_txn_options_t* 
 }
 
 void pr_txn_free(pr_txn_t* txn) {
-  if (txn == nullptr) return;
+  if (txn == nullptr || txn->open_cursors.load() > 0) return;
   pr_database& database = *txn->database;
   // RocksDB's transaction rolls back what it holds when deleted.
   delete txn;
@@ -236,9 +247,29 @@ int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot
   });
 }
 
+int32_t pr_txn_cursor_open(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot,
+                           uint32_t read_flags, uint64_t readahead_bytes, const uint8_t* lower,
+                           size_t lower_len, const uint8_t* upper, size_t upper_len,
+                           uint32_t bounds, pr_cursor_t** cursor_out, char* err, size_t err_cap) {
+  *cursor_out = nullptr;
+  return guarded(err, err_cap, [&] {
+    int32_t refused = check_call(*txn, family, err, err_cap);
+    if (refused != PR_OK) return refused;
+    const pr_snapshot_t* own = reinterpret_cast<const pr_snapshot_t*>(txn->txn->GetSnapshot());
+    *cursor_out = open_cursor(
+        family, read_options(*family, snapshot != nullptr ? snapshot : own, read_flags),
+        readahead_bytes, lower, lower_len, upper, upper_len, bounds, &txn->open_cursors,
+        [&](const rocksdb::ReadOptions& options) {
+          return txn->txn->GetIterator(options, family->family);
+        });
+    return PR_OK;
+  });
+}
+
 int32_t pr_txn_commit(pr_txn_t* txn, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (txn->done) return finished(err, err_cap);
+    if (txn->open_cursors.load() > 0) return cursors_open(err, err_cap);
     rocksdb::Status s = txn->txn->Commit();
     // A failed commit ends the transaction too: nothing of it applied.
     if (!s.ok()) txn->txn->Rollback().PermitUncheckedError();
@@ -250,6 +281,7 @@ int32_t pr_txn_commit(pr_txn_t* txn, char* err, size_t err_cap) {
 int32_t pr_txn_rollback(pr_txn_t* txn, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (txn->done) return finished(err, err_cap);
+    if (txn->open_cursors.load() > 0) return cursors_open(err, err_cap);
     txn->done = true;
     return to_status(txn->txn->Rollback(), err, err_cap);
   });
@@ -266,6 +298,7 @@ int32_t pr_txn_set_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
 int32_t pr_txn_rollback_to_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (txn->done) return finished(err, err_cap);
+    if (txn->open_cursors.load() > 0) return cursors_open(err, err_cap);
     return to_status(txn->txn->RollbackToSavePoint(), err, err_cap);
   });
 }

@@ -259,6 +259,41 @@ TEST_P(TransactionTest, ARangeDeleteIsRefusedBeforeAnythingIsWritten) {
   EXPECT_EQ("absent", ReadCommitted("k"));
 }
 
+TEST_P(TransactionTest, ACursorSeesTheTransactionsWritesOverTheDatabaseWithinItsBounds) {
+  for (const char* key : {"a", "b", "c", "e"}) {
+    ASSERT_EQ(PR_OK, pr_db_put(db, bytes(key), 1, bytes("db"), 2, err, sizeof err));
+  }
+  pr_txn_t* txn = Begin();
+  ASSERT_EQ(PR_OK, Put(txn, "d", "tx"));
+  ASSERT_EQ(PR_OK, pr_txn_delete(txn, db, bytes("b"), 1, err, sizeof err));
+  ASSERT_EQ(PR_OK, Put(txn, "c", "tx"));
+  pr_cursor_t* cursor = nullptr;
+  ASSERT_EQ(PR_OK, pr_txn_cursor_open(txn, db, nullptr, 0, 0, bytes("b"), 1, bytes("e"), 1,
+                                      PR_RANGE_HAS_BEGIN | PR_RANGE_HAS_END, &cursor, err, sizeof err))
+      << err;
+  EXPECT_EQ("c=tx", Move(cursor, PR_CURSOR_FIRST));
+  EXPECT_EQ("d=tx", Move(cursor, PR_CURSOR_NEXT));
+  EXPECT_EQ("end", Move(cursor, PR_CURSOR_NEXT));
+  EXPECT_EQ("d=tx", Move(cursor, PR_CURSOR_LAST));
+  // A write made while the cursor is open shows through it.
+  ASSERT_EQ(PR_OK, Put(txn, "bb", "new"));
+  EXPECT_EQ("bb=new", Move(cursor, PR_CURSOR_SEEK, "b"));
+  EXPECT_EQ(PR_CODE_NOT_SUPPORTED, pr_cursor_refresh(cursor, nullptr, err, sizeof err));
+  // Nothing may free what the cursor reads while it is open.
+  EXPECT_EQ(PR_CODE_ABORTED, pr_txn_commit(txn, err, sizeof err));
+  EXPECT_EQ(PR_CODE_ABORTED, pr_txn_rollback(txn, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_txn_set_savepoint(txn, err, sizeof err));
+  EXPECT_EQ(PR_CODE_ABORTED, pr_txn_rollback_to_savepoint(txn, err, sizeof err));
+  pr_txn_free(txn);  // left as it is
+  EXPECT_EQ("bb=new", Move(cursor, PR_CURSOR_FIRST));
+  EXPECT_EQ(PR_CODE_ABORTED, pr_db_close(db, err, sizeof err));
+  pr_cursor_close(cursor);
+  ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err)) << err;
+  pr_txn_free(txn);
+  EXPECT_EQ("tx", ReadCommitted("d"));
+  EXPECT_EQ("absent", ReadCommitted("b"));
+}
+
 TEST(TransactionOpenTest, AnUnknownKindOrOptionOutOfRangeIsRefusedBeforeAnythingIsCreated) {
   TempDir dir;
   Options options;

@@ -81,6 +81,11 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
 
     private final RocksDb owner;
     private final NativeCursor cursor;
+    /**
+     * The transaction the cursor reads through, or null: each call holds its
+     * guard too, since the native cursor reads the transaction's writes in place.
+     */
+    private final Transaction transaction;
     private final ResourceGuard guard = ResourceGuard.exclusive("Cursor");
     /** How the database frees this cursor natively, before it closes or when the cursor does. */
     final RocksDb.Dependent dependent = new RocksDb.Dependent() {
@@ -102,9 +107,15 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     /** The thread running a scan's visitor or a reader, which must not close this cursor. */
     private Thread callbackThread;
 
-    Cursor(RocksDb owner, NativeCursor cursor) {
+    /**
+     * @param owner the database
+     * @param cursor the native cursor
+     * @param transaction the transaction it reads through, or null
+     */
+    Cursor(RocksDb owner, NativeCursor cursor, Transaction transaction) {
         this.owner = owner;
         this.cursor = cursor;
+        this.transaction = transaction;
     }
 
     /**
@@ -220,7 +231,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             beforeRefresh();
             cursor.refresh(0L);
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -250,7 +261,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
                 snapshot.guard.release();
             }
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -274,7 +285,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         try {
             return cursor.onEntry();
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -329,7 +340,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             }
         } finally {
             callbackThread = null;
-            guard.release();
+            release();
         }
     }
 
@@ -490,7 +501,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             return read;
         } finally {
             callbackThread = null;
-            guard.release();
+            release();
         }
     }
 
@@ -711,7 +722,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
                         }
                     }
                 } finally {
-                    guard.release();
+                    release();
                 }
             }
             return !ready.isEmpty();
@@ -765,6 +776,9 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             cursor.close();
             // Only now: a database closing meanwhile must find this cursor and wait for its close.
             owner.forget(dependent);
+            if (transaction != null) {
+                transaction.forget(this);
+            }
         });
     }
 
@@ -784,6 +798,40 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
                     + " call it: use it once the call returns");
         }
         guard.acquire();
+        if (transaction != null) {
+            try {
+                transaction.acquireForCursor();
+            } catch (RuntimeException e) {
+                guard.release();
+                throw e;
+            }
+        }
+    }
+
+    /** Ends a call started by {@link #acquire()}. */
+    private void release() {
+        if (transaction != null) {
+            transaction.releaseForCursor();
+        }
+        guard.release();
+    }
+
+    /**
+     * Invalidates the views of the current entry, for a write of the
+     * cursor's transaction: the write may move the memory they view. The
+     * caller holds the transaction's guard, which excludes this cursor's
+     * calls; a cursor being closed closes its views itself.
+     *
+     * @throws IllegalStateException when views of the entry are open on another live thread
+     */
+    void invalidateViews() {
+        if (guard.tryAcquire()) {
+            try {
+                closeViews();
+            } finally {
+                guard.release();
+            }
+        }
     }
 
     /** Runs a move with the guard held, after invalidating the views of the entry it leaves. */
@@ -793,7 +841,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             beforeMove();
             return move.getAsBoolean();
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -808,7 +856,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             beforeMove();
             return step.getAsBoolean();
         } finally {
-            guard.release();
+            release();
         }
     }
 
@@ -819,7 +867,7 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             requireEntry();
             return read.get();
         } finally {
-            guard.release();
+            release();
         }
     }
 

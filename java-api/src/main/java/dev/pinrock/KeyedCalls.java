@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import dev.pinrock.internal.BatchEncoding.Operation;
 import dev.pinrock.internal.BufferSegments;
 import dev.pinrock.internal.KeyPath;
+import dev.pinrock.internal.NativeCursor;
 import dev.pinrock.internal.PinnedValue;
 import dev.pinrock.internal.Scratch;
 import dev.pinrock.internal.Segments;
@@ -66,6 +67,53 @@ public abstract sealed class KeyedCalls permits Keyspace, Transaction, Transacti
     abstract void writeOne(Operation operation, Object first, Object second);
 
     /**
+     * Makes the public cursor of a native one just opened, registered with
+     * what closes it (the database, and a transaction).
+     */
+    abstract Cursor adopt(NativeCursor cursor);
+
+    /**
+     * Runs, with the call's guards held, before every write: what a write
+     * invalidates (a transaction's cursors' entry views). Nothing by default.
+     *
+     * @throws IllegalStateException when the write cannot be made now
+     */
+    void beforeWrite() {
+    }
+
+    /**
+     * Opens a cursor over the keyspace as it is now, over every key: a
+     * family's keys, or a transaction's writes merged over them (see
+     * {@link Transaction} for what such a cursor adds).
+     *
+     * @return the cursor, on no entry yet; the caller closes it (closing the database does too)
+     * @throws IllegalStateException when the database is closed
+     */
+    public Cursor cursor() {
+        return cursor(ReadOptions.DEFAULT);
+    }
+
+    /**
+     * Opens a cursor with read options: a snapshot, a key range or prefix,
+     * caching, checksums, memory only, read-ahead. The cursor keeps the view
+     * it opened with, even when the snapshot closes before it.
+     *
+     * @param options how to read
+     * @return the cursor, on no entry yet; the caller closes it (closing the database does too)
+     * @throws IllegalArgumentException when the snapshot belongs to another database
+     * @throws IllegalStateException when the database or the snapshot is closed
+     */
+    public Cursor cursor(ReadOptions options) {
+        long snapshot = acquire(options);
+        try {
+            return adopt(keys.openCursor(snapshot, options.flags(), options.readaheadBytes(),
+                    options.lowerBoundNoCopy(), options.upperBoundNoCopy()));
+        } finally {
+            release(options);
+        }
+    }
+
+    /**
      * Writes a key and value, with {@link WriteOptions#DEFAULT}.
      *
      * <p>Like every write, it waits while RocksDB stalls writes (until flushes and
@@ -83,6 +131,7 @@ public abstract sealed class KeyedCalls permits Keyspace, Transaction, Transacti
         Objects.requireNonNull(value, "value");
         acquire();
         try {
+            beforeWrite();
             keys.put(key, value);
         } finally {
             release();
@@ -121,6 +170,7 @@ public abstract sealed class KeyedCalls permits Keyspace, Transaction, Transacti
         Objects.requireNonNull(value, "value");
         acquire();
         try {
+            beforeWrite();
             keys.put(key, value);
         } finally {
             release();
@@ -535,6 +585,7 @@ public abstract sealed class KeyedCalls permits Keyspace, Transaction, Transacti
         Objects.requireNonNull(key, "key");
         acquire();
         try {
+            beforeWrite();
             keys.delete(key);
         } finally {
             release();
@@ -564,6 +615,7 @@ public abstract sealed class KeyedCalls permits Keyspace, Transaction, Transacti
         Objects.requireNonNull(key, "key");
         acquire();
         try {
+            beforeWrite();
             keys.delete(key);
         } finally {
             release();

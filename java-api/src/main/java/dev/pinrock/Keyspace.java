@@ -16,6 +16,7 @@ import dev.pinrock.internal.BufferSegments;
 import dev.pinrock.internal.DataPath;
 import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.MultiGet;
+import dev.pinrock.internal.NativeCursor;
 import dev.pinrock.internal.PinnedValue;
 import dev.pinrock.internal.ResourceGuard;
 import dev.pinrock.internal.Scratch;
@@ -101,6 +102,13 @@ public abstract sealed class Keyspace extends KeyedCalls permits RocksDb, Column
         writeRecord(WriteOptions.DEFAULT, operation, first, second);
     }
 
+    @Override
+    Cursor adopt(NativeCursor cursor) {
+        Cursor adopted = new Cursor(database(), cursor, null);
+        database().register(adopted.dependent);
+        return adopted;
+    }
+
     /**
      * Makes a rarely used call on the owner of the family's handle between
      * {@link #acquire()} and {@link #release()}; the data path writes those
@@ -136,37 +144,6 @@ public abstract sealed class Keyspace extends KeyedCalls permits RocksDb, Column
         release();
     }
 
-    /**
-     * Opens a cursor over the database as it is now, over every key.
-     *
-     * @return the cursor, on no entry yet; the caller closes it (closing the database does too)
-     * @throws IllegalStateException when the database is closed
-     */
-    public Cursor cursor() {
-        return cursor(ReadOptions.DEFAULT);
-    }
-
-    /**
-     * Opens a cursor with read options: a snapshot, a key range or prefix,
-     * caching, checksums, memory only, read-ahead. The cursor keeps the view
-     * it opened with, even when the snapshot closes before it.
-     *
-     * @param options how to read
-     * @return the cursor, on no entry yet; the caller closes it (closing the database does too)
-     * @throws IllegalArgumentException when the snapshot belongs to another database
-     * @throws IllegalStateException when the database or the snapshot is closed
-     */
-    public Cursor cursor(ReadOptions options) {
-        long snapshot = acquire(options);
-        try {
-            Cursor cursor = new Cursor(database(), data.openCursor(snapshot, options.flags(),
-                    options.readaheadBytes(), options.lowerBoundNoCopy(), options.upperBoundNoCopy()));
-            database().register(cursor.dependent);
-            return cursor;
-        } finally {
-            release(options);
-        }
-    }
 
     /**
      * Tells without I/O whether a key may exist (RocksDB's KeyMayExist):

@@ -1,11 +1,15 @@
 package dev.pinrock;
 
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import dev.pinrock.internal.BatchEncoding.Operation;
 import dev.pinrock.internal.FfmTransaction;
 import dev.pinrock.internal.KeyPath;
+import dev.pinrock.internal.NativeCursor;
 import dev.pinrock.internal.ResourceGuard;
 
 /**
@@ -37,6 +41,20 @@ import dev.pinrock.internal.ResourceGuard;
  * it with nothing applied. Each is a {@link RocksDbException.RetryableException}:
  * roll back and retry in a new transaction.
  *
+ * <p><b>Cursors.</b> {@code cursor()} on the transaction or a family of it
+ * walks the transaction's writes merged over the database (as of its
+ * snapshot, when it has one), within the bounds and prefix of its
+ * {@link ReadOptions}. A write of the transaction while such a cursor is
+ * open shows through the cursor at its next move, and invalidates the views
+ * of the entry it is on (the write may move the memory they view; a write
+ * while such views are open on another live thread is refused with
+ * {@link IllegalStateException}). A cursor's call holds the transaction, so
+ * the transaction refuses calls from inside its cursors' scan visitors and
+ * readers. {@code refresh} is not supported on them. {@link #commit()},
+ * {@link #rollback()}, {@link #rollbackToSavePoint()} and {@link #close()}
+ * close the transaction's cursors first: RocksDB's iterators over a
+ * transaction die with its writes.
+ *
  * <p><b>Threads and lifetime.</b> A transaction is not thread-safe: a call
  * made while another thread's call on it is in flight is refused with
  * {@link IllegalStateException}. After {@link #commit()} or
@@ -52,6 +70,8 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
     private final RocksDb owner;
     private final FfmTransaction transaction;
     private final ResourceGuard guard = ResourceGuard.exclusive("Transaction");
+    /** The cursors over this transaction not yet closed: closed before it commits, rolls back or closes. */
+    private final Set<Cursor> cursors = ConcurrentHashMap.newKeySet();
     /** How the database frees this transaction natively, before it closes or when the transaction does. */
     final RocksDb.Dependent dependent = this::closeNative;
 
@@ -139,7 +159,10 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
      * @throws IllegalStateException when the transaction is closed or in use by another thread
      */
     public void commit() {
-        run(transaction::commit);
+        run(() -> {
+            closeCursors();
+            transaction.commit();
+        });
     }
 
     /**
@@ -150,7 +173,10 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
      * @throws IllegalStateException when the transaction is closed or in use by another thread
      */
     public void rollback() {
-        run(transaction::rollback);
+        run(() -> {
+            closeCursors();
+            transaction.rollback();
+        });
     }
 
     /**
@@ -174,7 +200,10 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
      * @throws IllegalStateException when the transaction is closed or in use by another thread
      */
     public boolean rollbackToSavePoint() {
-        return call(transaction::rollbackToSavePoint);
+        return call(() -> {
+            closeCursors();
+            return transaction.rollbackToSavePoint();
+        });
     }
 
     /**
@@ -233,6 +262,7 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
 
     private void closeNative() {
         guard.close(() -> {
+            closeCursors();
             transaction.free();
             // Only now: a database closing meanwhile must find this transaction and wait for its close.
             owner.forget(dependent);
@@ -296,10 +326,53 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
     void writeOne(Operation operation, Object first, Object second) {
         acquire();
         try {
+            beforeWrite();
             FfmTransaction.write(keys, operation, first, second);
         } finally {
             release();
         }
+    }
+
+    @Override
+    Cursor adopt(NativeCursor cursor) {
+        Cursor adopted = new Cursor(owner, cursor, this);
+        cursors.add(adopted);
+        owner.register(adopted.dependent);
+        return adopted;
+    }
+
+    /** A write moves the memory that this transaction's cursors' entry views view: they are invalidated. */
+    @Override
+    void beforeWrite() {
+        for (Cursor cursor : cursors) {
+            cursor.invalidateViews();
+        }
+    }
+
+    /**
+     * Closes the cursors over this transaction: RocksDB's iterators over a
+     * transaction die with its writes, at commit, rollback and rollback to a
+     * save point.
+     */
+    private void closeCursors() {
+        for (Cursor cursor : List.copyOf(cursors)) {
+            cursor.dependent.closeNative();
+        }
+    }
+
+    /** Marks a call of one of this transaction's cursors in flight: the transaction admits no other call then. */
+    void acquireForCursor() {
+        guard.acquire();
+    }
+
+    /** Ends a call started by {@link #acquireForCursor()}. */
+    void releaseForCursor() {
+        guard.release();
+    }
+
+    /** Drops a closed cursor from those this transaction closes. */
+    void forget(Cursor cursor) {
+        cursors.remove(cursor);
     }
 
     /**
@@ -341,10 +414,21 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
         void writeOne(Operation operation, Object first, Object second) {
             acquire();
             try {
+                beforeWrite();
                 FfmTransaction.write(keys, operation, first, second);
             } finally {
                 release();
             }
+        }
+
+        @Override
+        Cursor adopt(NativeCursor cursor) {
+            return transaction.adopt(cursor);
+        }
+
+        @Override
+        void beforeWrite() {
+            transaction.beforeWrite();
         }
 
         @Override

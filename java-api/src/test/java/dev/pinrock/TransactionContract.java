@@ -144,6 +144,75 @@ class TransactionContract extends BindingContract {
     }
 
     @Test
+    void aCursorSeesTheTransactionsWritesOverTheDatabaseWithinItsBounds() {
+        for (String key : List.of("a", "b", "c", "e")) {
+            db.put(bytes(key), bytes("db"));
+        }
+        family.put(bytes("c"), bytes("family"));
+        try (Transaction tx = db.beginTransaction()) {
+            tx.put(bytes("d"), bytes("tx"));
+            tx.delete(bytes("b"));
+            tx.put(bytes("c"), bytes("tx"));
+            tx.in(family).put(bytes("x"), bytes("tx"));
+            try (Cursor cursor = tx.cursor(ReadOptions.DEFAULT.lowerBound(bytes("b")).upperBound(bytes("e")));
+                    Cursor inFamily = tx.in(family).cursor()) {
+                assertEquals(List.of("c=tx", "d=tx"), entries(cursor));
+                assertEquals(List.of("c=family", "x=tx"), entries(inFamily));
+                assertTrue(cursor.seek(bytes("c")));
+                MemorySegment view = cursor.value();
+                // A write invalidates the entry views (the write may move their memory), and shows through.
+                tx.put(bytes("cc"), bytes("new"));
+                assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0));
+                assertEquals(List.of("c=tx", "cc=new", "d=tx"), entries(cursor));
+                assertThrows(RocksDbException.class, cursor::refresh);
+                // A call of the transaction from inside its cursor's scan is refused: the scan reads its writes.
+                assertTrue(cursor.first());
+                cursor.scan(1, (k, v) -> assertThrows(IllegalStateException.class,
+                        () -> tx.put(bytes("z"), bytes("v"))));
+            }
+            // The database sees none of it yet.
+            try (Cursor plain = db.cursor()) {
+                assertEquals(List.of("a=db", "b=db", "c=db", "e=db"), entries(plain));
+            }
+            tx.commit();
+        }
+        assertEquals("new", string(db.get(bytes("cc"))));
+    }
+
+    @Test
+    void commitRollbackAndCloseCloseTheTransactionsCursors() {
+        db.put(bytes("k"), bytes("v"));
+        Transaction tx = db.beginTransaction();
+        tx.setSavePoint();
+        Cursor first = tx.cursor();
+        assertTrue(tx.rollbackToSavePoint());
+        assertThrows(IllegalStateException.class, first::first);
+        Cursor second = tx.cursor();
+        tx.put(bytes("k2"), bytes("v2"));
+        tx.commit();
+        assertThrows(IllegalStateException.class, second::first);
+        tx.close();
+        Transaction other = db.beginTransaction();
+        Cursor third = other.cursor();
+        assertTrue(third.first());
+        other.close();
+        assertThrows(IllegalStateException.class, third::first);
+        Transaction open = db.beginTransaction();
+        Cursor fourth = open.cursor();
+        db.close(); // closes the transaction and its cursor
+        assertThrows(IllegalStateException.class, fourth::first);
+        assertThrows(IllegalStateException.class, open::commit);
+    }
+
+    private static List<String> entries(Cursor cursor) {
+        List<String> entries = new ArrayList<>();
+        for (boolean on = cursor.first(); on; on = cursor.next()) {
+            entries.add(string(cursor.keyBytes()) + "=" + string(cursor.valueBytes()));
+        }
+        return entries;
+    }
+
+    @Test
     void aPinnedValueOutlivesItsTransaction() {
         byte[] large = new byte[50_000];
         Arrays.fill(large, (byte) 'v');

@@ -68,15 +68,4 @@ public interface DataPath extends KeyPath {
                     operation, first, second), flags);
         }
     }
-
-    /**
-     * Opens a cursor (pr_cursor_open).
-     *
-     * @param snapshot a snapshot handle, or 0 for the latest state
-     * @param readFlags PR_READ_* flags
-     * @param readaheadBytes table-file read-ahead, 0 for RocksDB's automatic one
-     * @param lower the first key the cursor sees, or null for none
-     * @param upper the first key past what the cursor sees, or null for none
-     */
-    NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper);
 }

@@ -330,6 +330,10 @@ final class Downcalls {
         return PinrockNative.pr_txn_get$handle();
     }
 
+    static MethodHandle txnCursorOpen() {
+        return PinrockNative.pr_txn_cursor_open$handle();
+    }
+
     static MethodHandle txnCommit() {
         return PinrockNative.pr_txn_commit$handle();
     }

@@ -262,18 +262,10 @@ final class FfmDataPath extends FfmKeyPath implements DataPath {
     }
 
     @Override
-    public NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper) {
-        int bounds = (lower != null ? Downcalls.RANGE_HAS_BEGIN : 0) | (upper != null ? Downcalls.RANGE_HAS_END : 0);
-        try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
-            MemorySegment first = lower != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, lower) : MemorySegment.NULL;
-            MemorySegment last = upper != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, upper) : MemorySegment.NULL;
-            check((int) Downcalls.cursorOpen().invokeExact(handle, MemorySegment.ofAddress(snapshot), readFlags,
-                    readaheadBytes, first, first.byteSize(), last, last.byteSize(), bounds, scratch.word, scratch.err,
-                    ERR_CAP), scratch);
-            return new FfmCursor(scratch.word.get(ValueLayout.ADDRESS, 0));
-        } catch (Throwable t) {
-            throw unchecked(t);
-        }
+    int openCursor(MemorySegment snapshot, int readFlags, long readaheadBytes, MemorySegment lower,
+            MemorySegment upper, int bounds, Scratch scratch) throws Throwable {
+        return (int) Downcalls.cursorOpen().invokeExact(handle, snapshot, readFlags, readaheadBytes, lower,
+                lower.byteSize(), upper, upper.byteSize(), bounds, scratch.word, scratch.err, ERR_CAP);
     }
 
 }

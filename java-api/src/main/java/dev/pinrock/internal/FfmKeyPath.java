@@ -2,6 +2,7 @@ package dev.pinrock.internal;
 
 import static dev.pinrock.internal.Downcalls.unchecked;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -36,6 +37,29 @@ abstract sealed class FfmKeyPath implements KeyPath permits FfmDataPath, FfmTran
 
     /** Deletes key, native, failing through scratch's error buffer. */
     abstract void delete(Scratch scratch, MemorySegment key, long keyLength);
+
+    /**
+     * Opens a native cursor into scratch's word with the bound keys given
+     * (native, NULL when absent, as PR_RANGE_HAS_* bounds say).
+     *
+     * @return the status
+     */
+    abstract int openCursor(MemorySegment snapshot, int readFlags, long readaheadBytes, MemorySegment lower,
+            MemorySegment upper, int bounds, Scratch scratch) throws Throwable;
+
+    @Override
+    public NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper) {
+        int bounds = (lower != null ? Downcalls.RANGE_HAS_BEGIN : 0) | (upper != null ? Downcalls.RANGE_HAS_END : 0);
+        try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
+            MemorySegment first = lower != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, lower) : MemorySegment.NULL;
+            MemorySegment last = upper != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, upper) : MemorySegment.NULL;
+            Downcalls.check(openCursor(MemorySegment.ofAddress(snapshot), readFlags, readaheadBytes, first, last, bounds,
+                    scratch), scratch);
+            return new FfmCursor(scratch.word.get(ValueLayout.ADDRESS, 0));
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
 
     @Override
     public void put(byte[] key, byte[] value) {

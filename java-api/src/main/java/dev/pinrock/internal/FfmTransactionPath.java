@@ -67,6 +67,13 @@ final class FfmTransactionPath extends FfmKeyPath {
         check(status, scratch);
     }
 
+    @Override
+    int openCursor(MemorySegment snapshot, int readFlags, long readaheadBytes, MemorySegment lower,
+            MemorySegment upper, int bounds, Scratch scratch) throws Throwable {
+        return (int) Downcalls.txnCursorOpen().invokeExact(transaction, family, snapshot, readFlags, readaheadBytes,
+                lower, lower.byteSize(), upper, upper.byteSize(), bounds, scratch.word, scratch.err, ERR_CAP);
+    }
+
     /**
      * Writes a single delete of key, or a merge of the operand into key,
      * into the transaction: each part a byte array or a memory segment.

@@ -54,4 +54,15 @@ public interface KeyPath {
 
     /** Releases a pin {@link #pin} recorded; 0 is accepted. */
     void release(long pin);
+
+    /**
+     * Opens a cursor (pr_cursor_open, or pr_txn_cursor_open for a transaction's).
+     *
+     * @param snapshot a snapshot handle, or 0 for the latest state (a transaction's: its own snapshot, if any)
+     * @param readFlags PR_READ_* flags
+     * @param readaheadBytes table-file read-ahead, 0 for RocksDB's automatic one
+     * @param lower the first key the cursor sees, or null for none
+     * @param upper the first key past what the cursor sees, or null for none
+     */
+    NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper);
 }

@@ -6772,6 +6772,76 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_txn_cursor_open {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_cursor_open");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_cursor_open(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_cursor_open$descriptor() {
+        return pr_txn_cursor_open.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_cursor_open(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_cursor_open$handle() {
+        return pr_txn_cursor_open.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_cursor_open(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_cursor_open$address() {
+        return pr_txn_cursor_open.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_cursor_open(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_cursor_open(MemorySegment txn, MemorySegment family, MemorySegment snapshot, int read_flags, long readahead_bytes, MemorySegment lower, long lower_len, MemorySegment upper, long upper_len, int bounds, MemorySegment cursor_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_cursor_open.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_cursor_open", txn, family, snapshot, read_flags, readahead_bytes, lower, lower_len, upper, upper_len, bounds, cursor_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, family, snapshot, read_flags, readahead_bytes, lower, lower_len, upper, upper_len, bounds, cursor_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_txn_commit {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
