@@ -181,6 +181,14 @@ std::string unsafe_value_error(const rocksdb::DBOptions& db) {
 }
 
 std::string unsafe_value_error(const rocksdb::ColumnFamilyOptions& family) {
+  // RocksDB writes an empty list to the OPTIONS file as nothing, reads that
+  // back as the default (seven 1s), and fails the open that wrote it, after
+  // recovering the database, with an IO error.
+  if (family.max_bytes_for_level_multiplier_additional.empty()) {
+    return "max_bytes_for_level_multiplier_additional= (an empty list) does not survive RocksDB's "
+           "OPTIONS file, and the open would fail: give a multiplier per level, or leave it out "
+           "(every level's is then 1)";
+  }
   for (const rocksdb::CompressionOptions* opts : compression_options(family)) {
     std::string error = compression_threads_error(opts->parallel_threads);
     if (error.empty()) error = zstd_dictionary_error(opts->max_dict_bytes, opts->zstd_max_train_bytes);

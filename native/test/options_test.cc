@@ -384,6 +384,23 @@ TEST(OptionStringTest, OptionsThatWeakenAcknowledgedWritesAreRefusedByValue) {
 // shorter than the prefix (a get answered null for keys cursors listed),
 // and in-place updates change a cursor's value under it: refused in each
 // spelling RocksDB takes.
+// An empty list RocksDB reads back from its OPTIONS file as the default,
+// failing the open that wrote it (after recovery) with an IO error.
+TEST(OptionStringTest, ValuesThatDoNotSurviveTheOptionsFileAreRefused) {
+  expect_refused({
+      {PR_OPTION_SCOPE_FAMILY, "max_bytes_for_level_multiplier_additional=",
+       "does not survive RocksDB's OPTIONS file"},
+      {PR_OPTION_SCOPE_FAMILY,
+       "max_bytes_for_level_multiplier_additional=1:2;max_bytes_for_level_multiplier_additional=",
+       "an empty list"},
+  });
+  Options o;
+  char err[512] = {0};
+  EXPECT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_FAMILY,
+                                         "max_bytes_for_level_multiplier_additional=1:2:1", err, sizeof err))
+      << err;
+}
+
 TEST(OptionStringTest, LayoutsThatCannotAnswerEveryKeyAreRefused) {
   expect_refused({
       {PR_OPTION_SCOPE_FAMILY, "memtable_factory=prefix_hash", "HashSkipListRepFactory"},
