@@ -1161,7 +1161,9 @@ PR_API int32_t pr_cursor_scan(pr_cursor_t* cursor, uint32_t flags, size_t max_en
  * take the keys' locks for their duration, waiting up to the default lock
  * timeout); a batch deleting a range returns PR_CODE_INVALID_ARGUMENT,
  * nothing written, in either kind: RocksDB's transactions track keys, not
- * ranges. A transaction's writes stay its own, read back by its reads,
+ * ranges; so does a batch with a single delete in a pessimistic one, whose
+ * lock RocksDB 9.10 does not take (a transaction's own single deletes are
+ * locked). A transaction's writes stay its own, read back by its reads,
  * until pr_txn_commit applies them atomically. Pessimistic transactions
  * lock each key they write or read for update until they end (a key locked
  * by another waits up to the lock timeout: PR_CODE_TIMED_OUT with

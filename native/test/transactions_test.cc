@@ -331,6 +331,22 @@ class PessimisticTest : public TransactionTest {};
 
 INSTANTIATE_TEST_SUITE_P(Kinds, PessimisticTest, ::testing::Values(PR_TRANSACTIONS_PESSIMISTIC));
 
+TEST_P(PessimisticTest, ABatchSingleDeleteIsRefusedForItWouldNotBeLocked) {
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("k"), 1, bytes("v"), 1, err, sizeof err));
+  Batch batch;
+  batch.Put("other", "v").SingleDelete("k");
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_write(db, batch.data(), batch.size(), 0, err, sizeof err));
+  EXPECT_NE(nullptr, strstr(err, "does not lock")) << err;
+  EXPECT_EQ("v", ReadCommitted("k"));
+  EXPECT_EQ("absent", ReadCommitted("other"));
+  // In a transaction it is locked, and allowed.
+  pr_txn_t* txn = Begin();
+  ASSERT_EQ(PR_OK, pr_txn_single_delete(txn, db, bytes("k"), 1, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err));
+  pr_txn_free(txn);
+  EXPECT_EQ("absent", ReadCommitted("k"));
+}
+
 TEST_P(PessimisticTest, AKeyLockedByAnotherTimesOutForTransactionsAndPlainWrites) {
   pr_txn_t* holder = Begin();
   ASSERT_EQ(PR_OK, Put(holder, "k", "held"));

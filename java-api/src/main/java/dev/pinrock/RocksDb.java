@@ -153,7 +153,10 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * wrote their keys fail to commit. Range deletes ({@code deleteRange},
      * and write batches holding one) are refused with
      * {@link RocksDbException.InvalidArgumentException}, nothing written:
-     * RocksDB's transactions track keys, not ranges.
+     * RocksDB's transactions track keys, not ranges. So are single deletes
+     * outside transactions in a pessimistic database ({@code singleDelete}
+     * on the database or a family, and write batches holding one): RocksDB
+     * 9.10 takes no lock for them (a transaction's own are locked).
      *
      * @param path the database directory
      * @param options the options to open with

@@ -121,6 +121,22 @@ final class ApiModel {
         return families.get(family).get(key);
     }
 
+    /** family's entries once the pending writes (no range deletes), in order, are applied over what the model holds: a copy. */
+    NavigableMap<byte[], byte[]> entriesWith(String family, List<Write> pending) {
+        NavigableMap<byte[], byte[]> entries = new TreeMap<>(families.get(family));
+        for (Write write : pending) {
+            if (write.family().equals(family)) {
+                switch (write.kind()) {
+                    case PUT -> entries.put(write.key(), write.valueOrEnd());
+                    case DELETE, SINGLE_DELETE -> entries.remove(write.key());
+                    case MERGE -> entries.put(write.key(), operator.merge(entries.get(write.key()), write.valueOrEnd()));
+                    case DELETE_RANGE -> throw new IllegalArgumentException("a transaction deletes no ranges");
+                }
+            }
+        }
+        return entries;
+    }
+
     /** A copy of every family's entries, as a snapshot taken now sees them. */
     Map<String, NavigableMap<byte[], byte[]>> copy() {
         Map<String, NavigableMap<byte[], byte[]>> copy = new HashMap<>();
