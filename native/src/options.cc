@@ -379,6 +379,35 @@ rocksdb::Status parse_options(const rocksdb::ConfigOptions& config,
   return s;
 }
 
+// One scope's options by name as RocksDB serializes them (below).
+std::unordered_map<std::string, std::string> serialized_options(const rocksdb::DBOptions& db);
+std::unordered_map<std::string, std::string> serialized_options(
+    const rocksdb::ColumnFamilyOptions& family);
+std::unordered_map<std::string, std::string> serialized_options(
+    const rocksdb::BlockBasedTableOptions& table);
+
+// Why a value named holds is refused for what RocksDB parsed it into, or
+// "": RocksDB reads a negative number for an unsigned option as that number
+// plus 2^64 (or 2^32), with no error (write_buffer_size=-1 is a 16 EiB
+// memtable), so a value written with a minus sign that RocksDB serializes
+// without one is refused.
+template <typename Options>
+std::string wrapped_value_error(const Options& parsed,
+                                const std::unordered_map<std::string, std::string>& named) {
+  std::unordered_map<std::string, std::string> serialized;
+  for (const auto& [name, value] : named) {
+    size_t first = value.find_first_not_of(" \t");
+    if (first == std::string::npos || value[first] != '-') continue;
+    if (serialized.empty()) serialized = serialized_options(parsed);
+    auto read = serialized.find(name);
+    if (read != serialized.end() && (read->second.empty() || read->second[0] != '-')) {
+      return name + "=" + value + " is negative, and the option is unsigned: RocksDB would read it as " +
+             read->second;
+    }
+  }
+  return "";
+}
+
 // Applies the options RocksDB parses from named over current, unless it
 // refuses them or they hold an unsafe value; returns its status.
 template <typename Options>
@@ -391,6 +420,7 @@ int32_t parse_into(Options* current, const std::unordered_map<std::string, std::
   rocksdb::Status s = parse_options(config, *current, named, &parsed);
   if (!s.ok()) return invalid_argument(where + s.ToString(), err, err_cap);
   std::string unsafe = unsafe_value_error(parsed);
+  if (unsafe.empty()) unsafe = wrapped_value_error(parsed, named);
   if (!unsafe.empty()) return invalid_argument(where + unsafe, err, err_cap);
   *current = std::move(parsed);
   return PR_OK;
@@ -451,7 +481,6 @@ std::unordered_map<std::string, std::string> named_in(const rocksdb::Status& ser
   return named;
 }
 
-// One scope's options by name as RocksDB serializes them.
 std::unordered_map<std::string, std::string> serialized_options(const rocksdb::DBOptions& db) {
   std::string text;
   return named_in(rocksdb::GetStringFromDBOptions(rocksdb::ConfigOptions(), db, &text), text);

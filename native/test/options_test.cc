@@ -384,6 +384,26 @@ TEST(OptionStringTest, OptionsThatWeakenAcknowledgedWritesAreRefusedByValue) {
 // shorter than the prefix (a get answered null for keys cursors listed),
 // and in-place updates change a cursor's value under it: refused in each
 // spelling RocksDB takes.
+// RocksDB reads a negative number for an unsigned option as a huge one,
+// with no error: refused in every scope, at open and while open; negative
+// values of signed options stay accepted.
+TEST(OptionStringTest, NegativeValuesOfUnsignedOptionsAreRefused) {
+  expect_refused({
+      {PR_OPTION_SCOPE_FAMILY, "max_sequential_skip_in_iterations=-1", "the option is unsigned"},
+      {PR_OPTION_SCOPE_FAMILY, "write_buffer_size=-1", "write_buffer_size=-1 is negative"},
+      {PR_OPTION_SCOPE_FAMILY, "arena_block_size= -4096", "RocksDB would read it as"},
+      {PR_OPTION_SCOPE_DB, "max_total_wal_size=-1", "the option is unsigned"},
+      {PR_OPTION_SCOPE_TABLE, "block_size=-1", "the option is unsigned"},
+  });
+  Options o;
+  char err[512] = {0};
+  EXPECT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_DB, "max_open_files=-1", err, sizeof err))
+      << err;
+  EXPECT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_FAMILY, "level0_slowdown_writes_trigger=20",
+                                         err, sizeof err))
+      << err;
+}
+
 // An empty list RocksDB reads back from its OPTIONS file as the default,
 // failing the open that wrote it (after recovery) with an IO error.
 TEST(OptionStringTest, ValuesThatDoNotSurviveTheOptionsFileAreRefused) {
@@ -425,6 +445,12 @@ TEST(OptionStringTest, LayoutsThatCannotAnswerEveryKeyAreRefused) {
 }
 
 using SetOptionsTest = DbTest;
+
+TEST_F(SetOptionsTest, ANegativeValueOfAnUnsignedOptionIsRefusedWhileOpen) {
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_set_options(db, PR_OPTION_SCOPE_FAMILY,
+                                                        "max_sequential_skip_in_iterations=-1", err, sizeof err));
+  EXPECT_NE(nullptr, strstr(err, "the option is unsigned")) << err;
+}
 
 // Runs call; a call that has not returned after a minute (it takes
 // milliseconds otherwise) is taken for a hang, and the test program ends
