@@ -51,6 +51,14 @@ int32_t check_call(const pr_txn& txn, const pr_db* family, char* err, size_t err
   return PR_OK;
 }
 
+// Read options for family in the transaction: as of snapshot, or of the
+// transaction's own snapshot (when it has one) when snapshot is null.
+rocksdb::ReadOptions transaction_read_options(const pr_txn& txn, const pr_db& family,
+                                              const pr_snapshot_t* snapshot, uint32_t read_flags) {
+  const pr_snapshot_t* own = reinterpret_cast<const pr_snapshot_t*>(txn.txn->GetSnapshot());
+  return read_options(family, snapshot != nullptr ? snapshot : own, read_flags);
+}
+
 // Runs one write of the transaction (write() -> Status) after check_call.
 template <typename Write>
 int32_t txn_write(pr_txn_t* txn, pr_db_t* family, char* err, size_t err_cap, Write&& write) {
@@ -227,14 +235,13 @@ int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot
         lock != PR_TXN_READ_FOR_UPDATE_SHARED) {
       return invalid_argument("unknown lock mode " + std::to_string(lock), err, err_cap);
     }
-    const pr_snapshot_t* own = reinterpret_cast<const pr_snapshot_t*>(txn->txn->GetSnapshot());
-    if (lock != PR_TXN_READ && snapshot != nullptr && snapshot != own) {
+    if (lock != PR_TXN_READ && snapshot != nullptr &&
+        snapshot != reinterpret_cast<const pr_snapshot_t*>(txn->txn->GetSnapshot())) {
       return invalid_argument(
           "a read for update reads as of the transaction's snapshot or the latest state", err,
           err_cap);
     }
-    rocksdb::ReadOptions options = read_options(*family, snapshot != nullptr ? snapshot : own,
-                                                read_flags);
+    rocksdb::ReadOptions options = transaction_read_options(*txn, *family, snapshot, read_flags);
     rocksdb::Slice key_bytes = key_slice(key, key_len);
     rocksdb::PinnableSlice value;
     rocksdb::Status s =
@@ -255,9 +262,8 @@ int32_t pr_txn_cursor_open(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* 
   return guarded(err, err_cap, [&] {
     int32_t refused = check_call(*txn, family, err, err_cap);
     if (refused != PR_OK) return refused;
-    const pr_snapshot_t* own = reinterpret_cast<const pr_snapshot_t*>(txn->txn->GetSnapshot());
     *cursor_out = open_cursor(
-        family, read_options(*family, snapshot != nullptr ? snapshot : own, read_flags),
+        family, transaction_read_options(*txn, *family, snapshot, read_flags),
         readahead_bytes, lower, lower_len, upper, upper_len, bounds, &txn->open_cursors,
         [&](const rocksdb::ReadOptions& options) {
           return txn->txn->GetIterator(options, family->family);

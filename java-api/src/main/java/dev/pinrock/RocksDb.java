@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 
 import dev.pinrock.internal.Binding;
 import dev.pinrock.internal.FfmDb;
@@ -19,6 +20,7 @@ import dev.pinrock.internal.MultiGet;
 import dev.pinrock.internal.NativeLibrary;
 import dev.pinrock.internal.NativeStatistics;
 import dev.pinrock.internal.ResourceGuard;
+import dev.pinrock.internal.SharedHandles;
 
 /**
  * An open RocksDB database.
@@ -130,12 +132,21 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
 
     /** Opens through a chosen binding: the JNI variant is reachable only from within pinrock. */
     static RocksDb open(Path path, DbOptions options, Binding binding) {
+        return open(path, options, binding, (absolute, shared) -> FfmDb.open(absolute, options, shared));
+    }
+
+    /**
+     * Opens with open, given the absolute path and the handles of the objects
+     * the options share, holding those objects meanwhile.
+     */
+    private static RocksDb open(Path path, DbOptions options, Binding binding,
+            BiFunction<Path, SharedHandles, FfmDb> open) {
         NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(options, "options");
         Path absolute = path.toAbsolutePath();
         FfmDb db = SharedObject.withHandles(options.memoryBudget(), options.rateLimiter(), options.sstFileManager(),
-                shared -> FfmDb.open(absolute, options, shared));
+                shared -> open.apply(absolute, shared));
         return new RocksDb(absolute, db, binding, options.memoryBudget());
     }
 
@@ -166,17 +177,11 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws IllegalStateException as {@link #open(Path, DbOptions)} throws
      */
     public static RocksDb openTransactional(Path path, DbOptions options, TransactionDbOptions transactions) {
-        NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
-        Objects.requireNonNull(path, "path");
-        Objects.requireNonNull(options, "options");
         Objects.requireNonNull(transactions, "transactions");
-        Path absolute = path.toAbsolutePath();
-        FfmDb db = SharedObject.withHandles(options.memoryBudget(), options.rateLimiter(), options.sstFileManager(),
-                shared -> FfmDb.openTransactional(absolute, options, shared, transactions.isOptimistic(),
-                        transactions.lockTimeoutMillis(), transactions.defaultLockTimeoutMillis(),
-                        transactions.maxLocks(), transactions.deadlockDetectDepth(),
-                        transactions.parallelValidation()));
-        return new RocksDb(absolute, db, Binding.FFM, options.memoryBudget());
+        return open(path, options, Binding.FFM, (absolute, shared) -> FfmDb.openTransactional(absolute, options,
+                shared, transactions.isOptimistic(), transactions.lockTimeoutMillis(),
+                transactions.defaultLockTimeoutMillis(), transactions.maxLocks(), transactions.deadlockDetectDepth(),
+                transactions.parallelValidation()));
     }
 
     /**

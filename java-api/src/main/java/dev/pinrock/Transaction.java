@@ -324,12 +324,17 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
 
     @Override
     void writeOne(Operation operation, Object first, Object second) {
-        acquire();
+        writeOne(this, operation, first, second);
+    }
+
+    /** A single delete or merge through view, the transaction itself or a {@link Scope} of it. */
+    void writeOne(KeyedCalls view, Operation operation, Object first, Object second) {
+        view.acquire();
         try {
             beforeWrite();
-            FfmTransaction.write(keys, operation, first, second);
+            FfmTransaction.write(view.keys, operation, first, second);
         } finally {
-            release();
+            view.release();
         }
     }
 
@@ -412,13 +417,7 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
 
         @Override
         void writeOne(Operation operation, Object first, Object second) {
-            acquire();
-            try {
-                beforeWrite();
-                FfmTransaction.write(keys, operation, first, second);
-            } finally {
-                release();
-            }
+            transaction.writeOne(this, operation, first, second);
         }
 
         @Override
