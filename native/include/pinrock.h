@@ -989,7 +989,9 @@ PR_API int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_optio
  * drop has returned, writes through it (and batches naming the family) fail
  * with PR_CODE_INVALID_ARGUMENT. A write racing the drop is either applied
  * before it or discarded with the family, and never fails another thread's
- * write. The default family cannot be dropped (PR_CODE_INVALID_ARGUMENT).
+ * write. The default family cannot be dropped (PR_CODE_INVALID_ARGUMENT),
+ * nor any while prepared transactions may be undecided (see
+ * pr_txn_prepare: PR_CODE_INVALID_ARGUMENT).
  * Thread-safe. Until released, a dropped family keeps its memtables, and
  * can keep a write stall it had, which stops the whole database's writes:
  * release it once no call uses it. */
@@ -1257,8 +1259,11 @@ typedef struct pr_txn_options {
 PR_API int32_t pr_txn_begin(pr_db_t* db, uint32_t write_flags, const pr_txn_options_t* txn_options,
                             pr_txn_t** txn_out, char* err, size_t err_cap);
 
-/* Frees a transaction; one not committed is rolled back, its writes
- * discarded and its locks released. NULL is accepted; a transaction with
+/* Frees a transaction; one neither committed nor prepared is rolled back,
+ * its writes discarded and its locks released. A prepared one (see
+ * pr_txn_prepare) stays prepared, with its locks: the database keeps it
+ * and pr_db_take_prepared hands it out again (and, once the database is
+ * closed, the next open recovers it). NULL is accepted; a transaction with
  * cursors open (pr_txn_cursor_open) is left as it is. */
 PR_API void pr_txn_free(pr_txn_t* txn);
 
@@ -1325,7 +1330,9 @@ PR_API int32_t pr_txn_cursor_open(pr_txn_t* txn, pr_db_t* family, const pr_snaps
  * transaction is then done (any later call on it but pr_txn_free returns
  * PR_CODE_INVALID_ARGUMENT). Returns PR_OK, or a status with nothing
  * applied (a conflict, see the section's comment, PR_CODE_EXPIRED past its
- * expiration, or the write's failure): a failed commit is rolled back.
+ * expiration, or the write's failure): a failed commit is rolled back,
+ * except a prepared transaction's, which stays prepared (the caller
+ * retries the commit or rolls it back).
  * Writes into a family dropped since they were made go with the family in
  * a pessimistic commit (the others are applied); an optimistic commit fails
  * with PR_CODE_INVALID_ARGUMENT. A commit waits out write stalls as RocksDB
@@ -1335,6 +1342,52 @@ PR_API int32_t pr_txn_commit(pr_txn_t* txn, char* err, size_t err_cap);
 /* Discards the transaction's writes and releases its locks; the
  * transaction is then done. Returns PR_OK or a status. */
 PR_API int32_t pr_txn_rollback(pr_txn_t* txn, char* err, size_t err_cap);
+
+/* Two-phase commit (pessimistic databases): a named transaction is
+ * prepared, its writes logged as a prepared section of the write-ahead
+ * log, before the decision to commit or roll it back. A prepared
+ * transaction survives a crash or a close: the next open recovers it
+ * (pr_db_take_prepared), and it is committed or rolled back then. */
+
+/* Names the transaction: name is name_len bytes, 1 to 512, not the name of
+ * another named transaction of the database that is open or prepared.
+ * Returns PR_OK, or PR_CODE_INVALID_ARGUMENT (named already, a length out
+ * of range, a name in use, a done or prepared transaction, an optimistic
+ * one). name is not kept. */
+PR_API int32_t pr_txn_set_name(pr_txn_t* txn, const uint8_t* name, size_t name_len, char* err,
+                               size_t err_cap);
+
+/* The transaction's name: *name_len bytes at the returned address, valid
+ * while the transaction is; 0 bytes when it has none. Never fails. */
+PR_API const uint8_t* pr_txn_name(const pr_txn_t* txn, size_t* name_len);
+
+/* Prepares a named transaction: writes its writes to the write-ahead log
+ * as a prepared section (synced when its commit's write flags sync), which
+ * a crash or close keeps. From then on it takes no writes, reads for
+ * update, save point or snapshot calls (PR_CODE_INVALID_ARGUMENT); it
+ * reads, and pr_txn_commit or pr_txn_rollback decides it. Returns PR_OK;
+ * PR_CODE_INVALID_ARGUMENT for a transaction without a name, one prepared
+ * or done, one of an optimistic database, or one whose commit would skip
+ * the write-ahead log (PR_WRITE_DISABLE_WAL: its commit could be lost while
+ * its prepared section stays, and be recovered and applied again);
+ * or one that wrote into a family dropped since; PR_CODE_EXPIRED past its
+ * expiration; PR_CODE_ABORTED while its cursors are open (the prepare
+ * rewrites the batch they read); or the write's failure, the transaction
+ * left as it was. While a pessimistic database holds prepared transactions
+ * no family of it can be dropped (pr_db_drop_family), nor in any other open
+ * of a directory a pessimistic open wrote: RocksDB 9.10 cannot recover a
+ * prepared transaction into a family dropped since. */
+PR_API int32_t pr_txn_prepare(pr_txn_t* txn, char* err, size_t err_cap);
+
+/* Hands out one undecided prepared transaction no pr_txn_t holds (db is
+ * any of its family handles): one the database recovered at its open,
+ * named and prepared as before and holding no locks (RocksDB recovers them
+ * without: decide them before writing their keys otherwise), or one freed
+ * undecided since, with its locks. Returns PR_OK with *txn_out set, which
+ * the caller commits or rolls back and frees as any transaction;
+ * PR_NOT_FOUND with *txn_out NULL when there is none, or the database is
+ * not pessimistic; a status when out of memory. Thread-safe. */
+PR_API int32_t pr_db_take_prepared(pr_db_t* db, pr_txn_t** txn_out, char* err, size_t err_cap);
 
 /* Marks a save point: pr_txn_rollback_to_savepoint discards the writes
  * since (and restores the snapshot then). Save points nest. Returns PR_OK,

@@ -219,6 +219,7 @@ int32_t open_database(const pr_options_t* options, const char* path, const Datab
       families.push_back(std::move(family));
     }
     rocksdb::DBOptions db_options(rocks_options);
+    database.two_phase_recorded = keep_two_phase_commit(path, &db_options);
     rocksdb::Status checked =
         claim_written_directories(path, &db_options, &database.directory);
     if (checked.ok()) {
@@ -301,6 +302,7 @@ int32_t pr_db_close(pr_db_t* db, char* err, size_t err_cap) {
     // ends with this one).
     RateLimitLift lift(database.rate_limiter.get());
     pr_db_set_closing(owned.get(), 0);
+    free_undecided_transactions(database);
     for (const auto& family : database.families) {
       database.db->DestroyColumnFamilyHandle(family->family);
     }

@@ -456,6 +456,7 @@ int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, s
     rocksdb::Status checked = claim_written_directories(path, &rocks_options, &directory);
     if (checked.ok()) checked = check_recorded_family_options(path, families, others);
     if (checked.ok()) checked = check_no_blob_files(path, rocks_options.env, families, others);
+    if (checked.ok()) checked = check_no_prepared_log(path, rocks_options);
     if (!checked.ok()) return to_status(checked, err, err_cap);
     const std::vector<std::string> known = known_family_names(path, rocks_options);
     // Repair's opens, RepairDB and its compactions write through the rate
@@ -523,7 +524,8 @@ int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_options, con
 int32_t pr_db_drop_family(pr_db_t* family, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     std::unique_lock<std::shared_mutex> lock(family->database->mutex);
-    rocksdb::Status s = family->db->DropColumnFamily(family->family);
+    rocksdb::Status s = check_no_prepared_transactions(*family->database);
+    if (s.ok()) s = family->db->DropColumnFamily(family->family);
     if (!s.ok()) return to_status(s, err, err_cap);
     family->database->open_families.erase(family->name);
     family->dropped = true;

@@ -331,6 +331,15 @@ struct pr_database {
   rocksdb::OptimisticTransactionDB* optimistic = nullptr;
   // The deadlock detection depth of the pessimistic database's transactions.
   int64_t deadlock_detect_depth = 0;
+  // The prepared transactions of the pessimistic database that no pr_txn
+  // holds: recovered at open, or freed undecided; pr_db_take_prepared hands
+  // them out (the TransactionDB owns them until then, and deletes those
+  // left at close, which the log keeps for the next open).
+  std::mutex undecided_mutex;
+  std::vector<rocksdb::Transaction*> undecided_prepared;
+  // Whether the directory's OPTIONS file recorded allow_2pc at open (see
+  // keep_two_phase_commit): its log may hold prepared transactions.
+  bool two_phase_recorded = false;
   // Set by pr_db_set_closing: writes waiting out a stall give up, and the
   // rate limiter is lifted (so that calls in flight end and close is bounded).
   std::atomic<bool> closing{false};
@@ -542,6 +551,40 @@ pr_cursor_t* open_cursor(pr_db* family, rocksdb::ReadOptions options, uint64_t r
                          size_t upper_len, uint32_t bounds,
                          std::atomic<int64_t>* transaction_cursors,
                          const std::function<rocksdb::Iterator*(const rocksdb::ReadOptions&)>& open);
+
+// transactions.cc
+// Opens with RocksDB's allow_2pc when the directory's newest OPTIONS file
+// records it (a pessimistic transactional open wrote it): its log may hold
+// prepared sections, of undecided transactions and of committed ones whose
+// values no table file holds yet. Only a recovery with allow_2pc keeps
+// them; one without skips those logs as flushed and deletes them, and with
+// them those transactions and commits. So every later open of the
+// directory, plain or transactional, keeps allow_2pc. Returns whether it
+// was recorded.
+bool keep_two_phase_commit(const std::string& path, rocksdb::DBOptions* options);
+
+// Refuses to drop a column family of database while a prepared
+// transaction may write into it: RocksDB 9.10's TransactionDB open rebuilds
+// each recovered prepared transaction through the handles of the families
+// it wrote, and dereferences a null one for a family dropped since (a
+// crash at every later open). Refused in a pessimistic database while it
+// holds a prepared transaction, and in any other open of a directory whose
+// log may hold some (two_phase_recorded). Call with database.mutex held.
+// Returns OK or InvalidArgument.
+rocksdb::Status check_no_prepared_transactions(const pr_database& database);
+
+// Frees the undecided prepared transactions no pr_txn holds (see
+// pr_database::undecided_prepared) before the database closes: RocksDB's
+// close refuses while their snapshots live. Their prepared sections stay in
+// the log, for the next open to recover.
+void free_undecided_transactions(pr_database& database);
+
+// Refuses to repair a directory whose OPTIONS file records allow_2pc while
+// log files remain (in it or in options.wal_dir): RocksDB 9.10's RepairDB
+// replays each log without recovering transactions, so it applies every
+// prepared section (undecided and rolled back ones too) and ignores
+// rollbacks. Returns OK or NotSupported.
+rocksdb::Status check_no_prepared_log(const std::string& path, const rocksdb::Options& options);
 
 // families.cc
 void drop_hold(pr_db* family);

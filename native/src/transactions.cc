@@ -14,6 +14,10 @@ struct pr_txn {
   std::unique_ptr<rocksdb::Transaction> txn;
   // Committed or rolled back: every call but pr_txn_free is refused.
   bool done = false;
+  // Its name (pr_txn_set_name, or recovered), empty when it has none.
+  std::string name;
+  // The ids of the families it wrote into (pr_txn_prepare checks them).
+  std::set<uint32_t> written_families;
   // Cursors of pr_txn_cursor_open not yet closed: their iterators read the
   // transaction's write batch in place.
   std::atomic<int64_t> open_cursors{0};
@@ -59,17 +63,97 @@ rocksdb::ReadOptions transaction_read_options(const pr_txn& txn, const pr_db& fa
   return read_options(family, snapshot != nullptr ? snapshot : own, read_flags);
 }
 
-// Runs one write of the transaction (write() -> Status) after check_call.
+bool prepared(const pr_txn& txn) {
+  return txn.txn->GetState() == rocksdb::Transaction::PREPARED;
+}
+
+// Refuses what would change a transaction whose writes are prepared (its
+// prepared section in the log would no longer be what it commits), or a
+// done one: InvalidArgument, else OK.
+int32_t check_changeable(const pr_txn& txn, char* err, size_t err_cap) {
+  if (txn.done) return finished(err, err_cap);
+  if (prepared(txn)) {
+    return invalid_argument("the transaction is prepared: commit or roll it back", err, err_cap);
+  }
+  return PR_OK;
+}
+
+// Runs one write of the transaction (write() -> Status) after check_call
+// and check_changeable.
 template <typename Write>
 int32_t txn_write(pr_txn_t* txn, pr_db_t* family, char* err, size_t err_cap, Write&& write) {
   return guarded(err, err_cap, [&] {
     int32_t refused = check_call(*txn, family, err, err_cap);
+    if (refused == PR_OK) refused = check_changeable(*txn, err, err_cap);
     if (refused != PR_OK) return refused;
-    return to_status(write(), err, err_cap);
+    rocksdb::Status s = write();
+    if (s.ok()) txn->written_families.insert(family->family->GetID());
+    return to_status(s, err, err_cap);
   });
 }
 
+// Wraps a transaction of database in a pr_txn the database counts.
+pr_txn_t* adopt(pr_database& database, rocksdb::Transaction* transaction) {
+  auto txn = std::make_unique<pr_txn>();
+  txn->database = &database;
+  txn->txn.reset(transaction);
+  txn->name = transaction->GetName();
+  database.open_transactions++;
+  return txn.release();
+}
+
 }  // namespace
+
+namespace pinrock::internal {
+
+bool keep_two_phase_commit(const std::string& path, rocksdb::DBOptions* options) {
+  rocksdb::DBOptions recorded;
+  RecordedFamilies families;
+  if (!load_recorded_families(path, &recorded, &families).ok() || !recorded.allow_2pc) return false;
+  options->allow_2pc = true;
+  return true;
+}
+
+void free_undecided_transactions(pr_database& database) {
+  std::lock_guard<std::mutex> lock(database.undecided_mutex);
+  for (rocksdb::Transaction* transaction : database.undecided_prepared) delete transaction;
+  database.undecided_prepared.clear();
+}
+
+rocksdb::Status check_no_prepared_log(const std::string& path, const rocksdb::Options& options) {
+  rocksdb::DBOptions recorded_db_options = options;
+  if (!keep_two_phase_commit(path, &recorded_db_options)) return rocksdb::Status::OK();
+  for (const std::string& directory : {path, options.wal_dir.empty() ? path : options.wal_dir}) {
+    std::vector<std::string> children;
+    if (!options.env->GetChildren(directory, &children).ok()) continue;
+    for (const std::string& child : children) {
+      if (child.size() > 4 && child.compare(child.size() - 4, 4, ".log") == 0) {
+        return rocksdb::Status::NotSupported(
+            "repair cannot keep prepared transactions: a transactional database's log file " + child +
+            " may hold some, and RocksDB's RepairDB would apply them all, undecided and rolled back "
+            "ones too; open it with openTransactional instead");
+      }
+    }
+  }
+  return rocksdb::Status::OK();
+}
+
+rocksdb::Status check_no_prepared_transactions(const pr_database& database) {
+  if (database.pessimistic != nullptr) {
+    std::vector<rocksdb::Transaction*> prepared;
+    database.pessimistic->GetAllPreparedTransactions(&prepared);
+    if (prepared.empty()) return rocksdb::Status::OK();
+    return rocksdb::Status::InvalidArgument(
+        "a column family cannot be dropped while prepared transactions are undecided: commit or "
+        "roll them back first");
+  }
+  if (!database.two_phase_recorded) return rocksdb::Status::OK();
+  return rocksdb::Status::InvalidArgument(
+      "a column family cannot be dropped here: the log may hold prepared transactions, which only "
+      "a pessimistic transactional open recovers and decides; drop it in one");
+}
+
+}  // namespace pinrock::internal
 
 extern "C" {
 
@@ -114,6 +198,7 @@ int32_t pr_db_open_transactional(const pr_options_t* options, const char* path, 
           *opened = txn_db;
           database->pessimistic = txn_db;
           database->deadlock_detect_depth = depth;
+          if (s.ok()) txn_db->GetAllPreparedTransactions(&database->undecided_prepared);
           return s;
         },
         db_out, err, err_cap);
@@ -165,8 +250,6 @@ int32_t pr_txn_begin(pr_db_t* db, uint32_t write_flags, const pr_txn_options_t* 
     }
     rocksdb::WriteOptions write = write_options(db->write_options, write_flags);
     bool snapshot = (txn_options->flags & PR_TXN_SET_SNAPSHOT) != 0;
-    auto txn = std::make_unique<pr_txn>();
-    txn->database = &database;
     if (database.pessimistic != nullptr) {
       rocksdb::TransactionOptions options;
       options.set_snapshot = snapshot;
@@ -174,14 +257,12 @@ int32_t pr_txn_begin(pr_db_t* db, uint32_t write_flags, const pr_txn_options_t* 
       options.deadlock_detect_depth = database.deadlock_detect_depth;
       options.lock_timeout = txn_options->lock_timeout_ms;
       options.expiration = txn_options->expiration_ms;
-      txn->txn.reset(database.pessimistic->BeginTransaction(write, options));
+      *txn_out = adopt(database, database.pessimistic->BeginTransaction(write, options));
     } else {
       rocksdb::OptimisticTransactionOptions options;
       options.set_snapshot = snapshot;
-      txn->txn.reset(database.optimistic->BeginTransaction(write, options));
+      *txn_out = adopt(database, database.optimistic->BeginTransaction(write, options));
     }
-    database.open_transactions++;
-    *txn_out = txn.release();
     return PR_OK;
   });
 }
@@ -189,6 +270,11 @@ int32_t pr_txn_begin(pr_db_t* db, uint32_t write_flags, const pr_txn_options_t* 
 void pr_txn_free(pr_txn_t* txn) {
   if (txn == nullptr || txn->open_cursors.load() > 0) return;
   pr_database& database = *txn->database;
+  if (prepared(*txn)) {
+    // Undecided: the database keeps it, with its locks, to hand out again.
+    std::lock_guard<std::mutex> lock(database.undecided_mutex);
+    database.undecided_prepared.push_back(txn->txn.release());
+  }
   // RocksDB's transaction rolls back what it holds when deleted.
   delete txn;
   database.open_transactions--;
@@ -235,6 +321,10 @@ int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot
         lock != PR_TXN_READ_FOR_UPDATE_SHARED) {
       return invalid_argument("unknown lock mode " + std::to_string(lock), err, err_cap);
     }
+    if (lock != PR_TXN_READ) {
+      refused = check_changeable(*txn, err, err_cap);
+      if (refused != PR_OK) return refused;
+    }
     if (lock != PR_TXN_READ && snapshot != nullptr &&
         snapshot != reinterpret_cast<const pr_snapshot_t*>(txn->txn->GetSnapshot())) {
       return invalid_argument(
@@ -277,7 +367,9 @@ int32_t pr_txn_commit(pr_txn_t* txn, char* err, size_t err_cap) {
     if (txn->done) return finished(err, err_cap);
     if (txn->open_cursors.load() > 0) return cursors_open(err, err_cap);
     rocksdb::Status s = txn->txn->Commit();
-    // A failed commit ends the transaction too: nothing of it applied.
+    // A failed commit of a prepared transaction leaves it prepared, to be
+    // decided again; any other ends the transaction, nothing of it applied.
+    if (!s.ok() && prepared(*txn)) return to_status(s, err, err_cap);
     if (!s.ok()) txn->txn->Rollback().PermitUncheckedError();
     txn->done = true;
     return to_status(s, err, err_cap);
@@ -293,9 +385,66 @@ int32_t pr_txn_rollback(pr_txn_t* txn, char* err, size_t err_cap) {
   });
 }
 
+int32_t pr_txn_set_name(pr_txn_t* txn, const uint8_t* name, size_t name_len, char* err,
+                        size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    int32_t refused = check_changeable(*txn, err, err_cap);
+    if (refused != PR_OK) return refused;
+    // RocksDB checks the length, the state and that the name is free.
+    std::string text(reinterpret_cast<const char*>(name), name_len);
+    rocksdb::Status s = txn->txn->SetName(text);
+    if (s.ok()) txn->name = std::move(text);
+    return to_status(s, err, err_cap);
+  });
+}
+
+const uint8_t* pr_txn_name(const pr_txn_t* txn, size_t* name_len) {
+  *name_len = txn->name.size();
+  return reinterpret_cast<const uint8_t*>(txn->name.data());
+}
+
+int32_t pr_txn_prepare(pr_txn_t* txn, char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    int32_t refused = check_changeable(*txn, err, err_cap);
+    if (refused != PR_OK) return refused;
+    if (txn->open_cursors.load() > 0) return cursors_open(err, err_cap);
+    if (txn->database->pessimistic != nullptr && txn->txn->GetWriteOptions()->disableWAL) {
+      return invalid_argument(
+          "a transaction whose commit skips the write-ahead log cannot be prepared", err, err_cap);
+    }
+    // Held shared: no family is dropped between the check and the prepare
+    // (see check_no_prepared_transactions).
+    std::shared_lock<std::shared_mutex> lock(txn->database->mutex);
+    std::set<uint32_t> open;
+    for (const auto& [name, family] : txn->database->open_families) open.insert(family->family->GetID());
+    for (uint32_t id : txn->written_families) {
+      if (open.count(id) == 0) {
+        return invalid_argument("the transaction wrote into a column family dropped since (id " +
+                                    std::to_string(id) + "): roll it back",
+                                err, err_cap);
+      }
+    }
+    // RocksDB refuses one without a name and an optimistic one.
+    return to_status(txn->txn->Prepare(), err, err_cap);
+  });
+}
+
+int32_t pr_db_take_prepared(pr_db_t* db, pr_txn_t** txn_out, char* err, size_t err_cap) {
+  *txn_out = nullptr;
+  return guarded(err, err_cap, [&] {
+    pr_database& database = *db->database;
+    std::lock_guard<std::mutex> lock(database.undecided_mutex);
+    if (database.undecided_prepared.empty()) return PR_NOT_FOUND;
+    *txn_out = adopt(database, database.undecided_prepared.back());
+    database.undecided_prepared.pop_back();
+    return PR_OK;
+  });
+}
+
 int32_t pr_txn_set_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    if (txn->done) return finished(err, err_cap);
+    int32_t refused = check_changeable(*txn, err, err_cap);
+    if (refused != PR_OK) return refused;
     txn->txn->SetSavePoint();
     return PR_OK;
   });
@@ -303,7 +452,8 @@ int32_t pr_txn_set_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
 
 int32_t pr_txn_rollback_to_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    if (txn->done) return finished(err, err_cap);
+    int32_t refused = check_changeable(*txn, err, err_cap);
+    if (refused != PR_OK) return refused;
     if (txn->open_cursors.load() > 0) return cursors_open(err, err_cap);
     return to_status(txn->txn->RollbackToSavePoint(), err, err_cap);
   });
@@ -311,14 +461,16 @@ int32_t pr_txn_rollback_to_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
 
 int32_t pr_txn_pop_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    if (txn->done) return finished(err, err_cap);
+    int32_t refused = check_changeable(*txn, err, err_cap);
+    if (refused != PR_OK) return refused;
     return to_status(txn->txn->PopSavePoint(), err, err_cap);
   });
 }
 
 int32_t pr_txn_set_snapshot(pr_txn_t* txn, int32_t on_next_operation, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    if (txn->done) return finished(err, err_cap);
+    int32_t refused = check_changeable(*txn, err, err_cap);
+    if (refused != PR_OK) return refused;
     if (on_next_operation != 0) {
       txn->txn->SetSnapshotOnNextOperation();
     } else {

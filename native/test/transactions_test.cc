@@ -25,6 +25,10 @@ class TransactionTest : public ::testing::TestWithParam<int32_t> {
  protected:
   void SetUp() override {
     pr_options_set_create_if_missing(options.handle, 1);
+    OpenTransactional();
+  }
+  // Opens db, of the kind under test, with lock timeouts of 20 ms.
+  void OpenTransactional() {
     pr_transaction_db_options_t txn_options = DbOptions(20);
     ASSERT_EQ(PR_OK, pr_db_open_transactional(options.handle, dir.path().c_str(), GetParam(),
                                               &txn_options, &db, err, sizeof err))
@@ -347,6 +351,156 @@ TEST_P(PessimisticTest, ABatchSingleDeleteIsRefusedForItWouldNotBeLocked) {
   EXPECT_EQ("absent", ReadCommitted("k"));
 }
 
+// Two-phase commit: a prepared transaction survives a close (as it does a
+// crash: the kill test in the Java suite), is recovered by name at the next
+// open, and is decided then; one decided before the close is not recovered.
+TEST_P(PessimisticTest, APreparedTransactionIsRecoveredAtTheNextOpenAndDecidedThen) {
+  pr_txn_t* kept = Begin();
+  ASSERT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_prepare(kept, err, sizeof err));  // no name
+  ASSERT_EQ(PR_OK, pr_txn_set_name(kept, bytes("kept"), 4, err, sizeof err)) << err;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_set_name(kept, bytes("again"), 5, err, sizeof err));
+  ASSERT_EQ(0, Put(kept, "a", "1"));
+  ASSERT_EQ(PR_OK, pr_txn_set_snapshot(kept, 0, err, sizeof err)) << err;  // kept past the free below
+  ASSERT_EQ(PR_OK, pr_txn_prepare(kept, err, sizeof err)) << err;
+  // Prepared: it reads, but changes nothing more.
+  EXPECT_EQ("1", Read(kept, "a"));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, Put(kept, "b", "2"));
+  EXPECT_EQ("error " + std::to_string(PR_CODE_INVALID_ARGUMENT), Read(kept, "a", PR_TXN_READ_FOR_UPDATE));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_set_savepoint(kept, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_prepare(kept, err, sizeof err));
+  EXPECT_EQ("absent", ReadCommitted("a"));
+  pr_txn_t* rolled_back = Begin();
+  ASSERT_EQ(PR_OK, pr_txn_set_name(rolled_back, bytes("gone"), 4, err, sizeof err));
+  ASSERT_EQ(0, Put(rolled_back, "c", "3"));
+  ASSERT_EQ(PR_OK, pr_txn_prepare(rolled_back, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_txn_rollback(rolled_back, err, sizeof err));
+  pr_txn_free(rolled_back);
+  // Another transaction may not take a name in use.
+  pr_txn_t* same_name = Begin();
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_set_name(same_name, bytes("kept"), 4, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_set_name(same_name, bytes(""), 0, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_txn_set_name(same_name, bytes(std::string(513, 'n')), 513, err, sizeof err));
+  pr_txn_free(same_name);
+  // Freed undecided, it stays prepared with its lock (and snapshot), and is
+  // handed out again.
+  pr_txn_free(kept);
+  pr_txn_t* other = Begin();
+  EXPECT_EQ(PR_CODE_TIMED_OUT | (PR_SUBCODE_LOCK_TIMEOUT << 8), Put(other, "a", "2"));
+  pr_txn_free(other);
+  kept = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_take_prepared(db, &kept, err, sizeof err)) << err;
+  size_t kept_len = 0;
+  EXPECT_EQ("kept", std::string(reinterpret_cast<const char*>(pr_txn_name(kept, &kept_len)), 4));
+  EXPECT_EQ(4u, kept_len);
+  pr_txn_t* none = reinterpret_cast<pr_txn_t*>(0x1);
+  EXPECT_EQ(PR_NOT_FOUND, pr_db_take_prepared(db, &none, err, sizeof err));
+  EXPECT_EQ(nullptr, none);
+  pr_txn_free(kept);
+  // The close leaves it in the log.
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+
+  // A plain open keeps the prepared transaction for a transactional one.
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  EXPECT_EQ("absent", ReadCommitted("a"));
+  EXPECT_EQ(PR_NOT_FOUND, pr_db_take_prepared(db, &none, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  OpenTransactional();
+  pr_txn_t* recovered = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_take_prepared(db, &recovered, err, sizeof err)) << err;
+  EXPECT_EQ(PR_NOT_FOUND, pr_db_take_prepared(db, &none, err, sizeof err));
+  size_t name_len = 0;
+  const uint8_t* name = pr_txn_name(recovered, &name_len);
+  EXPECT_EQ("kept", std::string(reinterpret_cast<const char*>(name), name_len));
+  EXPECT_EQ("absent", ReadCommitted("a"));
+  EXPECT_EQ("absent", ReadCommitted("c"));
+  EXPECT_EQ("1", Read(recovered, "a"));
+  ASSERT_EQ(PR_OK, pr_txn_commit(recovered, err, sizeof err)) << err;
+  pr_txn_free(recovered);
+  EXPECT_EQ("1", ReadCommitted("a"));
+  // Decided, it is not recovered again; its values are in the log's
+  // prepared section only, which a plain open keeps too.
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  EXPECT_EQ("1", ReadCommitted("a"));
+  EXPECT_EQ("absent", ReadCommitted("c"));
+  EXPECT_EQ(PR_NOT_FOUND, pr_db_take_prepared(db, &none, err, sizeof err));
+}
+
+// RocksDB 9.10's open crashes on a prepared transaction that wrote into a
+// family dropped since: no such transaction can be prepared, and no family
+// dropped while one is undecided, in this open or another of the directory.
+TEST_P(PessimisticTest, NoFamilyAPreparedTransactionWroteIntoCanBeDroppedBeforeItIsDecided) {
+  pr_db_t* family = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_create_family(db, nullptr, "f", &family, err, sizeof err)) << err;
+  pr_db_t* gone = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_create_family(db, nullptr, "gone", &gone, err, sizeof err)) << err;
+  pr_txn_t* late = Begin();
+  ASSERT_EQ(PR_OK, pr_txn_set_name(late, bytes("late"), 4, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_txn_put(late, gone, bytes("g"), 1, bytes("1"), 1, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_drop_family(gone, err, sizeof err)) << err;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_prepare(late, err, sizeof err));
+  EXPECT_NE(nullptr, strstr(err, "dropped since")) << err;
+  pr_txn_free(late);
+
+  pr_txn_t* txn = Begin();
+  ASSERT_EQ(PR_OK, pr_txn_set_name(txn, bytes("t"), 1, err, sizeof err)) << err;
+  ASSERT_EQ(0, Put(txn, "a", "1"));
+  ASSERT_EQ(PR_OK, pr_txn_put(txn, family, bytes("b"), 1, bytes("2"), 1, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_txn_prepare(txn, err, sizeof err)) << err;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_drop_family(family, err, sizeof err));
+  pr_txn_free(txn);
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_drop_family(family, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  // Nor in a plain open, which cannot see the prepared transactions.
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_family(db, "f", &family, err, sizeof err)) << err;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_drop_family(family, err, sizeof err));
+  EXPECT_NE(nullptr, strstr(err, "pessimistic")) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  OpenTransactional();
+  pr_txn_t* recovered = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_take_prepared(db, &recovered, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_txn_commit(recovered, err, sizeof err)) << err;
+  pr_txn_free(recovered);
+  EXPECT_EQ("1", ReadCommitted("a"));
+  // Decided: the family may go.
+  ASSERT_EQ(PR_OK, pr_db_family(db, "f", &family, err, sizeof err)) << err;
+  EXPECT_EQ(PR_OK, pr_db_drop_family(family, err, sizeof err)) << err;
+}
+
+// RocksDB's RepairDB applies every prepared section of the log, rolled
+// back or not: a repair is refused while a pessimistic database's log files
+// remain.
+TEST_P(PessimisticTest, ARepairThatWouldApplyARolledBackTransactionIsRefused) {
+  pr_txn_t* txn = Begin();
+  ASSERT_EQ(PR_OK, pr_txn_set_name(txn, bytes("t"), 1, err, sizeof err)) << err;
+  ASSERT_EQ(0, Put(txn, "a", "1"));
+  ASSERT_EQ(PR_OK, pr_txn_prepare(txn, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_txn_rollback(txn, err, sizeof err)) << err;
+  pr_txn_free(txn);
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  EXPECT_EQ(PR_CODE_NOT_SUPPORTED, pr_db_repair(options.handle, dir.path().c_str(), err, sizeof err));
+  EXPECT_NE(nullptr, strstr(err, "prepared transactions")) << err;
+  ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  EXPECT_EQ("absent", ReadCommitted("a"));
+}
+
+TEST_P(PessimisticTest, ATransactionCommittingWithoutTheLogCannotBePrepared) {
+  pr_txn_options_t txn_options{0, -1, -1};
+  pr_txn_t* txn = nullptr;
+  ASSERT_EQ(PR_OK, pr_txn_begin(db, PR_WRITE_DISABLE_WAL, &txn_options, &txn, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_txn_set_name(txn, bytes("t"), 1, err, sizeof err)) << err;
+  ASSERT_EQ(0, Put(txn, "k", "v"));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_prepare(txn, err, sizeof err));
+  EXPECT_NE(nullptr, strstr(err, "write-ahead log")) << err;
+  // Still unprepared: it commits as an ordinary transaction.
+  ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err)) << err;
+  pr_txn_free(txn);
+  EXPECT_EQ("v", ReadCommitted("k"));
+}
+
 TEST_P(PessimisticTest, AKeyLockedByAnotherTimesOutForTransactionsAndPlainWrites) {
   pr_txn_t* holder = Begin();
   ASSERT_EQ(PR_OK, Put(holder, "k", "held"));
@@ -405,6 +559,17 @@ TEST_P(PessimisticTest, SharedLocksAdmitEachOtherAndAWaitClosingACycleIsADeadloc
 class OptimisticTest : public TransactionTest {};
 
 INSTANTIATE_TEST_SUITE_P(Kinds, OptimisticTest, ::testing::Values(PR_TRANSACTIONS_OPTIMISTIC));
+
+TEST_P(OptimisticTest, TwoPhaseCommitIsRefused) {
+  pr_txn_t* txn = Begin();
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_set_name(txn, bytes("t"), 1, err, sizeof err));
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_prepare(txn, err, sizeof err));
+  ASSERT_EQ(0, Put(txn, "k", "v"));
+  ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err)) << err;
+  pr_txn_free(txn);
+  pr_txn_t* none = nullptr;
+  EXPECT_EQ(PR_NOT_FOUND, pr_db_take_prepared(db, &none, err, sizeof err));
+}
 
 TEST_P(OptimisticTest, ACommitAfterAnotherWroteAKeyItWroteOrReadForUpdateConflictsAndAppliesNothing) {
   for (bool read_for_update : {false, true}) {

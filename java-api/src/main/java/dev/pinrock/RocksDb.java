@@ -169,6 +169,12 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * on the database or a family, and write batches holding one): RocksDB
      * 9.10 takes no lock for them (a transaction's own are locked).
      *
+     * <p>A pessimistic open records RocksDB's {@code allow_2pc} in the
+     * directory's OPTIONS file, and every later open of the directory, of
+     * any kind, keeps it: its log may hold prepared transactions (see
+     * {@link Transaction#prepare()}) and commits of them whose values only
+     * the log holds, which a recovery without it would drop.
+     *
      * @param path the database directory
      * @param options the options to open with
      * @param transactions pessimistic or optimistic, with their settings
@@ -212,6 +218,31 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         guard.acquire();
         try {
             return Transaction.begin(this, options);
+        } finally {
+            guard.release();
+        }
+    }
+
+    /**
+     * Hands out the undecided prepared transactions (see
+     * {@link Transaction#prepare()}) that no open {@link Transaction} holds:
+     * those this database recovered from its write-ahead log at open, named
+     * and prepared as before and holding no locks (RocksDB recovers them
+     * without; decide them before writing their keys otherwise), and those
+     * closed undecided since, with their locks. Commit or roll back each;
+     * one closed undecided again is handed out again, and after the
+     * database's close, by the next open. Empty for a database not opened
+     * pessimistic (one opened otherwise keeps what was prepared for the next
+     * pessimistic open).
+     *
+     * @return the undecided prepared transactions no open transaction holds; the caller closes
+     *     them (closing the database does too)
+     * @throws IllegalStateException when the database is closed
+     */
+    public List<Transaction> preparedTransactions() {
+        guard.acquire();
+        try {
+            return Transaction.takePrepared(this);
         } finally {
             guard.release();
         }
@@ -580,7 +611,9 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @throws RocksDbException.RocksIoException when the database is open, in this process or
      *     another
      * @throws RocksDbException with {@link StatusCode#NOT_SUPPORTED} when the database uses blob
-     *     files, or options enable them
+     *     files, or options enable them; or when a pessimistic transactional open wrote it and log
+     *     files remain (RocksDB's repair would apply every prepared transaction they hold, rolled
+     *     back or not: open it with {@link #openTransactional(Path, DbOptions, TransactionDbOptions)})
      * @throws RocksDbException when the repair fails (e.g. an I/O error), with RocksDB's status
      */
     public static void repair(Path path, DbOptions options) {
@@ -694,9 +727,16 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * it is closed. Later calls on the family throw
      * {@link IllegalStateException}. Thread-safe.
      *
+     * <p>No family is dropped while prepared transactions may be undecided
+     * (see {@link Transaction#prepare()}): in a pessimistic database while it
+     * holds one, and in any other open of a directory a pessimistic open
+     * wrote. RocksDB 9.10 cannot recover a prepared transaction that wrote
+     * into a family dropped since (its open crashes).
+     *
      * @param family a family of this database
      * @throws IllegalArgumentException when the family belongs to another database
-     * @throws RocksDbException.InvalidArgumentException for the default family
+     * @throws RocksDbException.InvalidArgumentException for the default family, and while prepared
+     *     transactions may be undecided
      * @throws IllegalStateException when the database is closed or the family already dropped
      *     (or being dropped by another thread)
      */

@@ -1,7 +1,10 @@
 package dev.pinrock;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -41,6 +44,13 @@ import dev.pinrock.internal.ResourceGuard;
  * it with nothing applied. Each is a {@link RocksDbException.RetryableException}:
  * roll back and retry in a new transaction.
  *
+ * <p><b>Two-phase commit.</b> In a pessimistic database a transaction
+ * named with {@link #setName(String)} may be {@link #prepare() prepared}
+ * before it is committed or rolled back: once prepared, its writes survive
+ * a crash or a close, and the next open hands it back, by name, through
+ * {@link RocksDb#preparedTransactions()}, to be decided then (as it hands
+ * out one closed undecided).
+ *
  * <p><b>Cursors.</b> {@code cursor()} on the transaction or a family of it
  * walks the transaction's writes merged over the database (as of its
  * snapshot, when it has one), within the bounds and prefix of its
@@ -79,6 +89,20 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
         super(transaction.path(owner.db, FfmTransaction.READ));
         this.owner = owner;
         this.transaction = transaction;
+    }
+
+    /**
+     * Takes the prepared transactions owner recovered at its open, each
+     * once; owner's guard is held by the caller.
+     */
+    static List<Transaction> takePrepared(RocksDb owner) {
+        List<Transaction> prepared = new ArrayList<>();
+        for (FfmTransaction taken; (taken = FfmTransaction.takePrepared(owner.db)) != null;) {
+            Transaction transaction = new Transaction(owner, taken);
+            owner.register(transaction.dependent);
+            prepared.add(transaction);
+        }
+        return List.copyOf(prepared);
     }
 
     /** Begins a transaction on owner, whose guard the caller holds. */
@@ -148,8 +172,68 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
     }
 
     /**
+     * Names the transaction, for two-phase commit ({@link #prepare()}).
+     *
+     * @param name 1 to 512 bytes in UTF-8, unique among the database's transactions open or prepared
+     * @throws RocksDbException.InvalidArgumentException when the transaction is named, prepared,
+     *     done or optimistic, the name's length is out of range or another transaction has it
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public void setName(String name) {
+        byte[] bytes = Objects.requireNonNull(name, "name").getBytes(StandardCharsets.UTF_8);
+        run(() -> transaction.setName(bytes));
+    }
+
+    /**
+     * Returns the transaction's name: the one {@link #setName(String)} gave
+     * it, or the one it was prepared with for a transaction
+     * {@link RocksDb#preparedTransactions()} recovered (its bytes read as
+     * UTF-8).
+     *
+     * @return the name, or empty when the transaction has none
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public Optional<String> name() {
+        byte[] name = call(transaction::name);
+        return name.length == 0 ? Optional.empty() : Optional.of(new String(name, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Prepares a named transaction (two-phase commit, pessimistic databases):
+     * writes its writes to the write-ahead log as a prepared section
+     * (synced when its {@link TransactionOptions#writeOptions()} sync),
+     * which a crash or a close keeps. From then on the transaction reads
+     * but changes nothing more (writes, reads for update, save points and
+     * snapshots are refused with
+     * {@link RocksDbException.InvalidArgumentException}) until
+     * {@link #commit()} or {@link #rollback()} decides it. A prepared
+     * transaction closed undecided stays prepared, with its locks, and
+     * {@link RocksDb#preparedTransactions()} hands it out again; one left so
+     * by closing the database or by a crash is recovered at the next open,
+     * where the same call hands it out. While one is undecided no column
+     * family can be dropped ({@link RocksDb#dropColumnFamily(Keyspace)}).
+     * Closes the transaction's cursors first.
+     *
+     * @throws RocksDbException.InvalidArgumentException when the transaction has no name, is
+     *     prepared or done, is optimistic, wrote into a family dropped since, or commits without
+     *     the write-ahead log
+     *     ({@link WriteOptions#disableWal(boolean)}: the commit could be lost while its prepared
+     *     section stays, to be recovered and applied again)
+     * @throws RocksDbException with {@link StatusCode#EXPIRED} past the transaction's expiration,
+     *     or the log write's failure; the transaction is then as it was
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public void prepare() {
+        run(() -> {
+            closeCursors();
+            transaction.prepare();
+        });
+    }
+
+    /**
      * Applies the transaction's writes atomically and releases its locks;
-     * the transaction is then done.
+     * the transaction is then done. A prepared transaction whose commit
+     * fails stays prepared, to be committed again or rolled back.
      *
      * @throws RocksDbException.ConflictException (optimistic) when another wrote a key this
      *     transaction wrote or read for update since; nothing is applied and the transaction is done
@@ -251,7 +335,10 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
     }
 
     /**
-     * Rolls back the transaction unless it is committed, and frees it.
+     * Rolls back the transaction unless it is committed or prepared, and
+     * frees it; a prepared one stays prepared, with its locks, and
+     * {@link RocksDb#preparedTransactions()} hands it out again (see
+     * {@link #prepare()}).
      * Idempotent; may be called from any thread, and waits for a call in
      * flight on another.
      */

@@ -410,6 +410,93 @@ class TransactionContract extends BindingContract {
     }
 
     @Test
+    void aPreparedTransactionSurvivesTheCloseAndIsDecidedAfterTheNextOpen() {
+        Transaction kept = db.beginTransaction();
+        assertEquals(java.util.Optional.empty(), kept.name());
+        if (optimistic) {
+            assertThrows(RocksDbException.InvalidArgumentException.class, () -> kept.setName("kept"));
+            assertThrows(RocksDbException.InvalidArgumentException.class, kept::prepare);
+            assertEquals(List.of(), db.preparedTransactions());
+            kept.close();
+            return;
+        }
+        assertThrows(RocksDbException.InvalidArgumentException.class, kept::prepare); // no name
+        kept.setName("kept-é");
+        assertEquals(java.util.Optional.of("kept-é"), kept.name());
+        kept.put(bytes("a"), bytes("1"));
+        kept.in(family).merge(bytes("n"), uint64(5));
+        Cursor cursor = kept.cursor();
+        kept.prepare();
+        assertThrows(IllegalStateException.class, cursor::first); // closed by the prepare
+        assertEquals("1", string(kept.get(bytes("a"))));
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> kept.put(bytes("b"), bytes("2")));
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> kept.forUpdate().get(bytes("a")));
+        assertThrows(RocksDbException.InvalidArgumentException.class, kept::setSavePoint);
+        assertNull(db.get(bytes("a")));
+        try (Transaction other = db.beginTransaction()) {
+            assertThrows(RocksDbException.InvalidArgumentException.class, () -> other.setName("kept-é"));
+            assertThrows(RocksDbException.InvalidArgumentException.class, () -> other.setName(""));
+            other.setName("rolled-back");
+            other.put(bytes("c"), bytes("3"));
+            other.prepare();
+            other.rollback();
+        }
+        kept.close(); // stays prepared, with its locks, and is handed out again
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> db.dropColumnFamily(family));
+        try (Transaction other = db.beginTransaction()) {
+            assertThrows(RocksDbException.TimedOutException.class, () -> other.put(bytes("a"), bytes("2")));
+        }
+        List<Transaction> undecided = db.preparedTransactions();
+        assertEquals(1, undecided.size());
+        assertEquals(java.util.Optional.of("kept-é"), undecided.get(0).name());
+        assertEquals(List.of(), db.preparedTransactions()); // handed out once
+        db.close(); // closes it, undecided
+
+        // A plain open keeps it for the next pessimistic open.
+        try (RocksDb plain = RocksDb.open(dir.resolve("db"), DbOptions.create().mergeOperator("uint64add"))) {
+            assertNull(plain.get(bytes("a")));
+            assertEquals(List.of(), plain.preparedTransactions());
+            plain.flush();
+        }
+        try (RocksDb reopened = RocksDb.openTransactional(dir.resolve("db"),
+                DbOptions.create().mergeOperator("uint64add"), options())) {
+            List<Transaction> prepared = reopened.preparedTransactions();
+            assertEquals(1, prepared.size());
+            Transaction recovered = prepared.get(0);
+            assertEquals(java.util.Optional.of("kept-é"), recovered.name());
+            assertEquals(List.of(), reopened.preparedTransactions()); // handed out once
+            assertNull(reopened.get(bytes("a")));
+            recovered.commit();
+            recovered.close();
+            assertEquals("1", string(reopened.get(bytes("a"))));
+            assertArrayEquals(uint64(5), reopened.columnFamily("f").get(bytes("n")));
+            assertNull(reopened.get(bytes("c")));
+        }
+        // Committed, its values are in the log's prepared section only: a plain open keeps them too.
+        try (RocksDb plain = RocksDb.open(dir.resolve("db"), DbOptions.create().mergeOperator("uint64add"))) {
+            assertEquals("1", string(plain.get(bytes("a"))));
+            assertArrayEquals(uint64(5), plain.columnFamily("f").get(bytes("n")));
+        }
+    }
+
+    @Test
+    void aTransactionCommittingWithoutTheLogIsNotPrepared() {
+        if (optimistic) {
+            return; // optimistic transactions are not prepared at all: see the test above
+        }
+        try (Transaction transaction = db.beginTransaction(
+                TransactionOptions.DEFAULT.writeOptions(WriteOptions.DEFAULT.disableWal(true)))) {
+            transaction.setName("no-log");
+            transaction.put(bytes("k"), bytes("v"));
+            RocksDbException refused = assertThrows(RocksDbException.InvalidArgumentException.class,
+                    transaction::prepare);
+            assertTrue(refused.getMessage().contains("write-ahead log"), refused.getMessage());
+            transaction.commit();
+        }
+        assertEquals("v", string(db.get(bytes("k"))));
+    }
+
+    @Test
     void aCallFromAnotherThreadWhileOneIsInFlightIsRefused() throws Exception {
         if (optimistic) {
             return; // nothing of an optimistic transaction waits

@@ -362,6 +362,22 @@ final class Downcalls {
         return PinrockNative.pr_txn_size$handle();
     }
 
+    static MethodHandle txnSetName() {
+        return PinrockNative.pr_txn_set_name$handle();
+    }
+
+    static MethodHandle txnName() {
+        return PinrockNative.pr_txn_name$handle();
+    }
+
+    static MethodHandle txnPrepare() {
+        return PinrockNative.pr_txn_prepare$handle();
+    }
+
+    static MethodHandle dbTakePrepared() {
+        return PinrockNative.pr_db_take_prepared$handle();
+    }
+
     // Databases, column families, snapshots and maintenance
 
     static MethodHandle dbOpen() {

@@ -59,6 +59,27 @@ public final class FfmTransaction {
     }
 
     /**
+     * Hands out one prepared transaction the database recovered at its open
+     * (pr_db_take_prepared).
+     *
+     * @param db any family handle of the database
+     * @return the transaction, which the caller frees; null when none is left
+     */
+    public static FfmTransaction takePrepared(FfmDb db) {
+        try (Scratch scratch = Scratch.borrow()) {
+            int status = (int) Downcalls.dbTakePrepared().invokeExact(db.handle(), scratch.word, scratch.err,
+                    Scratch.ERR_CAP);
+            if (status == Downcalls.NOT_FOUND) {
+                return null;
+            }
+            check(status, scratch);
+            return new FfmTransaction(scratch.word.get(ValueLayout.ADDRESS, 0));
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /**
      * The keyed reads and writes of one family in this transaction.
      *
      * @param family a family handle of the transaction's database
@@ -76,6 +97,32 @@ public final class FfmTransaction {
      */
     public static void write(KeyPath path, BatchEncoding.Operation operation, Object key, Object operand) {
         ((FfmTransactionPath) path).write(operation, key, operand);
+    }
+
+    /** pr_txn_set_name. */
+    public void setName(byte[] name) {
+        call((scratch, arena) -> (int) Downcalls.txnSetName().invokeExact(handle, arena.allocateFrom(
+                ValueLayout.JAVA_BYTE, name), (long) name.length, scratch.err, Scratch.ERR_CAP));
+    }
+
+    /**
+     * pr_txn_name.
+     *
+     * @return the name's bytes, empty when the transaction has none
+     */
+    public byte[] name() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment length = arena.allocate(ValueLayout.JAVA_LONG);
+            MemorySegment name = (MemorySegment) Downcalls.txnName().invokeExact(handle, length);
+            return name.reinterpret(length.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** pr_txn_prepare. */
+    public void prepare() {
+        call((scratch, arena) -> (int) Downcalls.txnPrepare().invokeExact(handle, scratch.err, Scratch.ERR_CAP));
     }
 
     /** pr_txn_commit. */

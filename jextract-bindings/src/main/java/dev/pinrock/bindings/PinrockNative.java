@@ -6962,6 +6962,248 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_txn_set_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_set_name");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_name(pr_txn_t *txn, const uint8_t *name, size_t name_len, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_set_name$descriptor() {
+        return pr_txn_set_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_name(pr_txn_t *txn, const uint8_t *name, size_t name_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_set_name$handle() {
+        return pr_txn_set_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_name(pr_txn_t *txn, const uint8_t *name, size_t name_len, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_set_name$address() {
+        return pr_txn_set_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_set_name(pr_txn_t *txn, const uint8_t *name, size_t name_len, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_set_name(MemorySegment txn, MemorySegment name, long name_len, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_set_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_set_name", txn, name, name_len, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, name, name_len, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_name");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * const uint8_t *pr_txn_name(const pr_txn_t *txn, size_t *name_len)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_name$descriptor() {
+        return pr_txn_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * const uint8_t *pr_txn_name(const pr_txn_t *txn, size_t *name_len)
+     * }
+     */
+    public static MethodHandle pr_txn_name$handle() {
+        return pr_txn_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * const uint8_t *pr_txn_name(const pr_txn_t *txn, size_t *name_len)
+     * }
+     */
+    public static MemorySegment pr_txn_name$address() {
+        return pr_txn_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * const uint8_t *pr_txn_name(const pr_txn_t *txn, size_t *name_len)
+     * }
+     */
+    public static MemorySegment pr_txn_name(MemorySegment txn, MemorySegment name_len) {
+        var mh$ = pr_txn_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_name", txn, name_len);
+            }
+            return (MemorySegment)mh$.invokeExact(txn, name_len);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_prepare {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_prepare");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_prepare(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_prepare$descriptor() {
+        return pr_txn_prepare.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_prepare(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_prepare$handle() {
+        return pr_txn_prepare.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_prepare(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_prepare$address() {
+        return pr_txn_prepare.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_prepare(pr_txn_t *txn, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_prepare(MemorySegment txn, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_prepare.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_prepare", txn, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_take_prepared {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_take_prepared");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_take_prepared(pr_db_t *db, pr_txn_t **txn_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_take_prepared$descriptor() {
+        return pr_db_take_prepared.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_take_prepared(pr_db_t *db, pr_txn_t **txn_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_take_prepared$handle() {
+        return pr_db_take_prepared.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_take_prepared(pr_db_t *db, pr_txn_t **txn_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_take_prepared$address() {
+        return pr_db_take_prepared.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_take_prepared(pr_db_t *db, pr_txn_t **txn_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_take_prepared(MemorySegment db, MemorySegment txn_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_take_prepared.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_take_prepared", db, txn_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, txn_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_txn_set_savepoint {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.pinrock.Cursor;
 import dev.pinrock.Keyspace;
 import dev.pinrock.RocksDb;
+import dev.pinrock.Transaction;
 
 /**
  * Kills a writing JVM ({@link KillWorkload}: four threads writing at once,
@@ -47,6 +48,10 @@ import dev.pinrock.RocksDb;
  *   <li>With the write-ahead log disabled: every write before the last
  *       {@code flush()} that returned survives; later ones may be lost, never
  *       garbled.
+ *   <li>In transactions with two-phase commit (synced): every committed one
+ *       survives, and one prepared but not committed is recovered after the
+ *       kill, named, to be committed or rolled back (each at random), and
+ *       then is there whole or not at all.
  * </ul>
  *
  * <p>{@code -Dpinrock.kill.rounds=N} sets the rounds per mode (default 50 with
@@ -58,6 +63,9 @@ class KillDurabilityTest {
 
     private final long seed = Long.getLong("pinrock.kill.seed", System.nanoTime());
     private final Random random = new Random(seed);
+    /** How many prepared transactions mode two-phase found after its kills, and committed. */
+    private int recoveredPrepared;
+    private int committedRecovered;
 
     @Test
     void everySyncedWriteSurvivesSigkill() throws Exception {
@@ -72,6 +80,11 @@ class KillDurabilityTest {
     @Test
     void withoutTheLogEveryFlushedWriteSurvivesSigkill() throws Exception {
         killRounds("no-wal", Integer.getInteger("pinrock.kill.rounds", 50) * 3 / 10);
+    }
+
+    @Test
+    void aPreparedTransactionSurvivesSigkillAndIsDecidedAfterIt() throws Exception {
+        killRounds("two-phase", Integer.getInteger("pinrock.kill.rounds", 50) * 3 / 10);
     }
 
     private void killRounds(String mode, int rounds) throws Exception {
@@ -101,15 +114,86 @@ class KillDurabilityTest {
             if (reported.contains("open") && reported.size() > 1) {
                 killedWhileWriting++;
             }
+            long[] rolledBack = new long[KillWorkload.WRITERS];
+            Arrays.fill(rolledBack, -1);
+            if (mode.equals("two-phase")) {
+                decidePrepared(db, reported, durable, rolledBack, context);
+            }
             long[] highest = verify(db, mode.equals("no-wal") ? null : KillWorkload.COUNTS, durable, next, context);
+            for (int w = 0; w < KillWorkload.WRITERS; w++) {
+                if (rolledBack[w] >= 0) {
+                    assertEquals(rolledBack[w] - 1, highest[w], context + ": writer " + w + "'s batch "
+                            + rolledBack[w] + " was rolled back after the kill, yet batches up to " + highest[w]
+                            + " are there");
+                }
+            }
             for (int w = 0; w < KillWorkload.WRITERS; w++) {
                 next[w] = highest[w] + 1;
             }
         }
         System.out.println(mode + ": " + rounds + " kills (" + killedWhileWriting + " while writing), "
                 + Arrays.stream(next).sum() + " batches of " + KillWorkload.WRITERS + " writers, each whole, "
-                + Arrays.stream(durable).map(d -> d + 1).sum() + " of them durable, all present");
+                + Arrays.stream(durable).map(d -> d + 1).sum() + " of them durable, all present"
+                + (mode.equals("two-phase") ? "; " + recoveredPrepared + " prepared transactions recovered, "
+                        + committedRecovered + " of them committed" : ""));
         assertTrue(killedWhileWriting >= rounds / 2, "too few kills hit the writes: " + killedWhileWriting);
+        if (mode.equals("two-phase")) {
+            assertTrue(recoveredPrepared > 0, "no kill left a prepared transaction to recover");
+        }
+    }
+
+    /**
+     * After a kill of mode two-phase: opens the database transactional and
+     * checks its recovered prepared transactions: at most one per writer,
+     * the batch after its last acknowledged one, and every batch reported
+     * prepared but not acknowledged is either among them or committed
+     * before the kill. Commits them all or rolls them all back (at random);
+     * a committed one is durable from then on (durable), a rolled back one
+     * must be absent (rolledBack, per writer).
+     */
+    private void decidePrepared(Path db, List<String> reported, long[] durable, long[] rolledBack, String context) {
+        long[] prepared = new long[KillWorkload.WRITERS];
+        Arrays.fill(prepared, -1);
+        for (String line : reported) {
+            String[] words = line.split(" ");
+            if (words[0].equals("prepared")) {
+                int writer = Integer.parseInt(words[1]);
+                prepared[writer] = Math.max(prepared[writer], Long.parseLong(words[2]));
+            }
+        }
+        if (!Files.exists(db.resolve("CURRENT"))) {
+            return; // killed while the first open created it: verify checks nothing was acknowledged
+        }
+        boolean commit = random.nextBoolean();
+        long[] recovered = new long[KillWorkload.WRITERS];
+        Arrays.fill(recovered, -1);
+        try (RocksDb database = RocksDb.openTransactional(db, KillWorkload.options(), KillWorkload.transactions())) {
+            for (Transaction transaction : database.preparedTransactions()) {
+                String name = transaction.name().orElseThrow();
+                int writer = Integer.parseInt(name.substring(0, name.indexOf('-')));
+                long batch = Long.parseLong(name.substring(name.indexOf('-') + 1));
+                assertEquals(-1, recovered[writer], context + ": two prepared transactions of writer " + writer);
+                assertTrue(batch > durable[writer], context + ": transaction " + name
+                        + " is still prepared though its commit was acknowledged");
+                recovered[writer] = batch;
+                recoveredPrepared++;
+                if (commit) {
+                    committedRecovered++;
+                    transaction.commit();
+                    durable[writer] = batch;
+                } else {
+                    transaction.rollback();
+                    rolledBack[writer] = batch;
+                }
+                transaction.close();
+            }
+        }
+        for (int w = 0; w < KillWorkload.WRITERS; w++) {
+            if (prepared[w] > durable[w] && recovered[w] != prepared[w]) {
+                // Reported prepared, not recovered so: its commit reached the log before the kill.
+                durable[w] = prepared[w];
+            }
+        }
     }
 
     /**

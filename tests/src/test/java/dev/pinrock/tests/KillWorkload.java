@@ -11,8 +11,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import dev.pinrock.DbOptions;
+import dev.pinrock.KeyedCalls;
 import dev.pinrock.Keyspace;
 import dev.pinrock.RocksDb;
+import dev.pinrock.Transaction;
+import dev.pinrock.TransactionDbOptions;
+import dev.pinrock.TransactionOptions;
 import dev.pinrock.WriteBatch;
 import dev.pinrock.WriteOptions;
 
@@ -41,6 +45,10 @@ import dev.pinrock.WriteOptions;
  * log is atomic within one family only); the main thread flushes again and
  * again and, after each flush returns, reports {@code flushed <s0> <s1> ...}:
  * the batch each writer had acknowledged when that flush began (-1 for none).
+ * Mode {@code two-phase} opens the database pessimistic transactional and
+ * writes each batch in a transaction named {@code <w>-<s>}, synced: it
+ * prepares it, reports {@code prepared <w> <s>}, commits it and reports
+ * {@code ack <w> <s>}.
  */
 final class KillWorkload {
     static final int WRITERS = 4;
@@ -101,23 +109,102 @@ final class KillWorkload {
         return value == null ? 0 : ByteBuffer.wrap(value).order(ByteOrder.LITTLE_ENDIAN).getLong();
     }
 
+    /** Where batch s of a writer goes: a write batch, or a transaction. */
+    private interface Writes {
+        void put(byte[] key, byte[] value);
+
+        /** Merges into the counters' family. */
+        void mergeCount(byte[] key, byte[] operand);
+
+        void delete(byte[] key);
+
+        /** Deletes the r keys of batch s - 1 of writer w, and no other. */
+        void deleteRanged(int writer, long s);
+    }
+
     /** Fills batch with batch s of writer w, its counter merged into counters. */
     static void fill(WriteBatch batch, Keyspace counters, int writer, long s) {
+        fill(new Writes() {
+            @Override
+            public void put(byte[] key, byte[] value) {
+                batch.put(key, value);
+            }
+
+            @Override
+            public void mergeCount(byte[] key, byte[] operand) {
+                batch.merge(counters, key, operand);
+            }
+
+            @Override
+            public void delete(byte[] key) {
+                batch.delete(key);
+            }
+
+            @Override
+            public void deleteRanged(int writer, long s) {
+                String previous = "r" + writer + "-" + padded(s - 1);
+                // '.' follows '-': the range holds exactly the previous batch's r keys.
+                batch.deleteRange((previous + "-").getBytes(StandardCharsets.US_ASCII),
+                        (previous + ".").getBytes(StandardCharsets.US_ASCII));
+            }
+        }, writer, s);
+    }
+
+    /**
+     * Writes batch s of writer w into transaction, its counter merged into
+     * counters; the previous batch's r keys are deleted one by one
+     * (transactions take no range deletes).
+     */
+    static void fill(Transaction transaction, Keyspace counters, int writer, long s) {
+        KeyedCalls counts = transaction.in(counters);
+        fill(new Writes() {
+            @Override
+            public void put(byte[] key, byte[] value) {
+                transaction.put(key, value);
+            }
+
+            @Override
+            public void mergeCount(byte[] key, byte[] operand) {
+                counts.merge(key, operand);
+            }
+
+            @Override
+            public void delete(byte[] key) {
+                transaction.delete(key);
+            }
+
+            @Override
+            public void deleteRanged(int writer, long s) {
+                for (int i = 0; i < rangedKeys(s - 1); i++) {
+                    transaction.delete(ranged(writer, s - 1, i));
+                }
+            }
+        }, writer, s);
+    }
+
+    private static void fill(Writes writes, int writer, long s) {
         byte[] value = value(writer, s);
-        batch.put(marker(writer, s), value);
-        batch.merge(counters, counter(writer), ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN)
+        writes.put(marker(writer, s), value);
+        writes.mergeCount(counter(writer), ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN)
                 .putLong(1).array());
-        batch.put(deleted(writer, s), value);
+        writes.put(deleted(writer, s), value);
         for (int i = 0; i < rangedKeys(s); i++) {
-            batch.put(ranged(writer, s, i), value);
+            writes.put(ranged(writer, s, i), value);
         }
         if (s > 0) {
-            batch.delete(deleted(writer, s - 1));
-            String previous = "r" + writer + "-" + padded(s - 1);
-            // '.' follows '-': the range holds exactly the previous batch's r keys.
-            batch.deleteRange((previous + "-").getBytes(StandardCharsets.US_ASCII),
-                    (previous + ".").getBytes(StandardCharsets.US_ASCII));
+            writes.delete(deleted(writer, s - 1));
+            writes.deleteRanged(writer, s);
         }
+    }
+
+    /** The name mode two-phase gives batch s of writer w's transaction. */
+    static String transactionName(int writer, long s) {
+        return writer + "-" + s;
+    }
+
+    /** The options mode two-phase opens with. */
+    static TransactionDbOptions transactions() {
+        return TransactionDbOptions.pessimistic().lockTimeoutMillis(10_000);
     }
 
     public static void main(String[] args) throws InterruptedException {
@@ -128,10 +215,13 @@ final class KillWorkload {
             case "sync" -> WriteOptions.DEFAULT.sync(true);
             case "no-sync" -> WriteOptions.DEFAULT;
             case "no-wal" -> WriteOptions.DEFAULT.disableWal(true);
+            case "two-phase" -> WriteOptions.DEFAULT.sync(true);
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         };
         AtomicLongArray acknowledged = new AtomicLongArray(WRITERS);
-        try (RocksDb db = RocksDb.open(dir, options())) {
+        boolean twoPhase = mode.equals("two-phase");
+        try (RocksDb db = twoPhase ? RocksDb.openTransactional(dir, options(), transactions())
+                : RocksDb.open(dir, options())) {
             Keyspace counters = logged ? counts(db) : db;
             // "open" once every writer has filled its first batch, so that a kill timed from it meets writes.
             CountDownLatch ready = new CountDownLatch(WRITERS);
@@ -147,11 +237,15 @@ final class KillWorkload {
                         ready.countDown();
                         go.await();
                         for (long s = first; ; s++) {
-                            if (s > first) {
-                                batch.clear();
-                                fill(batch, counters, writer, s);
+                            if (twoPhase) {
+                                commitInTwoPhases(db, counters, options, writer, s);
+                            } else {
+                                if (s > first) {
+                                    batch.clear();
+                                    fill(batch, counters, writer, s);
+                                }
+                                db.write(batch, options);
                             }
-                            db.write(batch, options);
                             acknowledged.set(writer, s);
                             System.out.println((logged ? "ack " : "wrote ") + writer + " " + s);
                             System.out.flush();
@@ -178,6 +272,21 @@ final class KillWorkload {
             for (Thread writer : writers) {
                 writer.join();
             }
+        }
+    }
+
+    /**
+     * Writes batch s of writer w in a named transaction, prepares it,
+     * reports {@code prepared <w> <s>}, and commits it.
+     */
+    private static void commitInTwoPhases(RocksDb db, Keyspace counters, WriteOptions options, int writer, long s) {
+        try (Transaction transaction = db.beginTransaction(TransactionOptions.DEFAULT.writeOptions(options))) {
+            transaction.setName(transactionName(writer, s));
+            fill(transaction, counters, writer, s);
+            transaction.prepare();
+            System.out.println("prepared " + writer + " " + s);
+            System.out.flush();
+            transaction.commit();
         }
     }
 
