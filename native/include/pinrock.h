@@ -1308,6 +1308,29 @@ PR_API int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* s
                           uint8_t* buf, size_t buf_cap, uint32_t flags, pr_get_result_t* result,
                           char* err, size_t err_cap);
 
+/* Reads n keys of family in the transaction, as pr_txn_get reads one (its
+ * own writes merged over the database, as of snapshot, with read_flags and
+ * lock), into buf as pr_db_multi_get does: statuses[i] PR_OK, PR_NOT_FOUND
+ * or the status of key i (a lock timeout, a conflict), value_offsets and
+ * value_lens as there. Plain reads are one batched RocksDB MultiGet; reads
+ * for update lock key after key, and the locks taken stay when a later key
+ * fails. Returns PR_OK when the call ran, else a refusal as pr_txn_get's
+ * for the whole call. The arrays are the caller's, of n elements each; none
+ * is kept. Not thread-safe with other calls on the transaction. */
+PR_API int32_t pr_txn_multi_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot,
+                                uint32_t read_flags, int32_t lock, size_t n,
+                                const uint8_t* const* keys, const size_t* key_lens, uint8_t* buf,
+                                size_t buf_cap, uint64_t* value_offsets, uint64_t* value_lens,
+                                int32_t* statuses, char* err, size_t err_cap);
+
+/* pr_txn_multi_get pinning the found values as pr_db_multi_get_pinned does
+ * (each pin valid until pr_pin_release, after the transaction ends too). */
+PR_API int32_t pr_txn_multi_get_pinned(pr_txn_t* txn, pr_db_t* family,
+                                       const pr_snapshot_t* snapshot, uint32_t read_flags,
+                                       int32_t lock, size_t n, const uint8_t* const* keys,
+                                       const size_t* key_lens, pr_get_result_t* results,
+                                       int32_t* statuses, char* err, size_t err_cap);
+
 /* Opens a cursor over family as the transaction sees it: its own writes
  * merged over the database as of snapshot (NULL: the transaction's
  * snapshot when it has one, else the latest state), with read_flags,

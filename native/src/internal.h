@@ -490,6 +490,18 @@ int32_t open_database(const pr_options_t* options, const char* path, const Datab
 rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot,
                                   uint32_t read_flags);
 
+// What the multi-gets hand back, from n values read with key_statuses:
+// copy_values copies the found ones into buf, as pr_db_multi_get does
+// (value_offsets, value_lens, statuses); pin_values pins each found one,
+// with the block cache of family_of(i), as pr_db_multi_get_pinned does
+// (results, statuses), and throws std::bad_alloc having pinned none.
+void copy_values(size_t n, const rocksdb::PinnableSlice* values, const rocksdb::Status* key_statuses,
+                 uint8_t* buf, size_t buf_cap, uint64_t* value_offsets, uint64_t* value_lens,
+                 int32_t* statuses);
+void pin_values(size_t n, const std::function<const pr_db&(size_t)>& family_of,
+                rocksdb::PinnableSlice* values, const rocksdb::Status* key_statuses,
+                pr_get_result_t* results, int32_t* statuses);
+
 // The database options and the families, with their options, that the
 // database's newest OPTIONS file records (RocksDB rewrites it at every open,
 // family change and option change); options this RocksDB does not know are

@@ -28,6 +28,42 @@ rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot
   return options;
 }
 
+void copy_values(size_t n, const rocksdb::PinnableSlice* values, const rocksdb::Status* key_statuses,
+                 uint8_t* buf, size_t buf_cap, uint64_t* value_offsets, uint64_t* value_lens,
+                 int32_t* statuses) {
+  size_t used = 0;
+  for (size_t i = 0; i < n; i++) {
+    value_offsets[i] = PR_MULTI_GET_NOT_COPIED;
+    value_lens[i] = 0;
+    statuses[i] = to_status(key_statuses[i], nullptr, 0);
+    if (!key_statuses[i].ok()) continue;
+    size_t length = values[i].size();
+    value_lens[i] = length;
+    if (length <= buf_cap - used) {
+      if (length > 0) std::memcpy(buf + used, values[i].data(), length);
+      value_offsets[i] = used;
+      used += length;
+    }
+  }
+}
+
+void pin_values(size_t n, const std::function<const pr_db&(size_t)>& family_of,
+                rocksdb::PinnableSlice* values, const rocksdb::Status* key_statuses,
+                pr_get_result_t* results, int32_t* statuses) {
+  // Allocate every pin first, so that a failed allocation hands out none.
+  std::vector<std::unique_ptr<pr_pin>> pins(n);
+  for (size_t i = 0; i < n; i++) {
+    if (key_statuses[i].ok()) pins[i].reset(new pr_pin{family_of(i).block_cache, std::move(values[i])});
+  }
+  for (size_t i = 0; i < n; i++) {
+    statuses[i] = to_status(key_statuses[i], nullptr, 0);
+    if (!pins[i]) continue;
+    results[i].value_len = pins[i]->slice.size();
+    results[i].data = reinterpret_cast<const uint8_t*>(pins[i]->slice.data());
+    results[i].pin = pins[i].release();
+  }
+}
+
 }  // namespace pinrock::internal
 
 namespace {
@@ -182,20 +218,8 @@ int32_t pr_db_multi_get_with(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_
     rocksdb::Status s = multi_get(*db, snapshot, read_flags, families, n, keys, key_lens,
                                   values.data(), key_statuses.data());
     if (!s.ok()) return to_status(s, err, err_cap);
-    size_t used = 0;
-    for (size_t i = 0; i < n; i++) {
-      value_offsets[i] = PR_MULTI_GET_NOT_COPIED;
-      value_lens[i] = 0;
-      statuses[i] = to_status(key_statuses[i], nullptr, 0);
-      if (!key_statuses[i].ok()) continue;
-      size_t length = values[i].size();
-      value_lens[i] = length;
-      if (length <= buf_cap - used) {
-        if (length > 0) std::memcpy(buf + used, values[i].data(), length);
-        value_offsets[i] = used;
-        used += length;
-      }
-    }
+    copy_values(n, values.data(), key_statuses.data(), buf, buf_cap, value_offsets, value_lens,
+                statuses);
     return PR_OK;
   });
 }
@@ -219,19 +243,8 @@ int32_t pr_db_multi_get_pinned_with(pr_db_t* db, const pr_snapshot_t* snapshot,
     rocksdb::Status s = multi_get(*db, snapshot, read_flags, families, n, keys, key_lens,
                                   values.data(), key_statuses.data());
     if (!s.ok()) return to_status(s, err, err_cap);
-    // Allocate every pin first, so that a failed allocation hands out none.
-    std::vector<std::unique_ptr<pr_pin>> pins(n);
-    for (size_t i = 0; i < n; i++) {
-      const pr_db& family = families == nullptr ? *db : *families[i];
-      if (key_statuses[i].ok()) pins[i].reset(new pr_pin{family.block_cache, std::move(values[i])});
-    }
-    for (size_t i = 0; i < n; i++) {
-      statuses[i] = to_status(key_statuses[i], nullptr, 0);
-      if (!pins[i]) continue;
-      results[i].value_len = pins[i]->slice.size();
-      results[i].data = reinterpret_cast<const uint8_t*>(pins[i]->slice.data());
-      results[i].pin = pins[i].release();
-    }
+    pin_values(n, [&](size_t i) -> const pr_db& { return families == nullptr ? *db : *families[i]; },
+               values.data(), key_statuses.data(), results, statuses);
     return PR_OK;
   });
 }

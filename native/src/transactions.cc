@@ -92,6 +92,58 @@ int32_t txn_write(pr_txn_t* txn, pr_db_t* family, char* err, size_t err_cap, Wri
   });
 }
 
+// Refuses a read of family in the transaction with lock (a PR_TXN_READ*
+// mode) as of snapshot: check_call's refusals, an unknown mode, and, for a
+// read for update, a prepared transaction or another snapshot than the
+// transaction's: InvalidArgument, else OK.
+int32_t check_read(const pr_txn& txn, const pr_db* family, const pr_snapshot_t* snapshot, int32_t lock,
+                   char* err, size_t err_cap) {
+  int32_t refused = check_call(txn, family, err, err_cap);
+  if (refused != PR_OK) return refused;
+  if (lock != PR_TXN_READ && lock != PR_TXN_READ_FOR_UPDATE && lock != PR_TXN_READ_FOR_UPDATE_SHARED) {
+    return invalid_argument("unknown lock mode " + std::to_string(lock), err, err_cap);
+  }
+  if (lock == PR_TXN_READ) return PR_OK;
+  refused = check_changeable(txn, err, err_cap);
+  if (refused != PR_OK) return refused;
+  if (snapshot != nullptr && snapshot != reinterpret_cast<const pr_snapshot_t*>(txn.txn->GetSnapshot())) {
+    return invalid_argument(
+        "a read for update reads as of the transaction's snapshot or the latest state", err, err_cap);
+  }
+  return PR_OK;
+}
+
+// Reads n keys of family in the transaction, after check_read, and hands
+// the values and their statuses to deliver(values, key_statuses): plain
+// reads in one batched MultiGet (key by key when memory-only, as reads.cc's
+// multi_get does and for the same reason), reads for update key by key
+// (each locks its key; RocksDB has no batched one).
+template <typename Deliver>
+int32_t txn_multi_get(pr_txn& txn, pr_db* family, const pr_snapshot_t* snapshot, uint32_t read_flags,
+                      int32_t lock, size_t n, const uint8_t* const* keys, const size_t* key_lens,
+                      char* err, size_t err_cap, Deliver&& deliver) {
+  int32_t refused = check_read(txn, family, snapshot, lock, err, err_cap);
+  if (refused != PR_OK) return refused;
+  std::vector<rocksdb::Slice> key_slices(n);
+  for (size_t i = 0; i < n; i++) key_slices[i] = key_slice(keys[i], key_lens[i]);
+  std::vector<rocksdb::PinnableSlice> values(n);
+  std::vector<rocksdb::Status> key_statuses(n);
+  rocksdb::ReadOptions options = transaction_read_options(txn, *family, snapshot, read_flags);
+  if (lock == PR_TXN_READ && (read_flags & PR_READ_MEMORY_ONLY) == 0) {
+    txn.txn->MultiGet(options, family->family, n, key_slices.data(), values.data(),
+                      key_statuses.data());
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      key_statuses[i] = lock == PR_TXN_READ
+                            ? txn.txn->Get(options, family->family, key_slices[i], &values[i])
+                            : txn.txn->GetForUpdate(options, family->family, key_slices[i],
+                                                    &values[i], lock == PR_TXN_READ_FOR_UPDATE);
+    }
+  }
+  deliver(values.data(), key_statuses.data());
+  return PR_OK;
+}
+
 // Wraps a transaction of database in a pr_txn the database counts.
 pr_txn_t* adopt(pr_database& database, rocksdb::Transaction* transaction) {
   auto txn = std::make_unique<pr_txn>();
@@ -315,22 +367,8 @@ int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot
                    char* err, size_t err_cap) {
   *result = pr_get_result_t{0, nullptr, nullptr};
   return guarded(err, err_cap, [&] {
-    int32_t refused = check_call(*txn, family, err, err_cap);
+    int32_t refused = check_read(*txn, family, snapshot, lock, err, err_cap);
     if (refused != PR_OK) return refused;
-    if (lock != PR_TXN_READ && lock != PR_TXN_READ_FOR_UPDATE &&
-        lock != PR_TXN_READ_FOR_UPDATE_SHARED) {
-      return invalid_argument("unknown lock mode " + std::to_string(lock), err, err_cap);
-    }
-    if (lock != PR_TXN_READ) {
-      refused = check_changeable(*txn, err, err_cap);
-      if (refused != PR_OK) return refused;
-    }
-    if (lock != PR_TXN_READ && snapshot != nullptr &&
-        snapshot != reinterpret_cast<const pr_snapshot_t*>(txn->txn->GetSnapshot())) {
-      return invalid_argument(
-          "a read for update reads as of the transaction's snapshot or the latest state", err,
-          err_cap);
-    }
     rocksdb::ReadOptions options = transaction_read_options(*txn, *family, snapshot, read_flags);
     rocksdb::Slice key_bytes = key_slice(key, key_len);
     rocksdb::PinnableSlice value;
@@ -341,6 +379,36 @@ int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot
                                      lock == PR_TXN_READ_FOR_UPDATE);
     if (!s.ok()) return to_status(s, err, err_cap);
     return deliver_value(*family, std::move(value), buf, buf_cap, flags, result);
+  });
+}
+
+int32_t pr_txn_multi_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot,
+                         uint32_t read_flags, int32_t lock, size_t n, const uint8_t* const* keys,
+                         const size_t* key_lens, uint8_t* buf, size_t buf_cap,
+                         uint64_t* value_offsets, uint64_t* value_lens, int32_t* statuses,
+                         char* err, size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    return txn_multi_get(
+        *txn, family, snapshot, read_flags, lock, n, keys, key_lens, err, err_cap,
+        [&](const rocksdb::PinnableSlice* values, const rocksdb::Status* key_statuses) {
+          copy_values(n, values, key_statuses, buf, buf_cap, value_offsets, value_lens, statuses);
+        });
+  });
+}
+
+int32_t pr_txn_multi_get_pinned(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot,
+                                uint32_t read_flags, int32_t lock, size_t n,
+                                const uint8_t* const* keys, const size_t* key_lens,
+                                pr_get_result_t* results, int32_t* statuses, char* err,
+                                size_t err_cap) {
+  for (size_t i = 0; i < n; i++) results[i] = pr_get_result_t{0, nullptr, nullptr};
+  return guarded(err, err_cap, [&] {
+    return txn_multi_get(
+        *txn, family, snapshot, read_flags, lock, n, keys, key_lens, err, err_cap,
+        [&](rocksdb::PinnableSlice* values, const rocksdb::Status* key_statuses) {
+          pin_values(n, [&](size_t) -> const pr_db& { return *family; }, values, key_statuses,
+                     results, statuses);
+        });
   });
 }
 

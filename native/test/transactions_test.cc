@@ -175,6 +175,55 @@ TEST_P(TransactionTest, ASnapshotMakesReadsRepeatableAndALaterWriteByAnotherACon
   pr_txn_free(later);
 }
 
+TEST_P(TransactionTest, AMultiGetReadsTheTransactionsWritesOverTheDatabaseAndMayLockEveryKey) {
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("a"), 1, bytes("db-a"), 4, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_db_put(db, bytes("b"), 1, bytes("db-b"), 4, err, sizeof err));
+  pr_txn_t* txn = Begin();
+  ASSERT_EQ(0, Put(txn, "b", "tx-b"));
+  ASSERT_EQ(0, Put(txn, "c", "tx-c"));
+  ASSERT_EQ(PR_OK, pr_txn_delete(txn, db, bytes("a"), 1, err, sizeof err));
+  const std::string names = "abcd";
+  const uint8_t* keys[] = {bytes(names), bytes(names) + 1, bytes(names) + 2, bytes(names) + 3};
+  size_t key_lens[] = {1, 1, 1, 1};
+  for (int32_t lock : {PR_TXN_READ, PR_TXN_READ_FOR_UPDATE}) {
+    uint8_t buf[16];
+    uint64_t offsets[4], lens[4];
+    int32_t statuses[4];
+    ASSERT_EQ(PR_OK, pr_txn_multi_get(txn, db, nullptr, 0, lock, 4, keys, key_lens, buf, sizeof buf,
+                                      offsets, lens, statuses, err, sizeof err))
+        << err;
+    EXPECT_EQ(PR_NOT_FOUND, statuses[0]);
+    EXPECT_EQ(PR_OK, statuses[1]);
+    EXPECT_EQ("tx-b", std::string(reinterpret_cast<const char*>(buf + offsets[1]), lens[1]));
+    EXPECT_EQ(PR_OK, statuses[2]);
+    EXPECT_EQ("tx-c", std::string(reinterpret_cast<const char*>(buf + offsets[2]), lens[2]));
+    EXPECT_EQ(PR_NOT_FOUND, statuses[3]);
+    pr_get_result_t results[4];
+    ASSERT_EQ(PR_OK, pr_txn_multi_get_pinned(txn, db, nullptr, 0, lock, 4, keys, key_lens, results,
+                                             statuses, err, sizeof err))
+        << err;
+    EXPECT_EQ(nullptr, results[0].pin);
+    EXPECT_EQ("tx-c", std::string(reinterpret_cast<const char*>(results[2].data), results[2].value_len));
+    for (pr_get_result_t& result : results) pr_pin_release(result.pin);
+  }
+  // Read for update, "d" (absent) is locked too: another's write of it waits.
+  pr_txn_t* other = Begin();
+  if (Pessimistic()) {
+    EXPECT_EQ(PR_CODE_TIMED_OUT | (PR_SUBCODE_LOCK_TIMEOUT << 8), Put(other, "d", "other"));
+  }
+  pr_txn_free(other);
+  uint8_t buf[4];
+  uint64_t offsets[4], lens[4];
+  int32_t statuses[4];
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_multi_get(txn, db, nullptr, 0, 7, 4, keys, key_lens, buf,
+                                                       sizeof buf, offsets, lens, statuses, err, sizeof err));
+  ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err)) << err;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            pr_txn_multi_get(txn, db, nullptr, 0, PR_TXN_READ, 4, keys, key_lens, buf, sizeof buf, offsets,
+                             lens, statuses, err, sizeof err));
+  pr_txn_free(txn);
+}
+
 TEST_P(TransactionTest, ALargeValueIsPinnedAndOutlivesItsTransaction) {
   std::string large(1000, 'v');
   pr_txn_t* txn = Begin();

@@ -4,12 +4,16 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 import dev.pinrock.internal.BatchEncoding.Operation;
 import dev.pinrock.internal.BufferSegments;
+import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.KeyPath;
+import dev.pinrock.internal.MultiGet;
 import dev.pinrock.internal.NativeCursor;
 import dev.pinrock.internal.PinnedValue;
 import dev.pinrock.internal.Scratch;
@@ -677,4 +681,150 @@ public abstract sealed class KeyedCalls permits Keyspace, Transaction, Transacti
         Objects.requireNonNull(operand, "operand");
         writeOne(Operation.MERGE, key, operand);
     }
+    /**
+     * Reads many keys in one native call, over RocksDB's batched MultiGet (a
+     * transaction's: its writes merged over the database; for update, each
+     * key read and locked in turn).
+     *
+     * @param keys the keys, in any order, duplicates allowed
+     * @return the values in the order of the keys, {@code null} where a key is absent
+     * @throws RocksDbException for the first key whose read failed
+     * @throws IllegalStateException when the database is closed
+     */
+    public List<byte[]> multiGet(List<byte[]> keys) {
+        return multiGet(ReadOptions.DEFAULT, keys);
+    }
+
+    /**
+     * Reads many keys in one native call, with read options (a snapshot,
+     * caching, checksums, memory only); see {@link #multiGet(List)}.
+     *
+     * @param options how to read
+     * @param keys the keys, in any order, duplicates allowed
+     * @return the values in the order of the keys, {@code null} where a key is absent
+     * @throws IllegalArgumentException when the snapshot belongs to another database
+     * @throws RocksDbException for the first key whose read failed ({@link StatusCode#INCOMPLETE}
+     *     for a memory-only read that needed I/O)
+     * @throws IllegalStateException when the database or the snapshot is closed
+     */
+    public List<byte[]> multiGet(ReadOptions options, List<byte[]> keys) {
+        byte[][] keyArray = keyArray(keys);
+        int[] statuses = new int[keyArray.length];
+        byte[][] values;
+        long snapshot = acquire(options);
+        try {
+            values = this.keys.multiGet(keyArray, statuses, readsOf(options, snapshot, null));
+        } finally {
+            release(options);
+        }
+        MultiGet.requireAllAnswered(statuses);
+        return Arrays.asList(values);
+    }
+
+    /** The keys of a multiGet as an array, each checked non-null. */
+    static byte[][] keyArray(List<byte[]> keys) {
+        byte[][] keyArray = Objects.requireNonNull(keys, "keys").toArray(new byte[0][]);
+        for (byte[] key : keyArray) {
+            Objects.requireNonNull(key, "a key in keys");
+        }
+        return keyArray;
+    }
+
+    /**
+     * How a multiGet with options reads: {@link MultiGet.Reads#DEFAULT} itself
+     * for the default options, so that the caller can take the plain path.
+     *
+     * @param families the owner of a family's handle per key, or null for this keyspace's own
+     */
+    static MultiGet.Reads readsOf(ReadOptions options, long snapshot, List<FfmDb> families) {
+        return snapshot == 0 && options.flags() == 0 && families == null ? MultiGet.Reads.DEFAULT
+                : new MultiGet.Reads(snapshot, options.flags(), families);
+    }
+
+    /**
+     * Reads many keys in one native call into a caller's segment, without
+     * intermediate copies for a native destination: the found values are
+     * copied one after another, in key order, while they fit.
+     *
+     * @param keys the keys (native or heap segments), in any order
+     * @param dst where the values go
+     * @param offsets receives, per key, where its value starts in dst, or -1 when the key is
+     *     absent or its value did not fit (its length tells how much room it needs)
+     * @param lengths receives, per key, its value's length, or {@link #NOT_FOUND}
+     * @return the bytes of dst used
+     * @throws IllegalArgumentException when offsets or lengths is shorter than keys, or dst is read-only
+     * @throws RocksDbException for the first key whose read failed
+     * @throws IllegalStateException when the database or a segment's arena is closed
+     */
+    public long multiGet(List<MemorySegment> keys, MemorySegment dst, long[] offsets, long[] lengths) {
+        return multiGet(ReadOptions.DEFAULT, keys, dst, offsets, lengths);
+    }
+
+    /**
+     * {@link #multiGet(List, MemorySegment, long[], long[])} with read options;
+     * see {@link #multiGet(ReadOptions, List)}.
+     *
+     * @param options how to read
+     * @param keys the keys (native or heap segments), in any order
+     * @param dst where the values go
+     * @param offsets receives, per key, where its value starts in dst, or -1
+     * @param lengths receives, per key, its value's length, or {@link #NOT_FOUND}
+     * @return the bytes of dst used
+     */
+    public long multiGet(ReadOptions options, List<MemorySegment> keys, MemorySegment dst, long[] offsets,
+            long[] lengths) {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(dst, "dst");
+        Objects.requireNonNull(offsets, "offsets");
+        Objects.requireNonNull(lengths, "lengths");
+        if (offsets.length < keys.size() || lengths.length < keys.size()) {
+            throw new IllegalArgumentException("offsets and lengths need " + keys.size() + " elements");
+        }
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("dst is a read-only segment");
+        }
+        List<MemorySegment> keyList = List.copyOf(keys);
+        long snapshot = acquire(options);
+        try {
+            return MultiGet.into(this.keys, readsOf(options, snapshot, null), keyList, dst, offsets, lengths);
+        } finally {
+            release(options);
+        }
+    }
+
+    /**
+     * Reads many keys in one native call without copying: each found value
+     * is pinned and viewed by a read-only segment of {@code arena}, like
+     * {@link #getPinned(Arena, MemorySegment)}.
+     *
+     * @param arena the arena the segments belong to; closing it releases the pins
+     * @param keys the keys (native or heap segments), in any order
+     * @return a segment per key, in the order of the keys, null where a key is absent
+     * @throws RocksDbException for the first key whose read failed (nothing stays pinned)
+     * @throws IllegalStateException when the database or the arena is closed
+     * @throws WrongThreadException when the arena is confined to another thread
+     */
+    public List<MemorySegment> multiGetPinned(Arena arena, List<MemorySegment> keys) {
+        return multiGetPinned(ReadOptions.DEFAULT, arena, keys);
+    }
+
+    /**
+     * {@link #multiGetPinned(Arena, List)} with read options; see {@link #multiGet(ReadOptions, List)}.
+     *
+     * @param options how to read
+     * @param arena the arena the segments belong to; closing it releases the pins
+     * @param keys the keys (native or heap segments), in any order
+     * @return a segment per key, in the order of the keys, null where a key is absent
+     */
+    public List<MemorySegment> multiGetPinned(ReadOptions options, Arena arena, List<MemorySegment> keys) {
+        Objects.requireNonNull(arena, "arena");
+        List<MemorySegment> keyList = List.copyOf(Objects.requireNonNull(keys, "keys"));
+        long snapshot = acquire(options);
+        try {
+            return MultiGet.pinned(this.keys, readsOf(options, snapshot, null), arena, keyList);
+        } finally {
+            release(options);
+        }
+    }
+
 }

@@ -292,7 +292,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         try {
             long snapshot = acquire(options);
             try {
-                values = MultiGet.arrays(data, readsOf(options, snapshot, owners(familyList)), keyArray, statuses);
+                values = data.multiGet(keyArray, statuses, readsOf(options, snapshot, owners(familyList)));
             } finally {
                 release(options);
             }

@@ -139,6 +139,53 @@ class TransactionContract extends BindingContract {
                 assertTrue(view.getPinned(bytes("own"), v -> seen.add(new String(v.toArray(ValueLayout.JAVA_BYTE)))));
                 assertFalse(view.getPinned(bytes("deleted"), v -> seen.add("deleted")));
                 assertEquals(List.of("mine"), seen);
+                // multiGet in its three forms, with and without read options
+                List<byte[]> keys = List.of(bytes("own"), bytes("stored"), bytes("deleted"), bytes("none"));
+                for (ReadOptions options : List.of(ReadOptions.DEFAULT, ReadOptions.DEFAULT.fillCache(false))) {
+                    List<byte[]> values = view.multiGet(options, keys);
+                    assertEquals("mine", string(values.get(0)));
+                    assertArrayEquals(large, values.get(1));
+                    assertNull(values.get(2));
+                    assertNull(values.get(3));
+                }
+                List<MemorySegment> segmentKeys = keys.stream()
+                        .map(key -> arena.allocateFrom(ValueLayout.JAVA_BYTE, key)).toList();
+                long[] offsets = new long[4];
+                long[] lengths = new long[4];
+                MemorySegment into = arena.allocate(large.length + 16);
+                assertEquals(large.length + 4, view.multiGet(segmentKeys, into, offsets, lengths));
+                assertEquals("mine", new String(into.asSlice(offsets[0], lengths[0]).toArray(ValueLayout.JAVA_BYTE),
+                        StandardCharsets.UTF_8));
+                assertEquals(large.length, lengths[1]);
+                assertEquals(KeyedCalls.NOT_FOUND, lengths[2]);
+                List<MemorySegment> pinnedValues = view.multiGetPinned(arena, segmentKeys);
+                assertEquals(-1, MemorySegment.ofArray(large).mismatch(pinnedValues.get(1)));
+                assertTrue(pinnedValues.get(0).isReadOnly());
+                assertNull(pinnedValues.get(3));
+            }
+        }
+    }
+
+    @Test
+    void aMultiGetForUpdateLocksEveryKeyItReads() throws Exception {
+        db.put(bytes("a"), bytes("1"));
+        try (Transaction tx = db.beginTransaction(); Transaction other = db.beginTransaction()) {
+            List<byte[]> values = tx.forUpdate().multiGet(List.of(bytes("a"), bytes("absent")));
+            assertEquals("1", string(values.get(0)));
+            assertNull(values.get(1));
+            if (optimistic) {
+                other.put(bytes("absent"), bytes("other"));
+                other.commit();
+                tx.put(bytes("a"), bytes("2"));
+                assertThrows(RocksDbException.ConflictException.class, tx::commit);
+            } else {
+                assertThrows(RocksDbException.TimedOutException.class, () -> other.put(bytes("absent"), bytes("x")));
+                // A key locked by another fails the multiGet, naming the key.
+                other.put(bytes("b"), bytes("other"));
+                RocksDbException failed = assertThrows(RocksDbException.TimedOutException.class,
+                        () -> tx.forUpdate().multiGet(List.of(bytes("a"), bytes("b"))));
+                assertTrue(failed.getMessage().contains("key #1"), failed.getMessage());
+                tx.commit();
             }
         }
     }

@@ -34,20 +34,15 @@ public interface DataPath extends KeyPath {
     int pinFromMemory(byte[] key, Scratch scratch, long snapshot, int readFlags);
 
     /**
-     * Reads many keys in one native call. Fills statuses[i] with PR_OK,
-     * PR_NOT_FOUND or the failure of key i, and returns the values (null
-     * where there is none).
+     * {@link KeyPath#multiGet(byte[][], int[], MultiGet.Reads)} with the
+     * default reads, the form each binding makes its own way.
      */
     byte[][] multiGet(byte[][] keys, int[] statuses);
 
-    /**
-     * pr_db_multi_get into dst (native, of the caller's size): fills the
-     * keys' statuses, value offsets and value lengths.
-     */
-    void multiGet(MultiGet keys, MemorySegment dst);
-
-    /** pr_db_multi_get_pinned: fills the keys' statuses and one native pr_get_result per key. */
-    void multiGetPinned(MultiGet keys, MemorySegment results);
+    @Override
+    default byte[][] multiGet(byte[][] keys, int[] statuses, MultiGet.Reads reads) {
+        return reads == MultiGet.Reads.DEFAULT ? multiGet(keys, statuses) : MultiGet.arrays(this, reads, keys, statuses);
+    }
 
     /** Applies an encoded write batch (RocksDB's WriteBatch format) with PR_WRITE_* flags. */
     void write(MemorySegment batch, int flags);

@@ -330,6 +330,14 @@ final class Downcalls {
         return PinrockNative.pr_txn_get$handle();
     }
 
+    static MethodHandle txnMultiGet() {
+        return PinrockNative.pr_txn_multi_get$handle();
+    }
+
+    static MethodHandle txnMultiGetPinned() {
+        return PinrockNative.pr_txn_multi_get_pinned$handle();
+    }
+
     static MethodHandle txnCursorOpen() {
         return PinrockNative.pr_txn_cursor_open$handle();
     }

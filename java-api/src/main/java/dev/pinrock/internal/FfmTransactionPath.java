@@ -67,6 +67,34 @@ final class FfmTransactionPath extends FfmKeyPath {
         check(status, scratch);
     }
 
+    /*
+     * Reads for update may wait for locks: the multi-gets are normal
+     * downcalls, on any thread (MultiGet.callArena serves virtual threads).
+     */
+
+    @Override
+    public void multiGet(MultiGet keys, MemorySegment dst) {
+        try (Scratch scratch = Scratch.borrow()) {
+            check((int) Downcalls.txnMultiGet().invokeExact(transaction, family,
+                    MemorySegment.ofAddress(keys.reads.snapshot()), keys.reads.flags(), lock, keys.count,
+                    keys.pointers, keys.keyLengths, dst, dst.byteSize(), keys.valueOffsets, keys.valueLengths,
+                    keys.statuses, scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    @Override
+    public void multiGetPinned(MultiGet keys, MemorySegment results) {
+        try (Scratch scratch = Scratch.borrow()) {
+            check((int) Downcalls.txnMultiGetPinned().invokeExact(transaction, family,
+                    MemorySegment.ofAddress(keys.reads.snapshot()), keys.reads.flags(), lock, keys.count,
+                    keys.pointers, keys.keyLengths, results, keys.statuses, scratch.err, ERR_CAP), scratch);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
     @Override
     int openCursor(MemorySegment snapshot, int readFlags, long readaheadBytes, MemorySegment lower,
             MemorySegment upper, int bounds, Scratch scratch) throws Throwable {

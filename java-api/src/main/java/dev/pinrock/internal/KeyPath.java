@@ -56,6 +56,25 @@ public interface KeyPath {
     void release(long pin);
 
     /**
+     * pr_db_multi_get_with, or pr_txn_multi_get for a transaction's, into dst
+     * (native, of the caller's size): fills the keys' statuses, value offsets
+     * and value lengths.
+     */
+    void multiGet(MultiGet keys, MemorySegment dst);
+
+    /** The pinned form of {@link #multiGet(MultiGet, MemorySegment)}: one native pr_get_result per key. */
+    void multiGetPinned(MultiGet keys, MemorySegment results);
+
+    /**
+     * Reads many keys into new arrays. Fills statuses[i] with PR_OK,
+     * PR_NOT_FOUND or the failure of key i, and returns the values (null
+     * where there is none).
+     */
+    default byte[][] multiGet(byte[][] keys, int[] statuses, MultiGet.Reads reads) {
+        return MultiGet.arrays(this, reads, keys, statuses);
+    }
+
+    /**
      * Opens a cursor (pr_cursor_open, or pr_txn_cursor_open for a transaction's).
      *
      * @param snapshot a snapshot handle, or 0 for the latest state (a transaction's: its own snapshot, if any)

@@ -167,7 +167,7 @@ public final class MultiGet {
      * @param lengths receives each value's length, or NOT_FOUND (-1) when absent
      * @return the bytes of dst used
      */
-    public static long into(DataPath db, Reads reads, List<MemorySegment> keys, MemorySegment dst, long[] offsets,
+    public static long into(KeyPath db, Reads reads, List<MemorySegment> keys, MemorySegment dst, long[] offsets,
             long[] lengths) {
         try (Arena arena = callArena()) {
             MultiGet call = new MultiGet(arena, keys, reads);
@@ -180,7 +180,7 @@ public final class MultiGet {
             long used = 0;
             for (int i = 0; i < statuses.length; i++) {
                 offsets[i] = call.valueOffset(i);
-                lengths[i] = statuses[i] == StatusCode.OK.nativeCode() ? call.valueLength(i) : DataPath.NOT_FOUND;
+                lengths[i] = statuses[i] == StatusCode.OK.nativeCode() ? call.valueLength(i) : KeyPath.NOT_FOUND;
                 if (offsets[i] != -1) {
                     used = Math.max(used, offsets[i] + lengths[i]);
                 }
@@ -198,7 +198,7 @@ public final class MultiGet {
      *
      * @return a segment per key, null where the key is absent
      */
-    public static List<MemorySegment> pinned(DataPath db, Reads reads, Arena arena, List<MemorySegment> keys) {
+    public static List<MemorySegment> pinned(KeyPath db, Reads reads, Arena arena, List<MemorySegment> keys) {
         // Fails now, before anything is pinned, when the arena is closed or another thread's.
         MemorySegment.NULL.reinterpret(0, arena, null);
         try (Arena call = callArena()) {
@@ -237,7 +237,7 @@ public final class MultiGet {
      * @param statuses receives PR_OK, PR_NOT_FOUND or the failure of each key
      * @return the values in the order of the keys, null where there is none
      */
-    public static byte[][] arrays(DataPath db, Reads reads, byte[][] keys, int[] statuses) {
+    static byte[][] arrays(KeyPath db, Reads reads, byte[][] keys, int[] statuses) {
         int n = keys.length;
         byte[][] values = new byte[n][];
         try (Arena arena = callArena(); Scratch scratch = Scratch.borrow()) {

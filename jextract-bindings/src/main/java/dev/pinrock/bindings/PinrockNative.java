@@ -6772,6 +6772,147 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_txn_multi_get {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_multi_get");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_multi_get(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_multi_get$descriptor() {
+        return pr_txn_multi_get.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_multi_get(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_multi_get$handle() {
+        return pr_txn_multi_get.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_multi_get(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_multi_get$address() {
+        return pr_txn_multi_get.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_multi_get(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_multi_get(MemorySegment txn, MemorySegment family, MemorySegment snapshot, int read_flags, int lock, long n, MemorySegment keys, MemorySegment key_lens, MemorySegment buf, long buf_cap, MemorySegment value_offsets, MemorySegment value_lens, MemorySegment statuses, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_multi_get.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_multi_get", txn, family, snapshot, read_flags, lock, n, keys, key_lens, buf, buf_cap, value_offsets, value_lens, statuses, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, family, snapshot, read_flags, lock, n, keys, key_lens, buf, buf_cap, value_offsets, value_lens, statuses, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_multi_get_pinned {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_multi_get_pinned");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_multi_get_pinned(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_multi_get_pinned$descriptor() {
+        return pr_txn_multi_get_pinned.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_multi_get_pinned(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_txn_multi_get_pinned$handle() {
+        return pr_txn_multi_get_pinned.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_txn_multi_get_pinned(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_txn_multi_get_pinned$address() {
+        return pr_txn_multi_get_pinned.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_txn_multi_get_pinned(pr_txn_t *txn, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, int32_t lock, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_txn_multi_get_pinned(MemorySegment txn, MemorySegment family, MemorySegment snapshot, int read_flags, int lock, long n, MemorySegment keys, MemorySegment key_lens, MemorySegment results, MemorySegment statuses, MemorySegment err, long err_cap) {
+        var mh$ = pr_txn_multi_get_pinned.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_multi_get_pinned", txn, family, snapshot, read_flags, lock, n, keys, key_lens, results, statuses, err, err_cap);
+            }
+            return (int)mh$.invokeExact(txn, family, snapshot, read_flags, lock, n, keys, key_lens, results, statuses, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_txn_cursor_open {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,

@@ -776,7 +776,7 @@ class ApiSequenceFuzzTest {
                     byte[] key = key();
                     String what = "transaction " + view + " ";
                     Expect expect = new Expect();
-                    switch (data.consumeInt(0, 7)) {
+                    switch (data.consumeInt(0, 8)) {
                         case 0 -> {
                             byte[] value = value();
                             if (call(what + "put(" + ApiModel.hex(key) + ")", expect, () -> {
@@ -837,6 +837,14 @@ class ApiSequenceFuzzTest {
                         });
                         case 6 -> call(what + "get(" + ApiModel.hex(key) + ")", expect, () -> {
                             checkValue(model.entriesWith(name, writes).get(key), view.get(key), what + "get");
+                            return null;
+                        });
+                        case 7 -> call(what + "multiGet(" + ApiModel.hex(key) + ", its successor)", expect, () -> {
+                            byte[] successor = Arrays.copyOf(key, key.length + 1);
+                            List<byte[]> values = view.multiGet(List.of(key, successor));
+                            checkValue(model.entriesWith(name, writes).get(key), values.get(0), what + "multiGet");
+                            checkValue(model.entriesWith(name, writes).get(successor), values.get(1),
+                                    what + "multiGet");
                             return null;
                         });
                         default -> call(what + "cursor().seek(" + ApiModel.hex(key) + ")", expect, () -> {
