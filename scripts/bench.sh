@@ -13,6 +13,9 @@
 #   scripts/bench.sh --tuning          reads served by filters and prefix extractors,
 #                                      pinrock against RocksJava with the same options,
 #                                      recorded in docs/benchmarks/tuning.md
+#   scripts/bench.sh --transactions    transactions, pessimistic and optimistic, pinrock
+#                                      against RocksJava with the same options, recorded
+#                                      in docs/benchmarks/transactions.md
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 prepare
@@ -47,6 +50,14 @@ if [[ ${1:-} == --tuning ]]; then
   report=docs/benchmarks
   runner=dev.pinrock.bench.TuningComparison
   command="scripts/bench.sh --tuning"
+fi
+if [[ ${1:-} == --transactions ]]; then
+  # Puts and read-modify-writes in transactions (about 7 minutes), recorded in
+  # docs/benchmarks/transactions.md.
+  shift
+  report=docs/benchmarks
+  runner=dev.pinrock.bench.TransactionComparison
+  command="scripts/bench.sh --transactions"
 fi
 # One reactor build: the class path points at this tree's jars, not at the
 # local Maven repository, which other builds may be rewriting. The
