@@ -40,7 +40,8 @@ int32_t dropped_family(const pr_db& family, char* err, size_t err_cap) {
 class BatchCheck : public rocksdb::WriteBatch::Handler {
  public:
   // The caller holds the database's mutex (shared) while the batch is checked.
-  explicit BatchCheck(const pr_database& database) : database_(database) {}
+  BatchCheck(const pr_database& database, bool of_transaction)
+      : database_(database), of_transaction_(of_transaction) {}
 
   rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice& key, const rocksdb::Slice&) override {
     return KnownFamilyAndKey(cf, key);
@@ -49,9 +50,10 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
     return KnownFamilyAndKey(cf, key);
   }
   rocksdb::Status SingleDeleteCF(uint32_t cf, const rocksdb::Slice& key) override {
-    if (database_.pessimistic != nullptr) {
+    if (database_.pessimistic != nullptr && !of_transaction_) {
       // RocksDB 9.10 locks no single delete of a batch: of the default
-      // family it would write the key unlocked, of another it fails.
+      // family it would write the key unlocked, of another it fails (a
+      // transaction's own are locked).
       return rocksdb::Status::InvalidArgument(
           "a pessimistic transactional database single-deletes no key outside a transaction: "
           "RocksDB does not lock such a write (use delete)");
@@ -84,6 +86,11 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
     if (key.size() > kMaxKeyBytes) return TooLong();
     return check_merge(*family, operand);
   }
+  // The marker a two-phase transaction's batch starts with, which its
+  // prepare turns into the prepared section's beginning.
+  rocksdb::Status MarkNoop(bool) override {
+    return of_transaction_ ? rocksdb::Status::OK() : Handler::MarkNoop(false);
+  }
 
  private:
   const pr_db* OpenFamily(uint32_t cf) const {
@@ -105,6 +112,7 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
                                             std::to_string(cf) + ", which is not open");
   }
   const pr_database& database_;
+  const bool of_transaction_;
 };
 
 // Runs a write (write(options) -> Status) that waits out write stalls. RocksDB
@@ -219,7 +227,8 @@ int32_t open_database(const pr_options_t* options, const char* path, const Datab
       families.push_back(std::move(family));
     }
     rocksdb::DBOptions db_options(rocks_options);
-    database.two_phase_recorded = keep_two_phase_commit(path, &db_options);
+    database.two_phase_recorded = two_phase_recorded(path);
+    if (database.two_phase_recorded) db_options.allow_2pc = true;
     rocksdb::Status checked =
         claim_written_directories(path, &db_options, &database.directory);
     if (checked.ok()) {
@@ -261,6 +270,12 @@ int32_t open_database(const pr_options_t* options, const char* path, const Datab
     *db_out = handle.release();
     return PR_OK;
   });
+}
+
+rocksdb::Status check_batch(const pr_database& database, const rocksdb::WriteBatch& batch,
+                            bool of_transaction) {
+  BatchCheck check(database, of_transaction);
+  return batch.Iterate(&check);
 }
 
 }  // namespace pinrock::internal
@@ -357,8 +372,7 @@ int32_t pr_db_write(pr_db_t* db, const uint8_t* batch, size_t batch_len, uint32_
     rocksdb::WriteBatch write_batch(std::string(reinterpret_cast<const char*>(batch), batch_len));
     {
       std::shared_lock<std::shared_mutex> lock(db->database->mutex);
-      BatchCheck check(*db->database);
-      rocksdb::Status s = write_batch.Iterate(&check);
+      rocksdb::Status s = check_batch(*db->database, write_batch, false);
       if (!s.ok()) return to_status(s, err, err_cap);
     }
     return to_status(write_waiting_out_stalls(*db->database, write_options(db->write_options, flags),

@@ -338,7 +338,7 @@ struct pr_database {
   std::mutex undecided_mutex;
   std::vector<rocksdb::Transaction*> undecided_prepared;
   // Whether the directory's OPTIONS file recorded allow_2pc at open (see
-  // keep_two_phase_commit): its log may hold prepared transactions.
+  // two_phase_recorded): its log may hold prepared transactions.
   bool two_phase_recorded = false;
   // Set by pr_db_set_closing: writes waiting out a stall give up, and the
   // rate limiter is lifted (so that calls in flight end and close is bounded).
@@ -564,16 +564,24 @@ pr_cursor_t* open_cursor(pr_db* family, rocksdb::ReadOptions options, uint64_t r
                          std::atomic<int64_t>* transaction_cursors,
                          const std::function<rocksdb::Iterator*(const rocksdb::ReadOptions&)>& open);
 
+// database.cc
+// Checks a whole write batch of database before it is applied (see
+// BatchCheck in database.cc): records of families not open, too long keys,
+// merges into families without a merge operator, and what a transactional
+// database refuses outside a transaction (of_transaction false). Call with
+// database.mutex held shared. Returns OK or InvalidArgument.
+rocksdb::Status check_batch(const pr_database& database, const rocksdb::WriteBatch& batch,
+                            bool of_transaction);
+
 // transactions.cc
-// Opens with RocksDB's allow_2pc when the directory's newest OPTIONS file
-// records it (a pessimistic transactional open wrote it): its log may hold
-// prepared sections, of undecided transactions and of committed ones whose
-// values no table file holds yet. Only a recovery with allow_2pc keeps
-// them; one without skips those logs as flushed and deletes them, and with
-// them those transactions and commits. So every later open of the
-// directory, plain or transactional, keeps allow_2pc. Returns whether it
-// was recorded.
-bool keep_two_phase_commit(const std::string& path, rocksdb::DBOptions* options);
+// Whether the directory's newest OPTIONS file records allow_2pc (a
+// pessimistic transactional open wrote it): its log may hold prepared
+// sections, of undecided transactions and of committed ones whose values
+// no table file holds yet. Only a recovery with allow_2pc keeps them; one
+// without skips those logs as flushed and deletes them, and with them those
+// transactions and commits. So every later open of such a directory, plain
+// or transactional, opens with allow_2pc.
+bool two_phase_recorded(const std::string& path);
 
 // Refuses to drop a column family of database while a prepared
 // transaction may write into it: RocksDB 9.10's TransactionDB open rebuilds

@@ -16,8 +16,6 @@ struct pr_txn {
   bool done = false;
   // Its name (pr_txn_set_name, or recovered), empty when it has none.
   std::string name;
-  // The ids of the families it wrote into (pr_txn_prepare checks them).
-  std::set<uint32_t> written_families;
   // Cursors of pr_txn_cursor_open not yet closed: their iterators read the
   // transaction's write batch in place.
   std::atomic<int64_t> open_cursors{0};
@@ -86,9 +84,7 @@ int32_t txn_write(pr_txn_t* txn, pr_db_t* family, char* err, size_t err_cap, Wri
     int32_t refused = check_call(*txn, family, err, err_cap);
     if (refused == PR_OK) refused = check_changeable(*txn, err, err_cap);
     if (refused != PR_OK) return refused;
-    rocksdb::Status s = write();
-    if (s.ok()) txn->written_families.insert(family->family->GetID());
-    return to_status(s, err, err_cap);
+    return to_status(write(), err, err_cap);
   });
 }
 
@@ -158,12 +154,10 @@ pr_txn_t* adopt(pr_database& database, rocksdb::Transaction* transaction) {
 
 namespace pinrock::internal {
 
-bool keep_two_phase_commit(const std::string& path, rocksdb::DBOptions* options) {
+bool two_phase_recorded(const std::string& path) {
   rocksdb::DBOptions recorded;
   RecordedFamilies families;
-  if (!load_recorded_families(path, &recorded, &families).ok() || !recorded.allow_2pc) return false;
-  options->allow_2pc = true;
-  return true;
+  return load_recorded_families(path, &recorded, &families).ok() && recorded.allow_2pc;
 }
 
 void free_undecided_transactions(pr_database& database) {
@@ -173,8 +167,7 @@ void free_undecided_transactions(pr_database& database) {
 }
 
 rocksdb::Status check_no_prepared_log(const std::string& path, const rocksdb::Options& options) {
-  rocksdb::DBOptions recorded_db_options = options;
-  if (!keep_two_phase_commit(path, &recorded_db_options)) return rocksdb::Status::OK();
+  if (!two_phase_recorded(path)) return rocksdb::Status::OK();
   for (const std::string& directory : {path, options.wal_dir.empty() ? path : options.wal_dir}) {
     std::vector<std::string> children;
     if (!options.env->GetChildren(directory, &children).ok()) continue;
@@ -480,17 +473,17 @@ int32_t pr_txn_prepare(pr_txn_t* txn, char* err, size_t err_cap) {
       return invalid_argument(
           "a transaction whose commit skips the write-ahead log cannot be prepared", err, err_cap);
     }
-    // Held shared: no family is dropped between the check and the prepare
-    // (see check_no_prepared_transactions).
+    // Its writes must name open families only (see
+    // check_no_prepared_transactions): each was checked when made, so a
+    // refusal here is of a family dropped since. Held shared, no family is
+    // dropped between the check and the prepare.
     std::shared_lock<std::shared_mutex> lock(txn->database->mutex);
-    std::set<uint32_t> open;
-    for (const auto& [name, family] : txn->database->open_families) open.insert(family->family->GetID());
-    for (uint32_t id : txn->written_families) {
-      if (open.count(id) == 0) {
-        return invalid_argument("the transaction wrote into a column family dropped since (id " +
-                                    std::to_string(id) + "): roll it back",
-                                err, err_cap);
-      }
+    rocksdb::Status checked =
+        check_batch(*txn->database, *txn->txn->GetWriteBatch()->GetWriteBatch(), true);
+    if (!checked.ok()) {
+      return invalid_argument("the transaction wrote into a column family dropped since (" +
+                                  checked.ToString() + "): roll it back",
+                              err, err_cap);
     }
     // RocksDB refuses one without a name and an optimistic one.
     return to_status(txn->txn->Prepare(), err, err_cap);
