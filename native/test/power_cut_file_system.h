@@ -107,12 +107,20 @@ class PowerCutFileSystem : public rocksdb::FileSystemWrapper {
   // The power goes after cut_after_ops changes (UINT64_MAX: only at Cut).
   // Each file's tail follows only_tail when given, else a model drawn from
   // tail_seed. The files in dir (not below it) are durable at the start.
+  // With logs_in_order, a write reaching a log (NNNNNN.log) while an older
+  // log in its directory holds unsynced data is a problem: RocksDB replays
+  // logs in order and takes a log that ends cleanly for all it wrote, so a
+  // power cut could then keep the later write and lose the earlier ones.
+  // (RocksDB writes a record of its own to a new log with wal_compression:
+  // leave it off for that check.)
   PowerCutFileSystem(std::shared_ptr<rocksdb::FileSystem> base, ProblemReporter report_problem,
                      PowerLoss mode, const std::string& dir, uint64_t cut_after_ops,
-                     uint64_t tail_seed, std::optional<Tail> only_tail = std::nullopt)
+                     uint64_t tail_seed, std::optional<Tail> only_tail = std::nullopt,
+                     bool logs_in_order = false)
       : FileSystemWrapper(std::move(base)),
         report_problem_(std::move(report_problem)),
         mode_(mode),
+        logs_in_order_(logs_in_order),
         ops_left_(cut_after_ops),
         random_(tail_seed),
         only_tail_(only_tail) {
@@ -318,6 +326,8 @@ class PowerCutFileSystem : public rocksdb::FileSystemWrapper {
     std::unique_ptr<std::string> saved;
     // What happened to it, for the message of a failure.
     std::string history;
+    // A write reached it, a log, while an older log held unsynced data (reported once).
+    bool written_before_older_logs_durable = false;
   };
   using Names = std::map<std::string, std::map<std::string, std::shared_ptr<File>>>;
 
@@ -331,6 +341,7 @@ class PowerCutFileSystem : public rocksdb::FileSystemWrapper {
                              rocksdb::IODebugContext* dbg) override {
       std::lock_guard<std::mutex> lock(owner_->mutex_);
       if (owner_->Dropped()) return PowerIsOff();
+      if (owner_->logs_in_order_ && !data.empty()) owner_->CheckOlderLogsDurable(*file_);
       file_->size += data.size();
       return target()->Append(data, options, dbg);
     }
@@ -451,6 +462,39 @@ class PowerCutFileSystem : public rocksdb::FileSystemWrapper {
     if (mode_ == PowerLoss::kUnsyncedData) durable_names_[dir].erase(name);
   }
 
+  // The number of a log file's name (NNNNNN.log), or 0 for any other file.
+  static uint64_t LogNumber(const std::string& name) {
+    size_t dot = name.size() - std::min<size_t>(name.size(), 4);
+    if (name.compare(dot, std::string::npos, ".log") != 0 || dot == 0) return 0;
+    uint64_t number = 0;
+    for (size_t i = 0; i < dot; i++) {
+      if (name[i] < '0' || name[i] > '9') return 0;
+      number = number * 10 + static_cast<uint64_t>(name[i] - '0');
+    }
+    return number;
+  }
+
+  // Reports (once per file) a write reaching log file while an older log in
+  // its directory holds unsynced data. Caller holds mutex_.
+  void CheckOlderLogsDurable(File& file) {
+    if (file.written_before_older_logs_durable) return;
+    std::string path = PathOf(file);
+    std::string name = path.substr(path.find_last_of('/') + 1);
+    uint64_t number = LogNumber(name);
+    if (number == 0) return;
+    for (const auto& [other_name, other] : names_[ParentOf(path)]) {
+      uint64_t other_number = LogNumber(other_name);
+      if (other_number != 0 && other_number < number && other->durable_size < other->size) {
+        file.written_before_older_logs_durable = true;
+        report_problem_("a write reached log " + name + " while the older log " + other_name +
+                        " held " + std::to_string(other->size - other->durable_size) +
+                        " B unsynced: a power cut could keep the later write without the "
+                        "earlier ones");
+        return;
+      }
+    }
+  }
+
   // The first size bytes of the file at path.
   std::string ReadPrefix(const std::string& path, uint64_t size) {
     std::string content;
@@ -477,6 +521,7 @@ class PowerCutFileSystem : public rocksdb::FileSystemWrapper {
 
   const ProblemReporter report_problem_;
   const PowerLoss mode_;
+  const bool logs_in_order_;
   std::mutex mutex_;
   bool cut_ = false;
   uint64_t ops_left_;

@@ -39,14 +39,15 @@ using pinrock_power_cut::PowerCutFileSystem;
 using pinrock_power_cut::PowerLoss;
 using pinrock_power_cut::Tail;
 
-// A power-cut file system over the real one; what it cannot do fails the test.
+// A power-cut file system over the real one that also checks the order of the
+// logs' durability; what it cannot do fails the test.
 std::shared_ptr<PowerCutFileSystem> NewPowerCutFileSystem(PowerLoss mode, const std::string& dir,
                                                           uint64_t cut_after_ops,
                                                           uint64_t tail_seed,
                                                           std::optional<Tail> only_tail = std::nullopt) {
   return std::make_shared<PowerCutFileSystem>(
       rocksdb::FileSystem::Default(), [](const std::string& problem) { ADD_FAILURE() << problem; },
-      mode, dir, cut_after_ops, tail_seed, only_tail);
+      mode, dir, cut_after_ops, tail_seed, only_tail, /*logs_in_order=*/true);
 }
 
 // The seed of a test's random choices: PINROCK_POWER_LOSS_SEED, else a new
