@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the native tests: those of each platform build.sh built (for aarch64
 # under emulation), then builds the instrumented tests (sanitizers and
-# libFuzzer, over engine/build-host-engine.sh's engine) in
+# libFuzzer, with clang 16, over engine/build-host-engine.sh's engine) in
 # TARGET/cmake-instrumented and runs them. The instrumented build also holds
 # the ASan/UBSan libpinrock.so that java-api's contract-under-sanitizers
 # execution loads.
@@ -13,7 +13,12 @@ target=${1:?usage: test.sh TARGET_DIR [JAVA_HOME]}
 java_home=${2:-${JAVA_HOME:-}}
 
 host_engine=$(stage "engine host" "$here/engine/build-host-engine.sh" | tail -n1)
+for compiler in clang-16 clang++-16; do
+  command -v "$compiler" >/dev/null ||
+    { echo "native/test.sh: $compiler is missing (the sanitizer and libFuzzer builds): apt-get install clang-16 libclang-rt-16-dev" >&2; exit 1; }
+done
 cmake -S "$here" -B "$target/cmake-instrumented" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 \
   -DPINROCK_BUILD=instrumented -DPINROCK_ENGINE_DIR="$host_engine" -DPINROCK_JAVA_HOME="$java_home" \
   "${compiler_cache_args[@]}" >/dev/null
 stage "native build instrumented" cmake --build "$target/cmake-instrumented" -j"${PINROCK_JOBS:-$(nproc)}"

@@ -4,10 +4,11 @@
 PINROCK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Debian packages the build and the tests need: python3-pip fetches the
 # compiler of the shipped libraries (zig, from PyPI), qemu-user-static runs
-# the aarch64 tests, ccache keeps the native objects between clean clones.
+# the aarch64 tests, ccache keeps the native objects between clean clones,
+# llvm-16 holds the symbolizer the sanitizers' reports name functions with.
 PINROCK_APT_PACKAGES=(build-essential ccache cmake ninja-build maven libgtest-dev liblz4-dev libsnappy-dev
   zlib1g-dev xz-utils tar debian-archive-keyring e2fsprogs ca-certificates valgrind
-  clang-16 libclang-rt-16-dev python3-pip qemu-user-static)
+  clang-16 libclang-rt-16-dev llvm-16 python3-pip qemu-user-static)
 
 say() { printf '[pinrock] %s\n' "$*" >&2; }
 die() { printf '[pinrock] ERROR: %s\n' "$*" >&2; exit 1; }

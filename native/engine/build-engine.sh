@@ -40,10 +40,13 @@ source "$here/common.sh"
 
 case $arch in
   # Minimum CPU: x86-64 with SSE4.2/AVX2/PCLMUL (every x86 server since 2013).
-  x86_64) portable=haswell cmake_system=() ;;
+  x86_64) portable=haswell portable_cpu_flag=-march=haswell cmake_system=() ;;
   # ARMv8-A with the CRC32 and crypto extensions (every 64-bit ARM server
   # core), RocksDB's own choice for a portable build.
-  aarch64) portable=1 cmake_system=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64) ;;
+  # (portable_cpu_flag: the flag RocksDB's CMakeLists.txt compiles with for
+  # PORTABLE, as spelled below for zig.)
+  aarch64) portable=1 portable_cpu_flag=-mcpu=generic+crc+crypto
+    cmake_system=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64) ;;
   *) die "no engine recipe for '$arch': pinrock builds for x86_64 and aarch64" ;;
 esac
 
@@ -116,6 +119,25 @@ EOF
 done
 CC=$prefix/toolchain/cc CXX=$prefix/toolchain/c++ AR=$prefix/toolchain/ar RANLIB=$prefix/toolchain/ranlib
 write_toolchain_file
+
+# zig builds its C++ runtime (libc++, libc++abi, libunwind, compiler-rt) from
+# source at the first link that needs it, once per variant, on one thread:
+# about 80 s each. Three variants are needed: the baseline CPU's (the configure
+# checks of snappy and GoogleTest), RocksDB's portable CPU's (its configure
+# checks) and a position-independent one without debug information (libpinrock.so,
+# linked with --strip-debug by native/CMakeLists.txt). Built in turn inside
+# those steps they kept a core idle for about four minutes per engine; here
+# they are built at once, beside the downloads and the compression libraries,
+# into zig's cache (which the later links find, or wait for under its lock).
+log "building zig's C++ runtime variants in the background"
+echo 'int main() { return 0; }' >"$work/runtime-warmup.cc"
+runtime_warmups=()
+for variant in "baseline:" "portable:$portable_cpu_flag" "library:-fPIC -shared -Wl,--strip-debug"; do
+  # shellcheck disable=SC2086 # the variant's flags are words
+  "$CXX" ${variant#*:} "$work/runtime-warmup.cc" -o "$work/runtime-warmup-${variant%%:*}" \
+    >"$work/runtime-warmup-${variant%%:*}.log" 2>&1 &
+  runtime_warmups+=($!)
+done
 cmake_cross=(-DCMAKE_TOOLCHAIN_FILE="$prefix/toolchain.cmake" -DCMAKE_BUILD_TYPE=Release
   -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DCMAKE_INSTALL_PREFIX="$prefix")
 
@@ -170,6 +192,11 @@ cmake --build "$work/gtest-build" -j"$engine_jobs" >&2
 cmake --install "$work/gtest-build" >&2
 
 # --- RocksDB ------------------------------------------------------------------------
+# A warm-up that failed only costs time: the link that needs its variant
+# builds it (and reports a broken compiler itself).
+for pid in "${runtime_warmups[@]}"; do
+  wait "$pid" || log "a C++ runtime warm-up failed (see $work/runtime-warmup-*.log); the build goes on"
+done
 log "building RocksDB $ROCKSDB_VERSION for $target (about 10 to 15 minutes on 2 cores)"
 rocksdb_src=$(unpack_tarball "$rocksdb_tar" "$work")
 # zig's clang rejects -march=armv8-a+crc+crypto ("unknown CPU"): the same

@@ -1,6 +1,7 @@
 # The shim's sources, one per section of include/pinrock.h, and directories.cc
-# (the directories a database writes; internal.h holds what they share): libpinrock.so, the tests built with the shim and the fuzz
-# targets (fuzz/CMakeLists.txt) all compile this one list.
+# (the directories a database writes; internal.h holds what they share):
+# libpinrock.so, the tests built with the shim and the instrumented build
+# (native/CMakeLists.txt) all compile this one list.
 set(PINROCK_SHIM_SOURCES engine.cc options.cc memory_budget.cc io_limits.cc info_log.cc database.cc
   bulk_load.cc reads.cc families.cc statistics.cc cursors.cc transactions.cc
   directories.cc)
