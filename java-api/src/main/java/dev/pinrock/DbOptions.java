@@ -1033,7 +1033,9 @@ public final class DbOptions {
     /**
      * Returns a copy that asks the OS to write table files out every this
      * many bytes while they are written, smoothing I/O (RocksDB's default 0:
-     * off). {@code databaseOptions("bytes_per_sync=<bytes>")}.
+     * off; a change while open takes 0 as 1 MiB, see
+     * {@link RocksDb#setDatabaseOptions(String)}).
+     * {@code databaseOptions("bytes_per_sync=<bytes>")}.
      *
      * @param bytes bytes between syncs, 0 for none
      * @return a copy with the setting added

@@ -505,7 +505,10 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * while open, such as {@code max_background_jobs}, {@code bytes_per_sync}
      * or {@code max_total_wal_size}. RocksDB records them in a new OPTIONS file;
      * the next open takes its options from {@link DbOptions} again. Column
-     * family options change with {@link #setFamilyOptions(String)}.
+     * family options change with {@link #setFamilyOptions(String)}. RocksDB's
+     * own rule: a change while open takes {@code bytes_per_sync=0} (its
+     * default, background syncs off) as 1 MiB, whether the string names it or
+     * it was 0 before; only an open (without a rate limiter) keeps it 0.
      *
      * @param options the option string
      * @throws RocksDbException.InvalidArgumentException naming the string and the option, when RocksDB
