@@ -774,6 +774,15 @@ PR_API void pr_db_snapshot_release(pr_db_t* db, pr_snapshot_t* snapshot);
 /* cursors only: prefetch the next blocks asynchronously while the caller
  * consumes the current ones (RocksDB's async_io) */
 #define PR_READ_ASYNC_IO 8
+/* cursors over a database or family only: RocksDB's tailing iterator,
+ * which reads the latest state rather than the state at its opening (a
+ * seek sees writes made since, with no refresh) and moves forward only:
+ * PR_CURSOR_LAST, PR_CURSOR_SEEK_FOR_PREV, PR_CURSOR_PREV and a reverse
+ * pr_cursor_scan return PR_CODE_NOT_SUPPORTED, the cursor where it was;
+ * pr_cursor_refresh returns PR_CODE_NOT_SUPPORTED. Opening one as of a
+ * snapshot, or over a transaction or batch with index, returns
+ * PR_CODE_INVALID_ARGUMENT. Point reads ignore it. */
+#define PR_READ_TAILING 16
 
 /* pr_db_get with read options: reads as of snapshot (NULL: the latest
  * state) with PR_READ_* read_flags; everything else as pr_db_get.
@@ -1436,6 +1445,96 @@ PR_API int32_t pr_txn_set_snapshot(pr_txn_t* txn, int32_t on_next_operation, cha
 /* Which writes the transaction holds: *count the records, *bytes the size
  * of its batch. Never fails. */
 PR_API void pr_txn_size(const pr_txn_t* txn, uint64_t* count, uint64_t* bytes);
+
+/* ---- batches with index ------------------------------------------------------
+ * A batch with index is RocksDB's WriteBatchWithIndex: write records indexed
+ * by key, which reads see merged over a database (reading one's own writes)
+ * before the records are written. The caller keeps the records themselves,
+ * encoded as pr_db_write takes them, and hands the index each record once,
+ * in order (pr_indexed_batch_index); writing them is pr_db_write of that
+ * same encoding. A batch belongs to no database: its records name families
+ * by id (pr_db_family_id), and the caller reads and indexes it with handles
+ * of the one database those ids are of. Not thread-safe: one call on a
+ * batch or its cursors at a time. Values read pinned stay valid after the
+ * batch changes or is freed. Implemented in batches_with_index.cc. */
+
+/* A batch with index. */
+typedef struct pr_indexed_batch pr_indexed_batch_t;
+
+/* Creates an empty batch with index. With overwrite_key a key's latest
+ * record replaces its earlier ones in the index; without it every record
+ * is indexed (RocksDB's default). Reads see the same either way; a cursor
+ * shows one entry per key either way. Returns PR_OK with *batch_out set,
+ * which the caller frees with pr_indexed_batch_free, or PR_CODE_INTERNAL
+ * when out of memory. Thread-safe. */
+PR_API int32_t pr_indexed_batch_create(int32_t overwrite_key, pr_indexed_batch_t** batch_out,
+                                       char* err, size_t err_cap);
+
+/* Frees a batch. NULL is accepted; a batch with cursors open
+ * (pr_indexed_batch_cursor_open) is left as it is. */
+PR_API void pr_indexed_batch_free(pr_indexed_batch_t* batch);
+
+/* Indexes count records, encoded as pr_db_write's batch but without its
+ * 12-byte header (records, records_len), of the database of db (any of its
+ * family handles). With rebuild the index is emptied first (refused with
+ * PR_CODE_ABORTED while cursors of the batch are open). The records are
+ * parsed and checked as pr_db_write checks a batch, whole, before any is
+ * indexed: a malformed one returns PR_CODE_CORRUPTION, one pr_db_write
+ * refuses (a family not open, a merge its family cannot take, a single
+ * delete in a pessimistic database) PR_CODE_INVALID_ARGUMENT saying why;
+ * the index is then as it was. Any other failure (a range delete, which
+ * RocksDB's index does not hold: PR_CODE_NOT_SUPPORTED; out of memory)
+ * leaves the index empty: index every record again with rebuild.
+ * Open cursors of the batch see the records at their next move; the
+ * entry they are on may no longer be read. records is not kept. */
+PR_API int32_t pr_indexed_batch_index(pr_indexed_batch_t* batch, pr_db_t* db,
+                                      const uint8_t* records, size_t records_len, uint32_t count,
+                                      int32_t rebuild, char* err, size_t err_cap);
+
+/* Reads key of family from the batch merged over family's database as of
+ * snapshot (NULL: the latest state) with PR_READ_* read_flags (RocksDB's
+ * GetFromBatchAndDB): the batch's records of the key decide over the
+ * database's value, merges combined with it by the family's merge operator.
+ * Returns and fills *result as pr_db_get with flags (PR_GET_PIN_IF_LARGER). */
+PR_API int32_t pr_indexed_batch_get(pr_indexed_batch_t* batch, pr_db_t* family,
+                                    const pr_snapshot_t* snapshot, uint32_t read_flags,
+                                    const uint8_t* key, size_t key_len, uint8_t* buf,
+                                    size_t buf_cap, uint32_t flags, pr_get_result_t* result,
+                                    char* err, size_t err_cap);
+
+/* Reads n keys of family as pr_indexed_batch_get reads one, in one batched
+ * RocksDB MultiGetFromBatchAndDB (key by key when memory-only, as
+ * pr_db_multi_get_with does), into buf with value_offsets, value_lens and
+ * statuses as pr_db_multi_get fills them. Returns PR_OK when the call ran,
+ * else a status with nothing filled. */
+PR_API int32_t pr_indexed_batch_multi_get(pr_indexed_batch_t* batch, pr_db_t* family,
+                                          const pr_snapshot_t* snapshot, uint32_t read_flags,
+                                          size_t n, const uint8_t* const* keys,
+                                          const size_t* key_lens, uint8_t* buf, size_t buf_cap,
+                                          uint64_t* value_offsets, uint64_t* value_lens,
+                                          int32_t* statuses, char* err, size_t err_cap);
+
+/* The pinned form of pr_indexed_batch_multi_get: results and statuses as
+ * pr_db_multi_get_pinned fills them. */
+PR_API int32_t pr_indexed_batch_multi_get_pinned(pr_indexed_batch_t* batch, pr_db_t* family,
+                                                 const pr_snapshot_t* snapshot,
+                                                 uint32_t read_flags, size_t n,
+                                                 const uint8_t* const* keys,
+                                                 const size_t* key_lens, pr_get_result_t* results,
+                                                 int32_t* statuses, char* err, size_t err_cap);
+
+/* Opens a cursor over family's keys in the batch merged over the database,
+ * as pr_cursor_open opens one over the database (snapshot, read flags,
+ * read-ahead, bounds): RocksDB's NewIteratorWithBase. The cursor reads the
+ * batch's index in place: free the batch, or index it with rebuild, only
+ * once its cursors are closed; records indexed meanwhile show at the
+ * cursor's next move. pr_cursor_refresh returns PR_CODE_NOT_SUPPORTED. */
+PR_API int32_t pr_indexed_batch_cursor_open(pr_indexed_batch_t* batch, pr_db_t* family,
+                                            const pr_snapshot_t* snapshot, uint32_t read_flags,
+                                            uint64_t readahead_bytes, const uint8_t* lower,
+                                            size_t lower_len, const uint8_t* upper,
+                                            size_t upper_len, uint32_t bounds,
+                                            pr_cursor_t** cursor_out, char* err, size_t err_cap);
 
 #ifdef __cplusplus
 }

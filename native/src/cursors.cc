@@ -12,15 +12,20 @@ using namespace pinrock::internal;
 
 struct pr_cursor {
   pr_db* db;
-  // The count of open cursors of the transaction the cursor reads through
-  // (pr_txn_cursor_open), or null.
-  std::atomic<int64_t>* transaction_cursors = nullptr;
+  // The count of open cursors of the transaction or batch with index the
+  // cursor reads through (pr_txn_cursor_open, pr_indexed_batch_cursor_open),
+  // or null.
+  std::atomic<int64_t>* owner_cursors = nullptr;
   // The bounds live here: RocksDB keeps pointers to them in read_options.
   std::string lower;
   std::string upper;
   rocksdb::Slice lower_slice;
   rocksdb::Slice upper_slice;
   std::unique_ptr<rocksdb::Iterator> iterator;
+  // A tailing cursor (PR_READ_TAILING): RocksDB's tailing iterator moves
+  // forward only, and a backward move would leave it where it was but
+  // valid, which RocksDB's own backward scans loop on.
+  bool forward_only = false;
 };
 
 namespace {
@@ -58,6 +63,11 @@ bool auto_prefix_mode_is_exact(const std::string& upper) {
   return upper.empty() || upper.back() != '\0';
 }
 
+int32_t backward_on_tailing_cursor(char* err, size_t err_cap) {
+  return fail(PR_CODE_NOT_SUPPORTED, "Not implemented: a tailing cursor moves forward only", err,
+              err_cap);
+}
+
 }  // namespace
 
 namespace pinrock::internal {
@@ -65,10 +75,17 @@ namespace pinrock::internal {
 pr_cursor_t* open_cursor(pr_db* family, rocksdb::ReadOptions options, uint64_t readahead_bytes,
                          const uint8_t* lower, size_t lower_len, const uint8_t* upper,
                          size_t upper_len, uint32_t bounds,
-                         std::atomic<int64_t>* transaction_cursors,
+                         std::atomic<int64_t>* owner_cursors,
                          const std::function<rocksdb::Iterator*(const rocksdb::ReadOptions&)>& open) {
+  if (options.tailing && owner_cursors != nullptr) {
+    throw refused_argument("a cursor over a transaction or a batch with index cannot be tailing");
+  }
+  if (options.tailing && options.snapshot != nullptr) {
+    throw refused_argument("a tailing cursor reads the latest state: it takes no snapshot");
+  }
   auto cursor = std::make_unique<pr_cursor>();
   cursor->db = family;
+  cursor->forward_only = options.tailing;
   options.readahead_size = readahead_bytes;
   if ((bounds & PR_RANGE_HAS_BEGIN) != 0) {
     cursor->lower = key_slice(lower, lower_len).ToString();
@@ -87,8 +104,8 @@ pr_cursor_t* open_cursor(pr_db* family, rocksdb::ReadOptions options, uint64_t r
   cursor->iterator.reset(open(options));
   family->holds++;
   family->database->open_cursors++;
-  cursor->transaction_cursors = transaction_cursors;
-  if (transaction_cursors != nullptr) (*transaction_cursors)++;
+  cursor->owner_cursors = owner_cursors;
+  if (owner_cursors != nullptr) (*owner_cursors)++;
   return cursor.release();
 }
 
@@ -115,10 +132,10 @@ void pr_cursor_close(pr_cursor_t* cursor) {
   pr_db* db = cursor->db;
   pr_database& database = *db->database;
   try {
-    std::atomic<int64_t>* transaction_cursors = cursor->transaction_cursors;
+    std::atomic<int64_t>* owner_cursors = cursor->owner_cursors;
     delete cursor;
     drop_hold(db);
-    if (transaction_cursors != nullptr) (*transaction_cursors)--;
+    if (owner_cursors != nullptr) (*owner_cursors)--;
   } catch (...) {
     // Iterator cleanup does not throw; nothing may cross the boundary anyway.
   }
@@ -132,6 +149,10 @@ int32_t pr_cursor_move(pr_cursor_t* cursor, int32_t op, const uint8_t* key, size
     rocksdb::Iterator& iterator = *cursor->iterator;
     if ((op == PR_CURSOR_NEXT || op == PR_CURSOR_PREV) && !iterator.Valid()) {
       return invalid_argument("the cursor is on no entry; seek first", err, err_cap);
+    }
+    if (cursor->forward_only &&
+        (op == PR_CURSOR_LAST || op == PR_CURSOR_SEEK_FOR_PREV || op == PR_CURSOR_PREV)) {
+      return backward_on_tailing_cursor(err, err_cap);
     }
     switch (op) {
       case PR_CURSOR_FIRST: iterator.SeekToFirst(); break;
@@ -161,6 +182,9 @@ int32_t pr_cursor_scan(pr_cursor_t* cursor, uint32_t flags, size_t max_entries, 
   *entries_out = 0;
   *bytes_out = 0;
   return guarded(err, err_cap, [&] {
+    if (cursor->forward_only && (flags & PR_SCAN_REVERSE) != 0) {
+      return backward_on_tailing_cursor(err, err_cap);
+    }
     rocksdb::Iterator& iterator = *cursor->iterator;
     pinrock::CopiedEntries copied = pinrock::copy_entries(
         iterator, (flags & PR_SCAN_REVERSE) != 0, max_entries, buf, buf_cap);

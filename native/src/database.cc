@@ -93,12 +93,7 @@ class BatchCheck : public rocksdb::WriteBatch::Handler {
   }
 
  private:
-  const pr_db* OpenFamily(uint32_t cf) const {
-    for (const auto& [name, family] : database_.open_families) {
-      if (family->family->GetID() == cf) return family;
-    }
-    return nullptr;
-  }
+  const pr_db* OpenFamily(uint32_t cf) const { return open_family(database_, cf); }
   rocksdb::Status KnownFamilyAndKey(uint32_t cf, const rocksdb::Slice& key) const {
     if (OpenFamily(cf) == nullptr) return NotOpen(cf);
     return key.size() > kMaxKeyBytes ? TooLong() : rocksdb::Status::OK();
@@ -140,6 +135,13 @@ rocksdb::Status write_waiting_out_stalls(const pr_database& database, rocksdb::W
 }  // namespace
 
 namespace pinrock::internal {
+
+const pr_db* open_family(const pr_database& database, uint32_t id) {
+  for (const auto& [name, family] : database.open_families) {
+    if (family->family->GetID() == id) return family;
+  }
+  return nullptr;
+}
 
 rocksdb::Status check_merge(const pr_db& family, const rocksdb::Slice& operand) {
   if (family.merge_operator == nullptr) {

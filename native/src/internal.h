@@ -405,14 +405,22 @@ struct too_long : std::length_error {
   using std::length_error::length_error;
 };
 
-// Runs body and converts any C++ exception into a status (too_long into
-// PR_CODE_INVALID_ARGUMENT, anything else into PR_CODE_INTERNAL), so that
-// nothing throws across the C boundary.
+// An argument a helper refuses where it cannot return a status; guarded()
+// turns it into PR_CODE_INVALID_ARGUMENT with its message.
+struct refused_argument : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// Runs body and converts any C++ exception into a status (too_long and
+// refused_argument into PR_CODE_INVALID_ARGUMENT, anything else into
+// PR_CODE_INTERNAL), so that nothing throws across the C boundary.
 template <typename Body>
 int32_t guarded(char* err, size_t err_cap, Body&& body) noexcept {
   try {
     return body();
   } catch (const too_long& e) {
+    return invalid_argument(e.what(), err, err_cap);
+  } catch (const refused_argument& e) {
     return invalid_argument(e.what(), err, err_cap);
   } catch (const std::bad_alloc&) {
     return fail(kStatusInternal, "pinrock: out of memory", err, err_cap);
@@ -557,11 +565,13 @@ std::string recorded_log_directory(const std::string& path, const rocksdb::DBOpt
 // Makes a cursor on family over the iterator open returns for options (with
 // the read-ahead and the bounds, which the cursor keeps, applied), holding
 // the family and counting the cursor in its database's open cursors and, when
-// not null, in transaction_cursors. Throws what key_slice throws.
+// not null, in owner_cursors (those of the transaction or batch with index it
+// reads). Throws what key_slice throws, and refused_argument for a tailing
+// cursor as of a snapshot or over a transaction or batch with index.
 pr_cursor_t* open_cursor(pr_db* family, rocksdb::ReadOptions options, uint64_t readahead_bytes,
                          const uint8_t* lower, size_t lower_len, const uint8_t* upper,
                          size_t upper_len, uint32_t bounds,
-                         std::atomic<int64_t>* transaction_cursors,
+                         std::atomic<int64_t>* owner_cursors,
                          const std::function<rocksdb::Iterator*(const rocksdb::ReadOptions&)>& open);
 
 // database.cc
@@ -572,6 +582,10 @@ pr_cursor_t* open_cursor(pr_db* family, rocksdb::ReadOptions options, uint64_t r
 // database.mutex held shared. Returns OK or InvalidArgument.
 rocksdb::Status check_batch(const pr_database& database, const rocksdb::WriteBatch& batch,
                             bool of_transaction);
+
+// The family of database whose id (pr_db_family_id) is id and that is not
+// dropped, or null. Call with database.mutex held.
+const pr_db* open_family(const pr_database& database, uint32_t id);
 
 // transactions.cc
 // Whether the directory's newest OPTIONS file records allow_2pc (a

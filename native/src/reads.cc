@@ -25,6 +25,14 @@ rocksdb::ReadOptions read_options(const pr_db& db, const pr_snapshot_t* snapshot
   options.verify_checksums = (read_flags & PR_READ_SKIP_CHECKSUMS) == 0;
   if ((read_flags & PR_READ_MEMORY_ONLY) != 0) options = memory_only(options);
   options.async_io = (read_flags & PR_READ_ASYNC_IO) != 0;
+  if ((read_flags & PR_READ_TAILING) != 0) {
+    // A tailing iterator knows no auto_prefix_mode: without a total order
+    // its seeks would consult the prefix filters and skip keys of other
+    // prefixes.
+    options.tailing = true;
+    options.auto_prefix_mode = false;
+    options.total_order_seek = true;
+  }
   return options;
 }
 

@@ -94,6 +94,44 @@ TEST_F(DbTest, RefreshMovesTheViewToTheLatestStateOrASnapshotKeepingTheBounds) {
   pr_cursor_close(cursor);
 }
 
+TEST_F(DbTest, TailingCursorSeesLaterWritesAndMovesForwardOnly) {
+  Put("a", "1");
+  pr_cursor_t* cursor =
+      OpenCursor(db, PR_RANGE_HAS_BEGIN | PR_RANGE_HAS_END, "a", "y", PR_READ_TAILING);
+  EXPECT_EQ("a=1", Move(cursor, PR_CURSOR_FIRST));
+  EXPECT_EQ("end", Move(cursor, PR_CURSOR_NEXT));
+  Put("b", "2");
+  Put("z", "2");
+  ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
+  Put("c", "3");
+  // A seek reads the latest state, memtable and table files, within the bounds.
+  EXPECT_EQ("b=2", Move(cursor, PR_CURSOR_SEEK, "b"));
+  EXPECT_EQ("c=3", Move(cursor, PR_CURSOR_NEXT));
+  EXPECT_EQ("end", Move(cursor, PR_CURSOR_NEXT));
+  // Backward moves are refused before RocksDB, the cursor where it was.
+  EXPECT_EQ("b=2", Move(cursor, PR_CURSOR_SEEK, "b"));
+  for (int32_t op : {PR_CURSOR_LAST, PR_CURSOR_SEEK_FOR_PREV, PR_CURSOR_PREV}) {
+    EXPECT_EQ("error " + std::to_string(PR_CODE_NOT_SUPPORTED), Move(cursor, op, "c")) << op;
+  }
+  uint8_t buf[64];
+  uint64_t entries = 0, used = 0;
+  pr_cursor_entry_t entry;
+  EXPECT_EQ(PR_CODE_NOT_SUPPORTED, PR_STATUS_CODE(pr_cursor_scan(cursor, PR_SCAN_REVERSE, 4, buf, sizeof buf,
+                                                                 &entries, &used, &entry, err, sizeof err)));
+  EXPECT_EQ("c=3", Move(cursor, PR_CURSOR_NEXT));
+  EXPECT_EQ(PR_CODE_NOT_SUPPORTED, PR_STATUS_CODE(pr_cursor_refresh(cursor, nullptr, err, sizeof err)));
+  pr_cursor_close(cursor);
+  // Tailing reads the latest state: no snapshot.
+  pr_snapshot_t* snapshot = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_snapshot_create(db, &snapshot, err, sizeof err));
+  cursor = nullptr;
+  EXPECT_EQ(PR_CODE_INVALID_ARGUMENT,
+            PR_STATUS_CODE(pr_cursor_open(db, snapshot, PR_READ_TAILING, 0, nullptr, 0, nullptr, 0, 0,
+                                          &cursor, err, sizeof err)));
+  EXPECT_EQ(nullptr, cursor);
+  pr_db_snapshot_release(db, snapshot);
+}
+
 TEST_F(DbTest, MemoryOnlyCursorOverAnUncachedTableFileIsIncomplete) {
   Put("k", "v");
   ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));

@@ -82,10 +82,11 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     private final RocksDb owner;
     private final NativeCursor cursor;
     /**
-     * The transaction the cursor reads through, or null: each call holds its
-     * guard too, since the native cursor reads the transaction's writes in place.
+     * The pending writes (a transaction's, a batch with index's) the cursor
+     * reads through, or null: each call holds their guard too, since the
+     * native cursor reads those writes in place.
      */
-    private final Transaction transaction;
+    private final PendingWrites writes;
     private final ResourceGuard guard = ResourceGuard.exclusive("Cursor");
     /** How the database frees this cursor natively, before it closes or when the cursor does. */
     final RocksDb.Dependent dependent = new RocksDb.Dependent() {
@@ -110,12 +111,12 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     /**
      * @param owner the database
      * @param cursor the native cursor
-     * @param transaction the transaction it reads through, or null
+     * @param writes the pending writes it reads through, or null
      */
-    Cursor(RocksDb owner, NativeCursor cursor, Transaction transaction) {
+    Cursor(RocksDb owner, NativeCursor cursor, PendingWrites writes) {
         this.owner = owner;
         this.cursor = cursor;
-        this.transaction = transaction;
+        this.writes = writes;
     }
 
     /**
@@ -776,8 +777,8 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
             cursor.close();
             // Only now: a database closing meanwhile must find this cursor and wait for its close.
             owner.forget(dependent);
-            if (transaction != null) {
-                transaction.forget(this);
+            if (writes != null) {
+                writes.forget(this);
             }
         });
     }
@@ -798,9 +799,9 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
                     + " call it: use it once the call returns");
         }
         guard.acquire();
-        if (transaction != null) {
+        if (writes != null) {
             try {
-                transaction.acquireForCursor();
+                writes.acquireForCursor();
             } catch (RuntimeException e) {
                 guard.release();
                 throw e;
@@ -810,16 +811,16 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
 
     /** Ends a call started by {@link #acquire()}. */
     private void release() {
-        if (transaction != null) {
-            transaction.releaseForCursor();
+        if (writes != null) {
+            writes.releaseForCursor();
         }
         guard.release();
     }
 
     /**
      * Invalidates the views of the current entry, for a write of the
-     * cursor's transaction: the write may move the memory they view. The
-     * caller holds the transaction's guard, which excludes this cursor's
+     * cursor's pending writes: the write may move the memory they view. The
+     * caller holds the writes' guard, which excludes this cursor's
      * calls; a cursor being closed closes its views itself.
      *
      * @throws IllegalStateException when views of the entry are open on another live thread

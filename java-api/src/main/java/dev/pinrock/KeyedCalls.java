@@ -35,7 +35,7 @@ import dev.pinrock.internal.Segments;
  * Every read has a form that takes {@link ReadOptions} first; the others
  * use {@link ReadOptions#DEFAULT}.
  */
-public abstract sealed class KeyedCalls permits Keyspace, Transaction, Transaction.Scope {
+public abstract sealed class KeyedCalls permits Keyspace, PendingWrites, PendingWrites.Scope {
     /** Returned by the into-buffer reads when the key is absent. */
     public static final int NOT_FOUND = KeyPath.NOT_FOUND;
 

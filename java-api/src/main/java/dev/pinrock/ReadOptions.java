@@ -25,6 +25,7 @@ public final class ReadOptions {
     private static final int SKIP_CHECKSUMS = 2;
     private static final int MEMORY_ONLY = 4;
     private static final int ASYNC_IO = 8;
+    private static final int TAILING = 16;
 
     /** The settings; a copy is changed before it is published, never after. */
     private static final class Values implements Cloneable {
@@ -36,6 +37,7 @@ public final class ReadOptions {
         byte[] upperBound;
         long readaheadBytes;
         boolean asyncIo;
+        boolean tailing;
 
         Values copy() {
             try {
@@ -187,6 +189,28 @@ public final class ReadOptions {
     }
 
     /**
+     * Returns a copy whose cursors are tailing (RocksDB's tailing
+     * iterator): a cursor over a database or family that reads the latest
+     * state rather than the state it opened on, so that a seek sees the
+     * writes made since without a {@link Cursor#refresh()}, and moves forward
+     * only ({@link Cursor#last()}, {@link Cursor#seekForPrev(byte[])},
+     * {@link Cursor#prev()} and reverse scans throw {@link RocksDbException}
+     * with {@link StatusCode#NOT_SUPPORTED}, the cursor staying where it
+     * was; so does {@code refresh}, which leaves it on no entry as every
+     * refresh does). Opening one with a snapshot, or over a
+     * transaction or batch with index, throws
+     * {@link RocksDbException.InvalidArgumentException}. Point reads ignore it.
+     *
+     * @param value whether cursors are tailing (default false)
+     * @return a copy with the setting changed
+     */
+    public ReadOptions tailing(boolean value) {
+        Values v = values.copy();
+        v.tailing = value;
+        return new ReadOptions(v);
+    }
+
+    /**
      * Returns the snapshot read, or null for the latest state.
      *
      * @return the snapshot read, or null for the latest state
@@ -259,13 +283,23 @@ public final class ReadOptions {
     }
 
     /**
+     * Returns whether cursors are tailing.
+     *
+     * @return whether cursors are tailing
+     */
+    public boolean tailing() {
+        return values.tailing;
+    }
+
+    /**
      * Returns the PR_READ_* flags of the C ABI.
      *
      * @return the PR_READ_* flags of the C ABI
      */
     int flags() {
         return (values.fillCache ? 0 : SKIP_FILL_CACHE) | (values.verifyChecksums ? 0 : SKIP_CHECKSUMS)
-                | (values.memoryOnly ? MEMORY_ONLY : 0) | (values.asyncIo ? ASYNC_IO : 0);
+                | (values.memoryOnly ? MEMORY_ONLY : 0) | (values.asyncIo ? ASYNC_IO : 0)
+                | (values.tailing ? TAILING : 0);
     }
 
     /** The bounds without copying, for the native call. */
@@ -282,6 +316,7 @@ public final class ReadOptions {
         return "ReadOptions[snapshot=" + values.snapshot + ", fillCache=" + values.fillCache + ", verifyChecksums="
                 + values.verifyChecksums + ", memoryOnly=" + values.memoryOnly + ", lowerBound="
                 + Arrays.toString(values.lowerBound) + ", upperBound=" + Arrays.toString(values.upperBound)
-                + ", readaheadBytes=" + values.readaheadBytes + ", asyncIo=" + values.asyncIo + "]";
+                + ", readaheadBytes=" + values.readaheadBytes + ", asyncIo=" + values.asyncIo + ", tailing="
+                + values.tailing + "]";
     }
 }

@@ -473,14 +473,48 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     public void write(WriteBatch batch, WriteOptions options) {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(options, "options");
-        batch.writeInto(this, encoded -> {
-            guard.acquire();
-            try {
-                data.write(encoded, options.flags());
-            } finally {
-                guard.release();
-            }
-        });
+        batch.writeInto(this, encoded -> writeEncoded(encoded, options));
+    }
+
+    /**
+     * Applies a batch with index atomically, with {@link WriteOptions#DEFAULT}.
+     *
+     * @param batch the records; kept in the batch, which reads them until cleared
+     * @see #write(WriteBatchWithIndex, WriteOptions)
+     */
+    public void write(WriteBatchWithIndex batch) {
+        write(batch, WriteOptions.DEFAULT);
+    }
+
+    /**
+     * Applies a batch with index atomically: every record or none, also
+     * across a crash, as {@link #write(WriteBatch, WriteOptions)} applies a
+     * batch. The batch keeps its records (reads through it see them over
+     * the database that now holds them too) until {@link WriteBatchWithIndex#clear()}.
+     *
+     * @param batch the records
+     * @param options durability of the write
+     * @throws RocksDbException.InvalidArgumentException when a record's family was dropped since
+     *     it was added, or sync is combined with disableWal (nothing is applied)
+     * @throws RocksDbException when RocksDB fails the write (nothing is applied)
+     * @throws IllegalArgumentException when the batch reads over another database
+     * @throws IllegalStateException when the database or the batch is closed, or the batch is in
+     *     use by another thread
+     */
+    public void write(WriteBatchWithIndex batch, WriteOptions options) {
+        Objects.requireNonNull(batch, "batch");
+        Objects.requireNonNull(options, "options");
+        batch.writeInto(this, encoded -> writeEncoded(encoded, options));
+    }
+
+    /** Writes an encoded batch, of either batch kind, with the database held. */
+    private void writeEncoded(MemorySegment encoded, WriteOptions options) {
+        guard.acquire();
+        try {
+            data.write(encoded, options.flags());
+        } finally {
+            guard.release();
+        }
     }
 
     /**

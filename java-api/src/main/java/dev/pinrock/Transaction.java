@@ -5,15 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 import dev.pinrock.internal.BatchEncoding.Operation;
 import dev.pinrock.internal.FfmTransaction;
 import dev.pinrock.internal.KeyPath;
-import dev.pinrock.internal.NativeCursor;
-import dev.pinrock.internal.ResourceGuard;
 
 /**
  * A transaction of a database opened with
@@ -76,18 +71,13 @@ import dev.pinrock.internal.ResourceGuard;
  * by its lock timeout). Values read pinned stay valid after the transaction
  * ends, as those of the database do.
  */
-public final class Transaction extends KeyedCalls implements AutoCloseable {
-    private final RocksDb owner;
+public final class Transaction extends PendingWrites implements AutoCloseable {
     private final FfmTransaction transaction;
-    private final ResourceGuard guard = ResourceGuard.exclusive("Transaction");
-    /** The cursors over this transaction not yet closed: closed before it commits, rolls back or closes. */
-    private final Set<Cursor> cursors = ConcurrentHashMap.newKeySet();
     /** How the database frees this transaction natively, before it closes or when the transaction does. */
     final RocksDb.Dependent dependent = this::closeNative;
 
     private Transaction(RocksDb owner, FfmTransaction transaction) {
-        super(transaction.path(owner.db, FfmTransaction.READ));
-        this.owner = owner;
+        super(transaction.path(owner.db, FfmTransaction.READ), owner, "Transaction");
         this.transaction = transaction;
     }
 
@@ -115,11 +105,6 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
         return transaction;
     }
 
-    @Override
-    public RocksDb database() {
-        return owner;
-    }
-
     /**
      * Returns the keyed calls of another column family of the database, in
      * this transaction; its reads are plain reads.
@@ -129,7 +114,7 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
      * @throws IllegalArgumentException when the family belongs to another database
      */
     public KeyedCalls in(Keyspace family) {
-        return new Scope(this, requireOwn(family), FfmTransaction.READ);
+        return scope(family, FfmTransaction.READ);
     }
 
     /**
@@ -159,16 +144,11 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
      * @throws IllegalArgumentException when the family belongs to another database
      */
     public KeyedCalls forUpdate(Keyspace family, boolean exclusive) {
-        return new Scope(this, requireOwn(family),
-                exclusive ? FfmTransaction.READ_FOR_UPDATE : FfmTransaction.READ_FOR_UPDATE_SHARED);
+        return scope(family, exclusive ? FfmTransaction.READ_FOR_UPDATE : FfmTransaction.READ_FOR_UPDATE_SHARED);
     }
 
-    private Keyspace requireOwn(Keyspace family) {
-        Objects.requireNonNull(family, "family");
-        if (family.database() != owner) {
-            throw new IllegalArgumentException(family + " belongs to another database than " + this);
-        }
-        return family;
+    private KeyedCalls scope(Keyspace family, int lock) {
+        return new Scope(this, requireOwn(family), transaction.path(family.db, lock));
     }
 
     /**
@@ -361,165 +341,8 @@ public final class Transaction extends KeyedCalls implements AutoCloseable {
         return "Transaction[" + owner + (guard.isClosed() ? ", closed]" : "]");
     }
 
-    /** Runs a call on the transaction as a whole with its guard held. */
-    private void run(Runnable call) {
-        call(() -> {
-            call.run();
-            return null;
-        });
-    }
-
-    /** Makes a call on the transaction as a whole with its guard held; returns what it returns. */
-    private <T> T call(Supplier<T> call) {
-        guard.acquire();
-        try {
-            return call.get();
-        } finally {
-            guard.release();
-        }
-    }
-
     @Override
-    void acquire() {
-        acquireIn(owner);
-    }
-
-    @Override
-    void release() {
-        releaseIn(owner);
-    }
-
-    /** Marks a keyed call on family in flight: the transaction's guard, then the family's. */
-    void acquireIn(Keyspace family) {
-        guard.acquire();
-        try {
-            family.acquire();
-        } catch (RuntimeException e) {
-            guard.release();
-            throw e;
-        }
-    }
-
-    /** Ends a call started by {@link #acquireIn(Keyspace)}. */
-    void releaseIn(Keyspace family) {
-        try {
-            family.release();
-        } finally {
-            guard.release();
-        }
-    }
-
-    @Override
-    void writeOne(Operation operation, Object first, Object second) {
-        writeOne(this, operation, first, second);
-    }
-
-    /** A single delete or merge through view, the transaction itself or a {@link Scope} of it. */
-    void writeOne(KeyedCalls view, Operation operation, Object first, Object second) {
-        view.acquire();
-        try {
-            beforeWrite();
-            FfmTransaction.write(view.keys, operation, first, second);
-        } finally {
-            view.release();
-        }
-    }
-
-    @Override
-    Cursor adopt(NativeCursor cursor) {
-        Cursor adopted = new Cursor(owner, cursor, this);
-        cursors.add(adopted);
-        owner.register(adopted.dependent);
-        return adopted;
-    }
-
-    /** A write moves the memory that this transaction's cursors' entry views view: they are invalidated. */
-    @Override
-    void beforeWrite() {
-        for (Cursor cursor : cursors) {
-            cursor.invalidateViews();
-        }
-    }
-
-    /**
-     * Closes the cursors over this transaction: RocksDB's iterators over a
-     * transaction die with its writes, at commit, rollback and rollback to a
-     * save point.
-     */
-    private void closeCursors() {
-        for (Cursor cursor : List.copyOf(cursors)) {
-            cursor.dependent.closeNative();
-        }
-    }
-
-    /** Marks a call of one of this transaction's cursors in flight: the transaction admits no other call then. */
-    void acquireForCursor() {
-        guard.acquire();
-    }
-
-    /** Ends a call started by {@link #acquireForCursor()}. */
-    void releaseForCursor() {
-        guard.release();
-    }
-
-    /** Drops a closed cursor from those this transaction closes. */
-    void forget(Cursor cursor) {
-        cursors.remove(cursor);
-    }
-
-    /**
-     * A column family as a transaction sees it, with plain reads or reads
-     * for update: what {@link Transaction#in(Keyspace)} and
-     * {@link Transaction#forUpdate(Keyspace, boolean)} return. Its calls are
-     * the transaction's and follow its rules.
-     */
-    static final class Scope extends KeyedCalls {
-        private final Transaction transaction;
-        private final Keyspace family;
-
-        Scope(Transaction transaction, Keyspace family, int lock) {
-            super(pathOf(transaction, family, lock));
-            this.transaction = transaction;
-            this.family = family;
-        }
-
-        private static KeyPath pathOf(Transaction transaction, Keyspace family, int lock) {
-            return transaction.transaction.path(family.db, lock);
-        }
-
-        @Override
-        public RocksDb database() {
-            return transaction.owner;
-        }
-
-        @Override
-        void acquire() {
-            transaction.acquireIn(family);
-        }
-
-        @Override
-        void release() {
-            transaction.releaseIn(family);
-        }
-
-        @Override
-        void writeOne(Operation operation, Object first, Object second) {
-            transaction.writeOne(this, operation, first, second);
-        }
-
-        @Override
-        Cursor adopt(NativeCursor cursor) {
-            return transaction.adopt(cursor);
-        }
-
-        @Override
-        void beforeWrite() {
-            transaction.beforeWrite();
-        }
-
-        @Override
-        public String toString() {
-            return family.name() + " in " + transaction;
-        }
+    void writeRecord(KeyPath keys, Operation operation, Object first, Object second) {
+        FfmTransaction.write(keys, operation, first, second);
     }
 }

@@ -31,6 +31,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -347,6 +348,36 @@ class CursorContract extends OpenDatabaseContract {
             assertEquals(List.of("k"), forward(cursor));
         }
         assertThrows(IllegalArgumentException.class, () -> ReadOptions.DEFAULT.readaheadBytes(-1));
+    }
+
+    @Test
+    void aTailingCursorSeesLaterWritesAndMovesForwardOnly() {
+        putAll("a");
+        try (Cursor cursor = db.cursor(ReadOptions.DEFAULT.tailing(true).upperBound(bytes("y")))) {
+            assertEquals(List.of("a"), forward(cursor));
+            putAll("b", "z");
+            db.flush();
+            putAll("c");
+            // A seek reads the latest state, without a refresh, within the bounds.
+            assertTrue(cursor.seek(bytes("b")));
+            assertEquals("b", text(cursor.key()));
+            assertTrue(cursor.next());
+            assertEquals("c", text(cursor.key()));
+            assertFalse(cursor.next());
+            assertTrue(cursor.seek(bytes("b")));
+            for (Executable backward : List.<Executable>of(cursor::last, cursor::prev,
+                    () -> cursor.seekForPrev(bytes("c")), () -> cursor.scanReverse(2, (k, v) -> { }))) {
+                assertEquals(StatusCode.NOT_SUPPORTED, assertThrows(RocksDbException.class, backward).code());
+            }
+            // Each refused move left the cursor where it was.
+            assertTrue(cursor.next());
+            assertEquals("c", text(cursor.key()));
+            assertEquals(StatusCode.NOT_SUPPORTED, assertThrows(RocksDbException.class, cursor::refresh).code());
+        }
+        try (Snapshot snapshot = db.snapshot()) {
+            assertThrows(RocksDbException.InvalidArgumentException.class,
+                    () -> db.cursor(ReadOptions.DEFAULT.tailing(true).snapshot(snapshot)));
+        }
     }
 
     @Test

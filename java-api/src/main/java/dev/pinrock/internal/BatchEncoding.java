@@ -52,7 +52,7 @@ public final class BatchEncoding {
     public static final int DEFAULT_FAMILY = 0;
 
     /** Sequence number (8 bytes) and record count (4 bytes). */
-    private static final int HEADER_BYTES = 12;
+    static final int HEADER_BYTES = 12;
     private static final long COUNT_OFFSET = 8;
     private static final ValueLayout.OfInt COUNT =
             ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -191,6 +191,27 @@ public final class BatchEncoding {
         size = HEADER_BYTES;
         count = 0;
         buffer.set(COUNT, COUNT_OFFSET, 0);
+    }
+
+    /**
+     * Removes the records after the first recordCount, which end at
+     * sizeBytes (what {@link #size()} and {@link #recordCount()} said then),
+     * under a {@link #hold()}.
+     */
+    void truncate(long sizeBytes, int recordCount) {
+        size = sizeBytes;
+        count = recordCount;
+        buffer.set(COUNT, COUNT_OFFSET, count);
+    }
+
+    /** @return the encoded size in bytes, header included, under a {@link #hold()} */
+    long size() {
+        return size;
+    }
+
+    /** @return the number of records, under a {@link #hold()} */
+    int recordCount() {
+        return count;
     }
 
     /**

@@ -370,6 +370,34 @@ final class Downcalls {
         return PinrockNative.pr_txn_size$handle();
     }
 
+    static MethodHandle indexedBatchCreate() {
+        return PinrockNative.pr_indexed_batch_create$handle();
+    }
+
+    static MethodHandle indexedBatchFree() {
+        return PinrockNative.pr_indexed_batch_free$handle();
+    }
+
+    static MethodHandle indexedBatchIndex() {
+        return PinrockNative.pr_indexed_batch_index$handle();
+    }
+
+    static MethodHandle indexedBatchGet() {
+        return PinrockNative.pr_indexed_batch_get$handle();
+    }
+
+    static MethodHandle indexedBatchMultiGet() {
+        return PinrockNative.pr_indexed_batch_multi_get$handle();
+    }
+
+    static MethodHandle indexedBatchMultiGetPinned() {
+        return PinrockNative.pr_indexed_batch_multi_get_pinned$handle();
+    }
+
+    static MethodHandle indexedBatchCursorOpen() {
+        return PinrockNative.pr_indexed_batch_cursor_open$handle();
+    }
+
     static MethodHandle txnSetName() {
         return PinrockNative.pr_txn_set_name$handle();
     }

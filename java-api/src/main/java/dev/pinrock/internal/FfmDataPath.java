@@ -101,11 +101,7 @@ final class FfmDataPath extends FfmKeyPath implements DataPath {
         } catch (Throwable t) {
             throw unchecked(t);
         }
-        if (status == Downcalls.NOT_FOUND) {
-            return false;
-        }
-        check(status, scratch);
-        return true;
+        return found(status, scratch);
     }
 
     /**

@@ -7,13 +7,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The FFM binding's keyed calls over one native read and the native put and
- * delete of a keyspace (a column family's, {@link FfmDataPath}, or one as a
- * transaction sees it, {@link FfmTransactionPath}): what each access mode
+ * The FFM binding's keyed calls over one native read and the put and delete
+ * of a keyspace (a column family's, {@link FfmDataPath}, one as a transaction
+ * sees it, {@link FfmTransactionPath}, or through a batch with index,
+ * {@link FfmBatchPath}): what each access mode
  * does around that read (the scratch buffers, pins, copies into the caller's
  * array, buffer or segment) is written once, here.
  */
-abstract sealed class FfmKeyPath implements KeyPath permits FfmDataPath, FfmTransactionPath {
+abstract sealed class FfmKeyPath implements KeyPath permits FfmDataPath, FfmTransactionPath, FfmBatchPath {
     /**
      * At most this many bytes are copied inside the read, which may be a
      * critical downcall, holding off the garbage collector while it runs; a
@@ -31,6 +32,18 @@ abstract sealed class FfmKeyPath implements KeyPath permits FfmDataPath, FfmTran
      */
     abstract boolean read(Scratch scratch, long snapshot, int readFlags, MemorySegment key, long keyLength,
             MemorySegment buf, long bufCap, int flags);
+
+    /**
+     * What a read's status says: false for PR_NOT_FOUND, true for PR_OK, and
+     * any other status thrown with scratch's message.
+     */
+    static boolean found(int status, Scratch scratch) {
+        if (status == Downcalls.NOT_FOUND) {
+            return false;
+        }
+        Downcalls.check(status, scratch);
+        return true;
+    }
 
     /** Writes key -> value, both native, failing through scratch's error buffer. */
     abstract void put(Scratch scratch, MemorySegment key, long keyLength, MemorySegment value, long valueLength);

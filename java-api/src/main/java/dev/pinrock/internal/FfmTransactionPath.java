@@ -36,11 +36,7 @@ final class FfmTransactionPath extends FfmKeyPath {
         } catch (Throwable t) {
             throw unchecked(t);
         }
-        if (status == Downcalls.NOT_FOUND) {
-            return false;
-        }
-        check(status, scratch);
-        return true;
+        return found(status, scratch);
     }
 
     @Override

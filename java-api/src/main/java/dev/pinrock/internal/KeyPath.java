@@ -4,8 +4,9 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The keyed reads and writes one keyspace offers, whatever it is: a
- * database's column family ({@link DataPath}, either binding) or a column
- * family as one transaction sees it ({@link FfmTransactionPath}). The public
+ * database's column family ({@link DataPath}, either binding), a column
+ * family as one transaction sees it ({@link FfmTransactionPath}) or through
+ * a batch with index ({@link FfmBatchPath}). The public
  * {@link dev.pinrock.KeyedCalls} validates arguments, guards lifetimes and
  * delegates here; implementations perform the native call and report
  * failures through {@link dev.pinrock.RocksDbException#of(int, String)}.

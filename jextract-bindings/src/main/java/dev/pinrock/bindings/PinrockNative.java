@@ -7644,6 +7644,467 @@ public class PinrockNative {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+
+    private static class pr_indexed_batch_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_indexed_batch_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_create(int32_t overwrite_key, pr_indexed_batch_t **batch_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_indexed_batch_create$descriptor() {
+        return pr_indexed_batch_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_create(int32_t overwrite_key, pr_indexed_batch_t **batch_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_indexed_batch_create$handle() {
+        return pr_indexed_batch_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_create(int32_t overwrite_key, pr_indexed_batch_t **batch_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_indexed_batch_create$address() {
+        return pr_indexed_batch_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_create(int32_t overwrite_key, pr_indexed_batch_t **batch_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_indexed_batch_create(int overwrite_key, MemorySegment batch_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_indexed_batch_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_indexed_batch_create", overwrite_key, batch_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(overwrite_key, batch_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_indexed_batch_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_indexed_batch_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_indexed_batch_free(pr_indexed_batch_t *batch)
+     * }
+     */
+    public static FunctionDescriptor pr_indexed_batch_free$descriptor() {
+        return pr_indexed_batch_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_indexed_batch_free(pr_indexed_batch_t *batch)
+     * }
+     */
+    public static MethodHandle pr_indexed_batch_free$handle() {
+        return pr_indexed_batch_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_indexed_batch_free(pr_indexed_batch_t *batch)
+     * }
+     */
+    public static MemorySegment pr_indexed_batch_free$address() {
+        return pr_indexed_batch_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_indexed_batch_free(pr_indexed_batch_t *batch)
+     * }
+     */
+    public static void pr_indexed_batch_free(MemorySegment batch) {
+        var mh$ = pr_indexed_batch_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_indexed_batch_free", batch);
+            }
+            mh$.invokeExact(batch);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_indexed_batch_index {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_indexed_batch_index");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_index(pr_indexed_batch_t *batch, pr_db_t *db, const uint8_t *records, size_t records_len, uint32_t count, int32_t rebuild, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_indexed_batch_index$descriptor() {
+        return pr_indexed_batch_index.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_index(pr_indexed_batch_t *batch, pr_db_t *db, const uint8_t *records, size_t records_len, uint32_t count, int32_t rebuild, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_indexed_batch_index$handle() {
+        return pr_indexed_batch_index.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_index(pr_indexed_batch_t *batch, pr_db_t *db, const uint8_t *records, size_t records_len, uint32_t count, int32_t rebuild, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_indexed_batch_index$address() {
+        return pr_indexed_batch_index.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_index(pr_indexed_batch_t *batch, pr_db_t *db, const uint8_t *records, size_t records_len, uint32_t count, int32_t rebuild, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_indexed_batch_index(MemorySegment batch, MemorySegment db, MemorySegment records, long records_len, int count, int rebuild, MemorySegment err, long err_cap) {
+        var mh$ = pr_indexed_batch_index.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_indexed_batch_index", batch, db, records, records_len, count, rebuild, err, err_cap);
+            }
+            return (int)mh$.invokeExact(batch, db, records, records_len, count, rebuild, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_indexed_batch_get {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_indexed_batch_get");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_get(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_indexed_batch_get$descriptor() {
+        return pr_indexed_batch_get.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_get(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_indexed_batch_get$handle() {
+        return pr_indexed_batch_get.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_get(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_indexed_batch_get$address() {
+        return pr_indexed_batch_get.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_get(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, const uint8_t *key, size_t key_len, uint8_t *buf, size_t buf_cap, uint32_t flags, pr_get_result_t *result, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_indexed_batch_get(MemorySegment batch, MemorySegment family, MemorySegment snapshot, int read_flags, MemorySegment key, long key_len, MemorySegment buf, long buf_cap, int flags, MemorySegment result, MemorySegment err, long err_cap) {
+        var mh$ = pr_indexed_batch_get.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_indexed_batch_get", batch, family, snapshot, read_flags, key, key_len, buf, buf_cap, flags, result, err, err_cap);
+            }
+            return (int)mh$.invokeExact(batch, family, snapshot, read_flags, key, key_len, buf, buf_cap, flags, result, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_indexed_batch_multi_get {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_indexed_batch_multi_get");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_multi_get(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_indexed_batch_multi_get$descriptor() {
+        return pr_indexed_batch_multi_get.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_multi_get(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_indexed_batch_multi_get$handle() {
+        return pr_indexed_batch_multi_get.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_multi_get(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_indexed_batch_multi_get$address() {
+        return pr_indexed_batch_multi_get.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_multi_get(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, size_t n, const uint8_t *const *keys, const size_t *key_lens, uint8_t *buf, size_t buf_cap, uint64_t *value_offsets, uint64_t *value_lens, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_indexed_batch_multi_get(MemorySegment batch, MemorySegment family, MemorySegment snapshot, int read_flags, long n, MemorySegment keys, MemorySegment key_lens, MemorySegment buf, long buf_cap, MemorySegment value_offsets, MemorySegment value_lens, MemorySegment statuses, MemorySegment err, long err_cap) {
+        var mh$ = pr_indexed_batch_multi_get.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_indexed_batch_multi_get", batch, family, snapshot, read_flags, n, keys, key_lens, buf, buf_cap, value_offsets, value_lens, statuses, err, err_cap);
+            }
+            return (int)mh$.invokeExact(batch, family, snapshot, read_flags, n, keys, key_lens, buf, buf_cap, value_offsets, value_lens, statuses, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_indexed_batch_multi_get_pinned {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_indexed_batch_multi_get_pinned");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_multi_get_pinned(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_indexed_batch_multi_get_pinned$descriptor() {
+        return pr_indexed_batch_multi_get_pinned.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_multi_get_pinned(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_indexed_batch_multi_get_pinned$handle() {
+        return pr_indexed_batch_multi_get_pinned.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_multi_get_pinned(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_indexed_batch_multi_get_pinned$address() {
+        return pr_indexed_batch_multi_get_pinned.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_multi_get_pinned(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, size_t n, const uint8_t *const *keys, const size_t *key_lens, pr_get_result_t *results, int32_t *statuses, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_indexed_batch_multi_get_pinned(MemorySegment batch, MemorySegment family, MemorySegment snapshot, int read_flags, long n, MemorySegment keys, MemorySegment key_lens, MemorySegment results, MemorySegment statuses, MemorySegment err, long err_cap) {
+        var mh$ = pr_indexed_batch_multi_get_pinned.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_indexed_batch_multi_get_pinned", batch, family, snapshot, read_flags, n, keys, key_lens, results, statuses, err, err_cap);
+            }
+            return (int)mh$.invokeExact(batch, family, snapshot, read_flags, n, keys, key_lens, results, statuses, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_indexed_batch_cursor_open {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_indexed_batch_cursor_open");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_cursor_open(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_indexed_batch_cursor_open$descriptor() {
+        return pr_indexed_batch_cursor_open.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_cursor_open(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_indexed_batch_cursor_open$handle() {
+        return pr_indexed_batch_cursor_open.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_cursor_open(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_indexed_batch_cursor_open$address() {
+        return pr_indexed_batch_cursor_open.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_indexed_batch_cursor_open(pr_indexed_batch_t *batch, pr_db_t *family, const pr_snapshot_t *snapshot, uint32_t read_flags, uint64_t readahead_bytes, const uint8_t *lower, size_t lower_len, const uint8_t *upper, size_t upper_len, uint32_t bounds, pr_cursor_t **cursor_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_indexed_batch_cursor_open(MemorySegment batch, MemorySegment family, MemorySegment snapshot, int read_flags, long readahead_bytes, MemorySegment lower, long lower_len, MemorySegment upper, long upper_len, int bounds, MemorySegment cursor_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_indexed_batch_cursor_open.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_indexed_batch_cursor_open", batch, family, snapshot, read_flags, readahead_bytes, lower, lower_len, upper, upper_len, bounds, cursor_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(batch, family, snapshot, read_flags, readahead_bytes, lower, lower_len, upper, upper_len, bounds, cursor_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
     private static final int PR_COMPRESSION_INHERIT = (int)-1L;
     /**
      * {@snippet lang=c :

@@ -19,6 +19,7 @@ import dev.pinrock.Transaction;
 import dev.pinrock.TransactionDbOptions;
 import dev.pinrock.TransactionOptions;
 import dev.pinrock.WriteBatch;
+import dev.pinrock.WriteBatchWithIndex;
 import dev.pinrock.WriteOptions;
 import dev.pinrock.tests.ApiModel.MergeOperator;
 import dev.pinrock.tests.ApiModel.Write;
@@ -258,7 +259,9 @@ class ApiSequenceFuzzTest {
             for (int i = 0; i < calls && data.remainingBytes() > 0; i++) {
                 // One byte picks the call: its value modulo 20 as before the option string calls
                 // (38 and 39) were added, so that kept inputs still make the calls they made; 37,
-                // once a second value for reopen, is a transaction (which may reopen too).
+                // once a second value for reopen, is a transaction (which may reopen too); 19, once
+                // a check against the model (which every reopen and the end still make), a batch
+                // with index.
                 int pick = data.consumeInt(0, 39);
                 if (pick == 37) {
                     transaction();
@@ -288,7 +291,7 @@ class ApiSequenceFuzzTest {
                     case 16 -> ingest();
                     case 17 -> reopen(data.consumeBoolean());
                     case 18 -> closeFromOtherThread();
-                    default -> verify(db, "now");
+                    default -> batchWithIndex();
                 }
             }
             reopen(false);
@@ -774,91 +777,16 @@ class ApiSequenceFuzzTest {
                         default -> tx.forUpdate(families.get(name), false);
                     };
                     byte[] key = key();
-                    String what = "transaction " + view + " ";
-                    Expect expect = new Expect();
-                    switch (data.consumeInt(0, 8)) {
-                        case 0 -> {
-                            byte[] value = value();
-                            if (call(what + "put(" + ApiModel.hex(key) + ")", expect, () -> {
-                                view.put(key, value);
-                                return null;
-                            })) {
-                                writes.add(new Write(Kind.PUT, name, key, value));
-                            }
-                        }
-                        case 1 -> {
-                            if (call(what + "delete(" + ApiModel.hex(key) + ")", expect, () -> {
-                                view.delete(key);
-                                return null;
-                            })) {
-                                writes.add(new Write(Kind.DELETE, name, key, null));
-                            }
-                        }
-                        case 2 -> {
-                            // RocksDB leaves a key single-deleted after a Delete undefined: not asked.
-                            if (model.singleDeleteDefined(name, key, writes, true) && call(what + "singleDelete("
-                                    + ApiModel.hex(key) + ")", expect, () -> {
-                                        view.singleDelete(key);
-                                        return null;
-                                    })) {
-                                writes.add(new Write(Kind.SINGLE_DELETE, name, key, null));
-                            }
-                        }
-                        case 3 -> {
-                            byte[] operand = value();
-                            if (model.operator() == MergeOperator.NONE) {
-                                expect.mustFail("a merge without a merge operator", StatusCode.INVALID_ARGUMENT);
-                            } else if (model.operator() == MergeOperator.UINT64_ADD && operand.length != Long.BYTES) {
-                                expect.mustFail("a uint64add operand of other than 8 bytes", StatusCode.INVALID_ARGUMENT);
-                            }
-                            if (call(what + "merge(" + ApiModel.hex(key) + ", " + ApiModel.hex(operand) + ")", expect,
-                                    () -> {
-                                        view.merge(key, operand);
-                                        return null;
-                                    })) {
-                                writes.add(new Write(Kind.MERGE, name, key, operand));
-                            }
-                        }
-                        case 4 -> {
-                            if (data.consumeBoolean()) {
-                                tx.setSavePoint();
-                                savePoints.add(writes.size());
-                            } else if (tx.rollbackToSavePoint() != !savePoints.isEmpty()) {
-                                throw failure("rollbackToSavePoint answered against the save points made", null);
-                            } else if (!savePoints.isEmpty()) {
-                                writes.subList(savePoints.remove(savePoints.size() - 1), writes.size()).clear();
-                            }
-                        }
-                        case 5 -> call(what + "getPinned(" + ApiModel.hex(key) + ")", expect, () -> {
-                            byte[][] seen = {null};
-                            view.getPinned(key, value -> seen[0] = value.toArray(ValueLayout.JAVA_BYTE));
-                            checkValue(model.entriesWith(name, writes).get(key), seen[0], what + "getPinned");
-                            return null;
-                        });
-                        case 6 -> call(what + "get(" + ApiModel.hex(key) + ")", expect, () -> {
-                            checkValue(model.entriesWith(name, writes).get(key), view.get(key), what + "get");
-                            return null;
-                        });
-                        case 7 -> call(what + "multiGet(" + ApiModel.hex(key) + ", its successor)", expect, () -> {
-                            byte[] successor = Arrays.copyOf(key, key.length + 1);
-                            List<byte[]> values = view.multiGet(List.of(key, successor));
-                            checkValue(model.entriesWith(name, writes).get(key), values.get(0), what + "multiGet");
-                            checkValue(model.entriesWith(name, writes).get(successor), values.get(1),
-                                    what + "multiGet");
-                            return null;
-                        });
-                        default -> call(what + "cursor().seek(" + ApiModel.hex(key) + ")", expect, () -> {
-                            try (Cursor cursor = view.cursor()) {
-                                Map.Entry<byte[], byte[]> next = model.entriesWith(name, writes).ceilingEntry(key);
-                                check(cursor.seek(key) == (next != null), what + "cursor seek found an entry: "
-                                        + cursor.isValid() + ", the model's next entry: " + next);
-                                if (next != null) {
-                                    checkValue(next.getKey(), cursor.keyBytes(), what + "cursor key");
-                                    checkValue(next.getValue(), cursor.valueBytes(), what + "cursor value");
-                                }
-                            }
-                            return null;
-                        });
+                    int choice = data.consumeInt(0, 8);
+                    if (choice != 4) {
+                        pendingStep(choice, view, name, key, writes, false);
+                    } else if (data.consumeBoolean()) {
+                        tx.setSavePoint();
+                        savePoints.add(writes.size());
+                    } else if (tx.rollbackToSavePoint() != !savePoints.isEmpty()) {
+                        throw failure("rollbackToSavePoint answered against the save points made", null);
+                    } else if (!savePoints.isEmpty()) {
+                        writes.subList(savePoints.remove(savePoints.size() - 1), writes.size()).clear();
                     }
                 }
                 switch (data.consumeInt(0, 3)) {
@@ -879,6 +807,142 @@ class ApiSequenceFuzzTest {
             }
             for (Write write : writes) {
                 readBack(write.family(), write.key());
+            }
+        }
+
+        /**
+         * A batch with index over the database as it is open: fuzzed writes
+         * and reads of the families through it, each read checked against the
+         * model with the batch's writes over it, clears, then a write of the
+         * batch (which applies its writes to the model) or a close.
+         */
+        private void batchWithIndex() throws Exception {
+            boolean overwriteKey = data.consumeBoolean();
+            WriteBatchWithIndex[] made = new WriteBatchWithIndex[1];
+            if (!call("new WriteBatchWithIndex(overwriteKey=" + overwriteKey + ")", onDatabase("default"),
+                    () -> made[0] = new WriteBatchWithIndex(db, overwriteKey))) {
+                return;
+            }
+            boolean singleDeletesRefused = transactions != null && !transactions.isOptimistic();
+            List<Write> writes = new ArrayList<>();
+            try (WriteBatchWithIndex batch = made[0]) {
+                int steps = data.consumeInt(0, 10);
+                for (int i = 0; i < steps; i++) {
+                    String name = familyName();
+                    if (name == null) {
+                        continue;
+                    }
+                    byte[] key = key();
+                    int choice = data.consumeInt(0, 8);
+                    if (choice != 4) {
+                        pendingStep(choice, batch.in(families.get(name)), name, key, writes, singleDeletesRefused);
+                    } else {
+                        log("clear()");
+                        batch.clear();
+                        writes.clear();
+                    }
+                }
+                if (data.consumeBoolean() && call("write(" + batch + ": " + writes + ")", onDatabase("default"), () -> {
+                    db.write(batch);
+                    return null;
+                })) {
+                    model.apply(writes);
+                }
+            }
+            for (Write write : writes) {
+                readBack(write.family(), write.key());
+            }
+        }
+
+        /**
+         * One step of pending writes, a transaction's or a batch with index's,
+         * through view (a family of them), picked by choice (not 4, which each
+         * kind uses for its own calls): a write, which joins writes when it
+         * returns, or a read (get, getPinned, multiGet, a cursor's seek)
+         * checked against the model with writes over it. A single delete is
+         * refused when singleDeletesRefused.
+         */
+        private void pendingStep(int choice, KeyedCalls view, String name, byte[] key, List<Write> writes,
+                boolean singleDeletesRefused) {
+            String what = view + " ";
+            Expect expect = new Expect();
+            switch (choice) {
+                case 0 -> {
+                    byte[] value = value();
+                    if (call(what + "put(" + ApiModel.hex(key) + ")", expect, () -> {
+                        view.put(key, value);
+                        return null;
+                    })) {
+                        writes.add(new Write(Kind.PUT, name, key, value));
+                    }
+                }
+                case 1 -> {
+                    if (call(what + "delete(" + ApiModel.hex(key) + ")", expect, () -> {
+                        view.delete(key);
+                        return null;
+                    })) {
+                        writes.add(new Write(Kind.DELETE, name, key, null));
+                    }
+                }
+                case 2 -> {
+                    if (singleDeletesRefused) {
+                        expect.mustFail("a pessimistic database's batch single-deletes nothing",
+                                StatusCode.INVALID_ARGUMENT);
+                    }
+                    // RocksDB leaves a key single-deleted after a Delete undefined: not asked.
+                    if (model.singleDeleteDefined(name, key, writes, true) && call(what + "singleDelete("
+                            + ApiModel.hex(key) + ")", expect, () -> {
+                                view.singleDelete(key);
+                                return null;
+                            })) {
+                        writes.add(new Write(Kind.SINGLE_DELETE, name, key, null));
+                    }
+                }
+                case 3 -> {
+                    byte[] operand = value();
+                    if (model.operator() == MergeOperator.NONE) {
+                        expect.mustFail("a merge without a merge operator", StatusCode.INVALID_ARGUMENT);
+                    } else if (model.operator() == MergeOperator.UINT64_ADD && operand.length != Long.BYTES) {
+                        expect.mustFail("a uint64add operand of other than 8 bytes", StatusCode.INVALID_ARGUMENT);
+                    }
+                    if (call(what + "merge(" + ApiModel.hex(key) + ", " + ApiModel.hex(operand) + ")", expect,
+                            () -> {
+                                view.merge(key, operand);
+                                return null;
+                            })) {
+                        writes.add(new Write(Kind.MERGE, name, key, operand));
+                    }
+                }
+                case 5 -> call(what + "getPinned(" + ApiModel.hex(key) + ")", expect, () -> {
+                    byte[][] seen = {null};
+                    view.getPinned(key, value -> seen[0] = value.toArray(ValueLayout.JAVA_BYTE));
+                    checkValue(model.entriesWith(name, writes).get(key), seen[0], what + "getPinned");
+                    return null;
+                });
+                case 6 -> call(what + "get(" + ApiModel.hex(key) + ")", expect, () -> {
+                    checkValue(model.entriesWith(name, writes).get(key), view.get(key), what + "get");
+                    return null;
+                });
+                case 7 -> call(what + "multiGet(" + ApiModel.hex(key) + ", its successor)", expect, () -> {
+                    byte[] successor = Arrays.copyOf(key, key.length + 1);
+                    List<byte[]> values = view.multiGet(List.of(key, successor));
+                    checkValue(model.entriesWith(name, writes).get(key), values.get(0), what + "multiGet");
+                    checkValue(model.entriesWith(name, writes).get(successor), values.get(1),
+                            what + "multiGet");
+                    return null;
+                });
+                default -> call(what + "cursor().seek(" + ApiModel.hex(key) + ")", expect, () -> {
+                    try (Cursor cursor = view.cursor()) {
+                        Map.Entry<byte[], byte[]> next = model.entriesWith(name, writes).ceilingEntry(key);
+                        check(cursor.seek(key) == (next != null), what + "cursor seek found an entry: "
+                                + cursor.isValid() + ", the model's next entry: " + next);
+                        if (next != null) {
+                            checkValue(next.getKey(), cursor.keyBytes(), what + "cursor key");
+                            checkValue(next.getValue(), cursor.valueBytes(), what + "cursor value");
+                        }
+                    }
+                    return null;
+                });
             }
         }
 

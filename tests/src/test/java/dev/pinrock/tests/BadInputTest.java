@@ -59,6 +59,7 @@ import dev.pinrock.TransactionDbOptions;
 import dev.pinrock.TransactionOptions;
 import dev.pinrock.WalRecovery;
 import dev.pinrock.WriteBatch;
+import dev.pinrock.WriteBatchWithIndex;
 import dev.pinrock.WriteOptions;
 
 /**
@@ -137,7 +138,8 @@ class BadInputTest {
                 SstFileWriter writer = SstFileWriter.open(dir.resolve("file.sst"), DbOptions.create());
                 RocksDb transactional = RocksDb.openTransactional(dir.resolve("transactional"),
                         DbOptions.create().createIfMissing(true), TransactionDbOptions.pessimistic());
-                Transaction transaction = transactional.beginTransaction()) {
+                Transaction transaction = transactional.beginTransaction();
+                WriteBatchWithIndex indexed = new WriteBatchWithIndex(db)) {
             ColumnFamily family = db.createColumnFamily("family");
             List<String> familiesBefore = db.columnFamilyNames();
             Map<Class<?>, Object> receivers = Map.ofEntries(
@@ -146,10 +148,11 @@ class BadInputTest {
                     Map.entry(Snapshot.class, snapshot), Map.entry(SstFileWriter.class, writer),
                     Map.entry(MemoryBudget.class, budget), Map.entry(DbOptions.class, DbOptions.create()),
                     Map.entry(ReadOptions.class, ReadOptions.DEFAULT), Map.entry(WriteOptions.class, WriteOptions.DEFAULT),
-                    Map.entry(Transaction.class, transaction),
+                    Map.entry(Transaction.class, transaction), Map.entry(WriteBatchWithIndex.class, indexed),
                     Map.entry(TransactionOptions.class, TransactionOptions.DEFAULT),
                     Map.entry(TransactionDbOptions.class, TransactionDbOptions.pessimistic()));
             Map<Type, Supplier<Object>> valid = validArguments(db, arena, batch, snapshot, budget);
+            valid.put(WriteBatchWithIndex.class, () -> indexed);
             for (Class<?> type : receivers.keySet()) {
                 for (Method method : type.getMethods()) {
                     if (!method.getDeclaringClass().getPackageName().equals("dev.pinrock")) {
@@ -193,6 +196,7 @@ class BadInputTest {
             assertEquals(familiesBefore, db.columnFamilyNames());
             assertEquals(0, batch.count());
             assertEquals(0, transaction.writeCount());
+            assertEquals(0, indexed.count());
             assertIntactAndUsable(db);
         }
         System.out.println(calls + " calls with a null argument, each refused");
