@@ -1179,7 +1179,10 @@ PR_API int32_t pr_cursor_scan(pr_cursor_t* cursor, uint32_t flags, size_t max_en
  * lock each key they write or read for update until they end (a key locked
  * by another waits up to the lock timeout: PR_CODE_TIMED_OUT with
  * PR_SUBCODE_LOCK_TIMEOUT; a wait that would close a cycle of waits, when
- * deadlock detection is on: PR_CODE_BUSY with PR_SUBCODE_DEADLOCK).
+ * deadlock detection is on: PR_CODE_BUSY with PR_SUBCODE_DEADLOCK). The
+ * message of a write's or a read for update's timeout names the
+ * transactions holding the key then (pr_txn_id), that of a deadlock the
+ * cycle of waits RocksDB found: each transaction and the key it waited for.
  * Optimistic transactions take no locks: pr_txn_commit fails with
  * PR_CODE_BUSY when a key the transaction wrote or read for update was
  * written by another since (PR_CODE_TRY_AGAIN when the memtables no longer
@@ -1207,7 +1210,8 @@ enum pr_optimistic_validation {
 
 /* What a transactional database is opened with. The lock fields apply to
  * pessimistic databases, validation to optimistic ones; a timeout of -1
- * waits forever, 0 does not wait. */
+ * waits forever, 0 does not wait, one over 2^40 ms (about 35 years) waits
+ * 2^40 ms (as does a transaction's timeout or expiration over it). */
 typedef struct pr_transaction_db_options {
   /* how long a transaction waits for a key's lock by default, in ms */
   int64_t lock_timeout_ms;
@@ -1445,6 +1449,11 @@ PR_API int32_t pr_txn_set_snapshot(pr_txn_t* txn, int32_t on_next_operation, cha
 /* Which writes the transaction holds: *count the records, *bytes the size
  * of its batch. Never fails. */
 PR_API void pr_txn_size(const pr_txn_t* txn, uint64_t* count, uint64_t* bytes);
+
+/* The transaction's id (RocksDB's TransactionID): unique among the
+ * database's transactions since its open, and what the messages of lock
+ * timeouts and deadlocks name transactions by. Never fails. */
+PR_API uint64_t pr_txn_id(const pr_txn_t* txn);
 
 /* ---- batches with index ------------------------------------------------------
  * A batch with index is RocksDB's WriteBatchWithIndex: write records indexed

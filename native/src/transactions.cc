@@ -6,6 +6,8 @@
 #include <rocksdb/utilities/transaction.h>
 #include <rocksdb/utilities/write_batch_with_index.h>
 
+#include <algorithm>
+
 using namespace pinrock::internal;
 
 // One transaction; the database's open_transactions counts it until freed.
@@ -25,6 +27,15 @@ namespace {
 
 // A timeout in ms as RocksDB takes it: -1 (forever) or from 0 on.
 bool valid_timeout(int64_t ms) { return ms >= -1; }
+
+// The longest timeout or expiration passed to RocksDB, 2^40 ms (about 35
+// years): RocksDB turns milliseconds into microseconds and adds them to the
+// clock's time (and its timed mutex into nanoseconds), unchecked, so that a
+// larger one (Long.MAX_VALUE) wrapped around into the database's default or
+// no wait at all. A longer timeout waits as long as this one.
+constexpr int64_t kLongestTimeoutMs = int64_t{1} << 40;
+
+int64_t rocksdb_timeout(int64_t ms) { return std::min(ms, kLongestTimeoutMs); }
 
 int32_t finished(char* err, size_t err_cap) {
   return invalid_argument("the transaction is committed or rolled back", err, err_cap);
@@ -76,15 +87,70 @@ int32_t check_changeable(const pr_txn& txn, char* err, size_t err_cap) {
   return PR_OK;
 }
 
-// Runs one write of the transaction (write() -> Status) after check_call
-// and check_changeable.
+// The transaction ids of ids, comma-separated.
+std::string id_list(const std::vector<rocksdb::TransactionID>& ids) {
+  std::string list;
+  for (rocksdb::TransactionID id : ids) list += (list.empty() ? "" : ", ") + std::to_string(id);
+  return list;
+}
+
+// What RocksDB tells of the other transactions involved in a failed lock of
+// key in family by txn (a pessimistic transaction's write or read for
+// update), as words to add to the failure's message: for a lock timeout,
+// who holds the key now (GetLockStatusData: possibly none, when the holder
+// let go meanwhile); for a deadlock, the cycle of waits RocksDB recorded
+// for txn (GetDeadlockInfoBuffer, newest first). Empty when there is none.
+std::string lock_holders(const pr_txn& txn, const pr_db& family, const rocksdb::Slice& key,
+                         const rocksdb::Status& s) {
+  rocksdb::TransactionDB* db = txn.database->pessimistic;
+  if (db == nullptr) return "";
+  if (s.IsTimedOut() && s.subcode() == rocksdb::Status::kLockTimeout) {
+    for (const auto& [cf, info] : db->GetLockStatusData()) {
+      if (cf == family.family->GetID() && rocksdb::Slice(info.key) == key) {
+        return std::string("; the key is locked ") + (info.exclusive ? "exclusively" : "shared") +
+               " by transaction " + id_list(info.ids);
+      }
+    }
+  } else if (s.IsBusy() && s.subcode() == rocksdb::Status::kDeadlock) {
+    for (const rocksdb::DeadlockPath& cycle : db->GetDeadlockInfoBuffer()) {
+      bool ours = false;
+      for (const rocksdb::DeadlockInfo& wait : cycle.path) ours |= wait.m_txn_id == txn.txn->GetID();
+      if (!ours || cycle.limit_exceeded) continue;
+      std::string words = "; the cycle of waits:";
+      for (const rocksdb::DeadlockInfo& wait : cycle.path) {
+        words += " transaction " + std::to_string(wait.m_txn_id) + " waits for key 0x" +
+                 rocksdb::Slice(wait.m_waiting_key).ToString(true) + " of column family " +
+                 std::to_string(wait.m_cf_id) + ",";
+      }
+      words.pop_back();
+      return words;
+    }
+  }
+  return "";
+}
+
+// The status of a lock of key in family by txn that failed with s, its
+// message saying what lock_holders tells.
+int32_t lock_failure(const pr_txn& txn, const pr_db& family, const rocksdb::Slice& key,
+                     const rocksdb::Status& s, char* err, size_t err_cap) {
+  int32_t status = to_status(s, err, err_cap);
+  std::string holders = lock_holders(txn, family, key, s);
+  return holders.empty() ? status : fail(status, s.ToString() + holders, err, err_cap);
+}
+
+// Runs one write of key by the transaction (write(key slice) -> Status)
+// after check_call and check_changeable; a failed lock says who holds the
+// key (lock_failure).
 template <typename Write>
-int32_t txn_write(pr_txn_t* txn, pr_db_t* family, char* err, size_t err_cap, Write&& write) {
+int32_t txn_write(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len, char* err,
+                  size_t err_cap, Write&& write) {
   return guarded(err, err_cap, [&] {
     int32_t refused = check_call(*txn, family, err, err_cap);
     if (refused == PR_OK) refused = check_changeable(*txn, err, err_cap);
     if (refused != PR_OK) return refused;
-    return to_status(write(), err, err_cap);
+    rocksdb::Slice key_bytes = key_slice(key, key_len);
+    rocksdb::Status s = write(key_bytes);
+    return s.ok() ? PR_OK : lock_failure(*txn, *family, key_bytes, s, err, err_cap);
   });
 }
 
@@ -225,8 +291,8 @@ int32_t pr_db_open_transactional(const pr_options_t* options, const char* path, 
   }
   if (kind == PR_TRANSACTIONS_PESSIMISTIC) {
     rocksdb::TransactionDBOptions txn_db_options;
-    txn_db_options.transaction_lock_timeout = txn_options->lock_timeout_ms;
-    txn_db_options.default_lock_timeout = txn_options->default_lock_timeout_ms;
+    txn_db_options.transaction_lock_timeout = rocksdb_timeout(txn_options->lock_timeout_ms);
+    txn_db_options.default_lock_timeout = rocksdb_timeout(txn_options->default_lock_timeout_ms);
     txn_db_options.max_num_locks = txn_options->max_num_locks > 0 ? txn_options->max_num_locks : -1;
     txn_db_options.max_num_deadlocks = 5;
     txn_db_options.write_policy = rocksdb::WRITE_COMMITTED;
@@ -300,8 +366,8 @@ int32_t pr_txn_begin(pr_db_t* db, uint32_t write_flags, const pr_txn_options_t* 
       options.set_snapshot = snapshot;
       options.deadlock_detect = (txn_options->flags & PR_TXN_DETECT_DEADLOCKS) != 0;
       options.deadlock_detect_depth = database.deadlock_detect_depth;
-      options.lock_timeout = txn_options->lock_timeout_ms;
-      options.expiration = txn_options->expiration_ms;
+      options.lock_timeout = rocksdb_timeout(txn_options->lock_timeout_ms);
+      options.expiration = rocksdb_timeout(txn_options->expiration_ms);
       *txn_out = adopt(database, database.pessimistic->BeginTransaction(write, options));
     } else {
       rocksdb::OptimisticTransactionOptions options;
@@ -327,30 +393,32 @@ void pr_txn_free(pr_txn_t* txn) {
 
 int32_t pr_txn_put(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
                    const uint8_t* value, size_t value_len, char* err, size_t err_cap) {
-  return txn_write(txn, family, err, err_cap, [&] {
-    return txn->txn->Put(family->family, key_slice(key, key_len), value_slice(value, value_len));
+  return txn_write(txn, family, key, key_len, err, err_cap, [&](const rocksdb::Slice& key_bytes) {
+    return txn->txn->Put(family->family, key_bytes, value_slice(value, value_len));
   });
 }
 
 int32_t pr_txn_delete(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
                       char* err, size_t err_cap) {
-  return txn_write(txn, family, err, err_cap,
-                   [&] { return txn->txn->Delete(family->family, key_slice(key, key_len)); });
+  return txn_write(txn, family, key, key_len, err, err_cap, [&](const rocksdb::Slice& key_bytes) {
+    return txn->txn->Delete(family->family, key_bytes);
+  });
 }
 
 int32_t pr_txn_single_delete(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
                              char* err, size_t err_cap) {
-  return txn_write(txn, family, err, err_cap,
-                   [&] { return txn->txn->SingleDelete(family->family, key_slice(key, key_len)); });
+  return txn_write(txn, family, key, key_len, err, err_cap, [&](const rocksdb::Slice& key_bytes) {
+    return txn->txn->SingleDelete(family->family, key_bytes);
+  });
 }
 
 int32_t pr_txn_merge(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key_len,
                      const uint8_t* operand, size_t operand_len, char* err, size_t err_cap) {
-  return txn_write(txn, family, err, err_cap, [&] {
+  return txn_write(txn, family, key, key_len, err, err_cap, [&](const rocksdb::Slice& key_bytes) {
     rocksdb::Slice operand_slice = value_slice(operand, operand_len);
     rocksdb::Status mergeable = check_merge(*family, operand_slice);
     if (!mergeable.ok()) return mergeable;
-    return txn->txn->Merge(family->family, key_slice(key, key_len), operand_slice);
+    return txn->txn->Merge(family->family, key_bytes, operand_slice);
   });
 }
 
@@ -370,7 +438,8 @@ int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot
             ? txn->txn->Get(options, family->family, key_bytes, &value)
             : txn->txn->GetForUpdate(options, family->family, key_bytes, &value,
                                      lock == PR_TXN_READ_FOR_UPDATE);
-    if (!s.ok()) return to_status(s, err, err_cap);
+    if (s.IsNotFound()) return to_status(s, err, err_cap);
+    if (!s.ok()) return lock_failure(*txn, *family, key_bytes, s, err, err_cap);
     return deliver_value(*family, std::move(value), buf, buf_cap, flags, result);
   });
 }
@@ -540,6 +609,8 @@ int32_t pr_txn_set_snapshot(pr_txn_t* txn, int32_t on_next_operation, char* err,
     return PR_OK;
   });
 }
+
+uint64_t pr_txn_id(const pr_txn_t* txn) { return txn->txn->GetID(); }
 
 void pr_txn_size(const pr_txn_t* txn, uint64_t* count, uint64_t* bytes) {
   const rocksdb::WriteBatch& batch = *txn->txn->GetWriteBatch()->GetWriteBatch();

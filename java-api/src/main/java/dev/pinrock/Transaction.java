@@ -34,7 +34,10 @@ import dev.pinrock.internal.KeyPath;
  * {@link RocksDbException.ConflictException} when another wrote a key it
  * wrote or read for update since. In either, with a snapshot, writing or
  * reading for update a key another wrote after the snapshot fails with
- * {@link RocksDbException.ConflictException}. A write or read that fails so
+ * {@link RocksDbException.ConflictException}. A lock timeout's message names
+ * the transactions holding the key then, a deadlock's the cycle of waits
+ * RocksDB found (each transaction by its {@link #id()} and the key it waited
+ * for). A write or read that fails so
  * leaves the transaction open, without that write; a commit that fails ends
  * it with nothing applied. Each is a {@link RocksDbException.RetryableException}:
  * roll back and retry in a new transaction.
@@ -302,6 +305,20 @@ public final class Transaction extends PendingWrites implements AutoCloseable {
      */
     public void setSnapshotOnNextOperation() {
         run(() -> transaction.setSnapshot(true));
+    }
+
+    /**
+     * Returns the transaction's id (RocksDB's TransactionID), unique among
+     * the database's transactions since it opened: the messages of
+     * {@link RocksDbException.TimedOutException} and
+     * {@link RocksDbException.DeadlockException} name the transactions
+     * holding a key, or waiting in a cycle, by it.
+     *
+     * @return the transaction's id
+     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     */
+    public long id() {
+        return call(transaction::id);
     }
 
     /**

@@ -57,7 +57,8 @@ public final class TransactionDbOptions {
      * default ({@link TransactionOptions#lockTimeoutMillis(long)} sets one
      * transaction's). Pessimistic only.
      *
-     * @param millis milliseconds; 0 does not wait, -1 waits forever
+     * @param millis milliseconds; 0 does not wait, -1 waits forever, more than 2^40 (about 35
+     *     years) waits 2^40
      * @return a copy with the setting changed
      * @throws IllegalArgumentException when millis is below -1
      * @throws IllegalStateException when these options are optimistic
@@ -73,7 +74,8 @@ public final class TransactionDbOptions {
      * {@code write} outside transactions, which lock their keys while they
      * write) wait this long for a lock. Pessimistic only.
      *
-     * @param millis milliseconds; 0 does not wait, -1 waits forever
+     * @param millis milliseconds; 0 does not wait, -1 waits forever, more than 2^40 (about 35
+     *     years) waits 2^40
      * @return a copy with the setting changed
      * @throws IllegalArgumentException when millis is below -1
      * @throws IllegalStateException when these options are optimistic

@@ -68,7 +68,8 @@ public final class TransactionOptions {
      * databases only.
      *
      * @param millis milliseconds, 0 for no wait; -1 for the database's
-     *     ({@link TransactionDbOptions#lockTimeoutMillis(long)})
+     *     ({@link TransactionDbOptions#lockTimeoutMillis(long)}); more than 2^40 (about 35 years)
+     *     waits 2^40
      * @return a copy with the setting changed
      * @throws IllegalArgumentException when millis is below -1
      */
@@ -82,7 +83,7 @@ public final class TransactionOptions {
      * is older than this: it then fails to commit, with
      * {@link StatusCode#EXPIRED}. Pessimistic databases only.
      *
-     * @param millis milliseconds, -1 for never
+     * @param millis milliseconds, -1 for never; more than 2^40 (about 35 years) expires after 2^40
      * @return a copy with the setting changed
      * @throws IllegalArgumentException when millis is below -1
      */

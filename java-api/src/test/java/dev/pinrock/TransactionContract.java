@@ -352,6 +352,12 @@ class TransactionContract extends BindingContract {
                 var timedOut = assertThrows(RocksDbException.TimedOutException.class,
                         () -> second.put(bytes("k"), bytes("second")));
                 assertEquals(2, timedOut.subCode());
+                // The message names the holder, by the id its Transaction tells.
+                assertTrue(timedOut.getMessage().contains("locked exclusively by transaction " + first.id()),
+                        timedOut.getMessage());
+                var forUpdate = assertThrows(RocksDbException.TimedOutException.class,
+                        () -> second.forUpdate(db, false).get(bytes("k")));
+                assertTrue(forUpdate.getMessage().contains("by transaction " + first.id()), forUpdate.getMessage());
                 second.put(bytes("other"), bytes("second")); // the transaction goes on
                 second.commit();
             }
@@ -397,6 +403,119 @@ class TransactionContract extends BindingContract {
         String value = firstLost ? "2" : "1";
         assertEquals(value, string(db.get(bytes("a"))));
         assertEquals(value, string(db.get(bytes("b"))));
+    }
+
+    @Test
+    void aCycleOfThreeWaitsIsADeadlockForTheOneClosingItNamingTheCycle() throws Exception {
+        if (optimistic) {
+            return; // optimistic transactions never wait
+        }
+        TransactionOptions detecting = TransactionOptions.DEFAULT.detectDeadlocks(true).lockTimeoutMillis(20_000);
+        List<Transaction> transactions = new ArrayList<>();
+        List<String> keys = List.of("a", "b", "c");
+        for (String key : keys) {
+            Transaction tx = db.beginTransaction(detecting);
+            tx.put(bytes(key), bytes(key));
+            transactions.add(tx);
+        }
+        // Each wants the next one's key; the last to wait closes the cycle and fails at once, and
+        // rolls back; the others then get their keys in turn, and commit.
+        List<String> messages = new ArrayList<>();
+        try (ExecutorService threads = Executors.newFixedThreadPool(3)) {
+            List<Future<String>> waits = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Transaction tx = transactions.get(i);
+                String wanted = keys.get((i + 1) % 3);
+                waits.add(threads.submit(() -> {
+                    try {
+                        tx.put(bytes(wanted), bytes("taken"));
+                        tx.commit();
+                        return null;
+                    } catch (RocksDbException.DeadlockException e) {
+                        tx.rollback(); // lets the others go on
+                        return e.getMessage();
+                    }
+                }));
+                Thread.sleep(100); // in this order, so that the third closes the cycle
+            }
+            for (Future<String> wait : waits) {
+                String message = wait.get(60, TimeUnit.SECONDS);
+                if (message != null) {
+                    messages.add(message);
+                }
+            }
+        }
+        assertEquals(1, messages.size(), "exactly one deadlocked: " + messages);
+        for (Transaction tx : transactions) {
+            assertTrue(messages.get(0).contains("transaction " + tx.id() + " waits for key 0x"), messages.get(0));
+            tx.close();
+        }
+        // The third closed the cycle: its writes are gone, the others' applied.
+        assertEquals(List.of("a", "taken", "taken"), keys.stream().map(key -> string(db.get(bytes(key)))).toList());
+    }
+
+    @Test
+    void lockTimeoutsOfZeroAndOfLongMaxValueAreHonoured() throws Exception {
+        if (optimistic) {
+            return; // optimistic transactions never wait
+        }
+        try (Transaction holder = db.beginTransaction()) {
+            holder.put(bytes("k"), bytes("held"));
+            try (Transaction impatient = db.beginTransaction(TransactionOptions.DEFAULT.lockTimeoutMillis(0))) {
+                assertThrows(RocksDbException.TimedOutException.class, () -> impatient.put(bytes("k"), bytes("v")));
+            }
+            // Long.MAX_VALUE waits (RocksDB's microseconds would wrap around into the 50 ms default).
+            Transaction patient = db.beginTransaction(TransactionOptions.DEFAULT.lockTimeoutMillis(Long.MAX_VALUE)
+                    .expirationMillis(Long.MAX_VALUE));
+            CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> patient.put(bytes("k"), bytes("patient")));
+            Thread.sleep(500);
+            assertFalse(waiting.isDone(), "a put with a lock timeout of Long.MAX_VALUE stopped waiting");
+            holder.commit();
+            waiting.get(30, TimeUnit.SECONDS);
+            patient.commit();
+            patient.close();
+        }
+        assertEquals("patient", string(db.get(bytes("k"))));
+        try (RocksDb patientDb = RocksDb.openTransactional(dir.resolve("patient"), DbOptions.create()
+                .createIfMissing(true), TransactionDbOptions.pessimistic().lockTimeoutMillis(Long.MAX_VALUE)
+                .defaultLockTimeoutMillis(Long.MAX_VALUE));
+                Transaction holder = patientDb.beginTransaction()) {
+            holder.put(bytes("k"), bytes("held"));
+            CompletableFuture<Void> plain = CompletableFuture.runAsync(() -> patientDb.put(bytes("k"), bytes("plain")));
+            Thread.sleep(300);
+            assertFalse(plain.isDone(), "a plain write with a default lock timeout of Long.MAX_VALUE stopped waiting");
+            holder.commit();
+            plain.get(30, TimeUnit.SECONDS);
+            assertEquals("plain", string(patientDb.get(bytes("k"))));
+        }
+    }
+
+    @Test
+    void aCommitRacingTheDatabasesCloseAppliesAllOrNothing() throws Exception {
+        Path racing = dir.resolve("racing");
+        TransactionDbOptions kind = options();
+        for (int round = 0; round < 20; round++) {
+            RocksDb opened = RocksDb.openTransactional(racing, DbOptions.create().createIfMissing(true), kind);
+            Transaction tx = opened.beginTransaction();
+            byte[] key = bytes("k" + round);
+            tx.put(key, bytes("v"));
+            tx.put(bytes("pair" + round), bytes("v"));
+            CompletableFuture<Boolean> committed = CompletableFuture.supplyAsync(() -> {
+                try {
+                    tx.commit();
+                    return true;
+                } catch (IllegalStateException e) {
+                    return false; // the close came first and rolled it back
+                }
+            });
+            opened.close();
+            boolean applied = committed.get(30, TimeUnit.SECONDS);
+            tx.close();
+            try (RocksDb reopened = RocksDb.openTransactional(racing, DbOptions.create(), kind)) {
+                assertEquals(applied ? "v" : null, string(reopened.get(key)), "round " + round);
+                assertEquals(applied ? "v" : null, string(reopened.get(bytes("pair" + round))), "round " + round);
+            }
+        }
     }
 
     /** Writes key in tx; on a deadlock rolls tx back (so the other goes on) and returns true. */

@@ -370,6 +370,10 @@ final class Downcalls {
         return PinrockNative.pr_txn_size$handle();
     }
 
+    static MethodHandle txnId() {
+        return PinrockNative.pr_txn_id$handle();
+    }
+
     static MethodHandle indexedBatchCreate() {
         return PinrockNative.pr_indexed_batch_create$handle();
     }

@@ -195,6 +195,15 @@ public final class FfmTransaction {
         }
     }
 
+    /** @return pr_txn_id: the transaction's id */
+    public long id() {
+        try {
+            return (long) Downcalls.txnId().invokeExact(handle);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
     /** pr_txn_free: once, after the last call; rolls back what is not committed. */
     public void free() {
         try {

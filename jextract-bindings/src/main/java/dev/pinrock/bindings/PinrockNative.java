@@ -176,6 +176,15 @@ public class PinrockNative {
     public static int PR_READ_ASYNC_IO() {
         return PR_READ_ASYNC_IO;
     }
+    private static final int PR_READ_TAILING = (int)16L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_READ_TAILING 16
+     * }
+     */
+    public static int PR_READ_TAILING() {
+        return PR_READ_TAILING;
+    }
     private static final int PR_RANGE_HAS_BEGIN = (int)1L;
     /**
      * {@snippet lang=c :
@@ -7640,6 +7649,64 @@ public class PinrockNative {
                 traceDowncall("pr_txn_size", txn, count, bytes);
             }
             mh$.invokeExact(txn, count, bytes);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_txn_id {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_txn_id");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * uint64_t pr_txn_id(const pr_txn_t *txn)
+     * }
+     */
+    public static FunctionDescriptor pr_txn_id$descriptor() {
+        return pr_txn_id.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * uint64_t pr_txn_id(const pr_txn_t *txn)
+     * }
+     */
+    public static MethodHandle pr_txn_id$handle() {
+        return pr_txn_id.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * uint64_t pr_txn_id(const pr_txn_t *txn)
+     * }
+     */
+    public static MemorySegment pr_txn_id$address() {
+        return pr_txn_id.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * uint64_t pr_txn_id(const pr_txn_t *txn)
+     * }
+     */
+    public static long pr_txn_id(MemorySegment txn) {
+        var mh$ = pr_txn_id.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_txn_id", txn);
+            }
+            return (long)mh$.invokeExact(txn);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
