@@ -38,6 +38,7 @@ import dev.pinrock.RocksDbException;
 import dev.pinrock.Snapshot;
 import dev.pinrock.StatusCode;
 import dev.pinrock.WriteBatch;
+import dev.pinrock.WriteBatchWithIndex;
 import dev.pinrock.WriteOptions;
 
 /**
@@ -92,7 +93,7 @@ final class TortureWorkload {
     enum Operation {
         OPEN, CLOSE, PUT, DELETE, GET, MULTI_GET, WRITE_BATCH, FAILING_BATCH, SNAPSHOTS, CURSORS,
         RELEASE_VIEWS, SHARED_ARENAS, OTHER_THREADS_ARENA, SHARED_BATCH, FAMILIES, MAINTENANCE, CLOSE_AGAIN,
-        RENEW_CONFINED_ARENA
+        RENEW_CONFINED_ARENA, INDEXED_BATCH
     }
 
     /**
@@ -212,6 +213,8 @@ final class TortureWorkload {
         ALLOWED.put(Operation.MAINTENANCE, List.of(DATABASE_CLOSED));
         ALLOWED.put(Operation.CLOSE_AGAIN, List.of(DATABASE_CLOSED, CURSOR_CLOSED, SNAPSHOT_CLOSED, BATCH_CLOSED));
         ALLOWED.put(Operation.RENEW_CONFINED_ARENA, List.of());
+        // Closing the database closes the cursor a step walks over its batch.
+        ALLOWED.put(Operation.INDEXED_BATCH, List.of(DATABASE_CLOSED, CURSOR_CLOSED, CLOSED_IN_A_WRITE_STALL));
         if (ALLOWED.size() != Operation.values().length) {
             throw new AssertionError("an operation has no entry in ALLOWED");
         }
@@ -622,6 +625,8 @@ final class TortureWorkload {
                 return Operation.CLOSE_AGAIN;
             } else if (choice < 910) {
                 return Operation.RENEW_CONFINED_ARENA;
+            } else if (choice < 940) {
+                return Operation.INDEXED_BATCH;
             }
             return Operation.GET;
         }
@@ -659,6 +664,7 @@ final class TortureWorkload {
                 case MAINTENANCE -> maintenance(db);
                 case CLOSE_AGAIN -> closeAgain(db);
                 case RENEW_CONFINED_ARENA -> renewConfinedArena();
+                case INDEXED_BATCH -> indexedBatch(db, mine);
                 default -> throw new AssertionError("no step for " + operation);
             }
         }
@@ -959,6 +965,81 @@ final class TortureWorkload {
             writes.forEach((n, write) -> record(n, "batch: " + write, db, null));
             mine.clear();
             mine.putAll(after);
+        }
+
+        /**
+         * Puts and deletes of this thread's keys in a batch with index, each
+         * followed by a read of one of its keys through the batch (in a random
+         * access mode: its writes over the database), then a cursor over the
+         * batch that must show exactly those keys as the batch holds them;
+         * the batch is then written, or dropped.
+         */
+        private void indexedBatch(RocksDb db, Map<Integer, byte[]> mine) {
+            Map<Integer, byte[]> after = new HashMap<>(mine);
+            Map<Integer, String> writes = new TreeMap<>();
+            try (WriteBatchWithIndex batch = new WriteBatchWithIndex(db, random.nextBoolean())) {
+                for (int i = random.nextInt(20); i >= 0; i--) {
+                    int n = random.nextInt(KEYS_PER_THREAD);
+                    if (random.nextInt(4) == 0) {
+                        batch.delete(key(n));
+                        after.remove(n);
+                        writes.merge(n, "delete", (a, b) -> a + ", " + b);
+                    } else {
+                        byte[] value = value(key(n));
+                        batch.put(key(n), value);
+                        after.put(n, value);
+                        writes.merge(n, "put of " + value.length + " bytes", (a, b) -> a + ", " + b);
+                    }
+                    int read = random.nextInt(KEYS_PER_THREAD);
+                    check(after.get(read), readThrough(batch, key(read)), read);
+                }
+                String prefix = "t" + id + "-";
+                Map<Integer, byte[]> seen = new HashMap<>();
+                try (Cursor cursor = batch.cursor(ReadOptions.DEFAULT.prefix(prefix.getBytes(StandardCharsets.UTF_8)))) {
+                    for (boolean on = cursor.first(); on; on = cursor.next()) {
+                        verifyEntry("cursor over a batch with index", cursor.key(), cursor.value(), null);
+                        String key = new String(cursor.keyBytes(), StandardCharsets.UTF_8);
+                        seen.put(Integer.parseInt(key.substring(prefix.length())), cursor.valueBytes());
+                    }
+                }
+                for (int n = 0; n < KEYS_PER_THREAD; n++) {
+                    check(after.get(n), seen.get(n), n);
+                }
+                if (random.nextBoolean()) {
+                    return; // dropped: the database keeps what the model holds
+                }
+                try {
+                    db.write(batch);
+                } catch (RuntimeException e) {
+                    writes.forEach((n, write) -> record(n, "batch with index: " + write, db, e));
+                    throw e;
+                }
+            }
+            writes.forEach((n, write) -> record(n, "batch with index: " + write, db, null));
+            mine.clear();
+            mine.putAll(after);
+        }
+
+        /** Reads key through a batch with index in a random access mode, its value verified. */
+        private byte[] readThrough(WriteBatchWithIndex batch, byte[] key) {
+            switch (random.nextInt(3)) {
+                case 0: {
+                    try (Arena arena = Arena.ofConfined()) {
+                        MemorySegment pinned = batch.getPinned(arena, key);
+                        if (pinned == null) {
+                            return null;
+                        }
+                        verify("batch getPinned", key, pinned);
+                        return pinned.toArray(ValueLayout.JAVA_BYTE);
+                    }
+                }
+                case 1: {
+                    List<byte[]> values = batch.multiGet(List.of(key));
+                    return verified("batch multiGet", key, values.get(0));
+                }
+                default:
+                    return verified("batch get", key, batch.get(key));
+            }
         }
 
         /** A merge without a merge operator fails the whole batch before anything is written. */
