@@ -13,9 +13,9 @@
 #   scripts/bench.sh --tuning          reads served by filters and prefix extractors,
 #                                      pinrock against RocksJava with the same options,
 #                                      recorded in docs/benchmarks/tuning.md
-#   scripts/bench.sh --transactions    transactions, pessimistic and optimistic, pinrock
-#                                      against RocksJava with the same options, recorded
-#                                      in docs/benchmarks/transactions.md
+#   scripts/bench.sh --transactions    transactions, pessimistic and optimistic, and batches
+#                                      with index, pinrock against RocksJava with the same
+#                                      options, recorded in docs/benchmarks/transactions.md
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 prepare
@@ -52,7 +52,8 @@ if [[ ${1:-} == --tuning ]]; then
   command="scripts/bench.sh --tuning"
 fi
 if [[ ${1:-} == --transactions ]]; then
-  # Puts and read-modify-writes in transactions (about 7 minutes), recorded in
+  # Puts and read-modify-writes in transactions, and reads through a batch with
+  # index (about 8 minutes), recorded in
   # docs/benchmarks/transactions.md.
   shift
   report=docs/benchmarks

@@ -10,9 +10,9 @@ import java.util.Locale;
 import dev.pinrock.RocksDb;
 
 /**
- * Runs {@link TransactionBenchmark} for pinrock and RocksJava in one JMH run
- * and records operations/s and the ratios in {@code transactions.md} and
- * {@code transactions.csv}:
+ * Runs {@link TransactionBenchmark} and {@link IndexedBatchBenchmark} for
+ * pinrock and RocksJava, one JMH run each, and records operations/s and the
+ * ratios in {@code transactions.md} and {@code transactions.csv}:
  * <pre>
  *   java --enable-native-access=ALL-UNNAMED -cp ... dev.pinrock.bench.TransactionComparison
  *        --report DIR --command TEXT
@@ -37,25 +37,31 @@ public final class TransactionComparison {
         }
         Files.createDirectories(report);
         List<JmhRuns.Result> results = JmhRuns.run(TransactionBenchmark.class);
-        String markdown = markdown(results, command, ZonedDateTime.now());
+        List<JmhRuns.Result> batches = JmhRuns.run(IndexedBatchBenchmark.class);
+        String markdown = markdown(results, batches, command, ZonedDateTime.now());
         Files.writeString(report.resolve("transactions.md"), markdown);
         List<String> csv = new ArrayList<>(List.of("benchmark,library,kind,ops_per_s,error"));
         results.forEach(r -> csv.add(String.format(Locale.ROOT, "%s,%s,%s,%.1f,%.1f", r.benchmark(),
                 r.param("library"), r.param("kind"), r.score(), r.error())));
+        batches.forEach(r -> csv.add(String.format(Locale.ROOT, "%s,%s,%s,%.1f,%.1f", r.benchmark(),
+                r.param("library"), "batch-with-index", r.score(), r.error())));
         Files.write(report.resolve("transactions.csv"), csv);
         System.out.println(markdown);
     }
 
+    /** The result of benchmark for library and, when kind is not null, of that kind. */
     private static JmhRuns.Result find(List<JmhRuns.Result> results, String benchmark, String library, String kind) {
         return results.stream()
                 .filter(r -> r.benchmark().equals(benchmark) && r.param("library").equals(library)
-                        && r.param("kind").equals(kind))
+                        && (kind == null || r.param("kind").equals(kind)))
                 .findFirst().orElseThrow(() -> new IllegalStateException("no result for " + benchmark + " "
                         + library + " " + kind));
     }
 
-    static String markdown(List<JmhRuns.Result> results, String command, ZonedDateTime measured) {
-        StringBuilder md = JmhRuns.header("Transactions, pinrock against RocksJava", command, measured);
+    static String markdown(List<JmhRuns.Result> results, List<JmhRuns.Result> batches, String command,
+            ZonedDateTime measured) {
+        StringBuilder md = JmhRuns.header("Transactions and batches with index, pinrock against RocksJava", command,
+                measured);
         md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
                 .append("; RocksJava org.rocksdb:rocksdbjni:").append(Report.rocksJavaVersion()).append(" |\n\n");
         md.append("Operations per second, ").append(JmhRuns.PROTOCOL).append("; ± is JMH's 99.9 % error. ")
@@ -81,6 +87,27 @@ public final class TransactionComparison {
                         benchmark, kind, pinrock.score(), pinrock.error(), rocksJava.score(), rocksJava.error(),
                         pinrock.score() / rocksJava.score()));
             }
+        }
+        md.append("\n## Batches with index\n\n")
+                .append("Reads through a `WriteBatchWithIndex` holding a put of every ")
+                .append(IndexedBatchBenchmark.BATCH_EVERY).append("th key (overwrite-key mode) over a database of ")
+                .append(IndexedBatchBenchmark.KEYS).append(" keys, same options as above, in a run of their own: ")
+                .append("`getFromBatchAndDb` reads a random key (pinrock `batch.get(key)`, RocksJava ")
+                .append("`getFromBatchAndDB(db, readOptions, key)`), `cursorOverBatchAndDb` opens a cursor over the ")
+                .append("batch and the database, seeks a random key and reads ").append(IndexedBatchBenchmark.SCAN_ENTRIES)
+                .append(" entries (pinrock `batch.cursor()`, `seek` and `scan`, which copies the entries into a ")
+                .append("native buffer in one call and shows each to a visitor as views; RocksJava ")
+                .append("`newIteratorWithBase`, `seek`, and `next`, `key` and `value` per entry, which copy each key ")
+                .append("and value into arrays); `openCursorOverBatchAndDb` reads the same way through one cursor ")
+                .append("opened at the first operation and kept open.\n\n");
+        md.append("| benchmark | pinrock ops/s | RocksJava ops/s | pinrock/RocksJava |\n")
+                .append("|---|---|---|---|\n");
+        for (String benchmark : List.of("getFromBatchAndDb", "cursorOverBatchAndDb", "openCursorOverBatchAndDb")) {
+            JmhRuns.Result pinrock = find(batches, benchmark, "pinrock", null);
+            JmhRuns.Result rocksJava = find(batches, benchmark, "rocksjava", null);
+            md.append(String.format(Locale.ROOT, "| %s | %,.0f ± %,.0f | %,.0f ± %,.0f | %.2f |%n", benchmark,
+                    pinrock.score(), pinrock.error(), rocksJava.score(), rocksJava.error(),
+                    pinrock.score() / rocksJava.score()));
         }
         return md.toString();
     }
