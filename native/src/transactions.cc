@@ -7,6 +7,7 @@
 #include <rocksdb/utilities/write_batch_with_index.h>
 
 #include <algorithm>
+#include <vector>
 
 using namespace pinrock::internal;
 
@@ -18,6 +19,11 @@ struct pr_txn {
   bool done = false;
   // Its name (pr_txn_set_name, or recovered), empty when it has none.
   std::string name;
+  // Whether a snapshot asked for at the next operation (pr_txn_set_snapshot)
+  // is still to be taken, and what it was at each save point, which RocksDB
+  // restores with the save point (see take_pending_snapshot).
+  bool snapshot_pending = false;
+  std::vector<bool> snapshot_pending_at_save_points;
   // Cursors of pr_txn_cursor_open not yet closed: their iterators read the
   // transaction's write batch in place.
   std::atomic<int64_t> open_cursors{0};
@@ -138,6 +144,19 @@ int32_t lock_failure(const pr_txn& txn, const pr_db& family, const rocksdb::Slic
   return holders.empty() ? status : fail(status, s.ToString() + holders, err, err_cap);
 }
 
+// Takes the snapshot asked for at the next operation, if it is still to be
+// taken, before an operation at which RocksDB would take it (a write, a
+// read for update, a commit): the same moment. RocksDB 9.10 takes it inside
+// GetForUpdate, after the caller made its read options, and releases the
+// snapshot those name, so that the read then read through a freed snapshot
+// (values from long before, found by the torture); and a commit with one
+// still to be taken fails ("Must set transaction commit timestamp").
+void take_pending_snapshot(pr_txn& txn) {
+  if (!txn.snapshot_pending) return;
+  txn.txn->SetSnapshot();
+  txn.snapshot_pending = false;
+}
+
 // Runs one write of key by the transaction (write(key slice) -> Status)
 // after check_call and check_changeable; a failed lock says who holds the
 // key (lock_failure).
@@ -149,6 +168,7 @@ int32_t txn_write(pr_txn_t* txn, pr_db_t* family, const uint8_t* key, size_t key
     if (refused == PR_OK) refused = check_changeable(*txn, err, err_cap);
     if (refused != PR_OK) return refused;
     rocksdb::Slice key_bytes = key_slice(key, key_len);
+    take_pending_snapshot(*txn);
     rocksdb::Status s = write(key_bytes);
     return s.ok() ? PR_OK : lock_failure(*txn, *family, key_bytes, s, err, err_cap);
   });
@@ -188,6 +208,7 @@ int32_t txn_multi_get(pr_txn& txn, pr_db* family, const pr_snapshot_t* snapshot,
   if (refused != PR_OK) return refused;
   std::vector<rocksdb::Slice> key_slices(n);
   for (size_t i = 0; i < n; i++) key_slices[i] = key_slice(keys[i], key_lens[i]);
+  if (lock != PR_TXN_READ) take_pending_snapshot(txn);
   std::vector<rocksdb::PinnableSlice> values(n);
   std::vector<rocksdb::Status> key_statuses(n);
   rocksdb::ReadOptions options = transaction_read_options(txn, *family, snapshot, read_flags);
@@ -430,8 +451,9 @@ int32_t pr_txn_get(pr_txn_t* txn, pr_db_t* family, const pr_snapshot_t* snapshot
   return guarded(err, err_cap, [&] {
     int32_t refused = check_read(*txn, family, snapshot, lock, err, err_cap);
     if (refused != PR_OK) return refused;
-    rocksdb::ReadOptions options = transaction_read_options(*txn, *family, snapshot, read_flags);
     rocksdb::Slice key_bytes = key_slice(key, key_len);
+    if (lock != PR_TXN_READ) take_pending_snapshot(*txn);
+    rocksdb::ReadOptions options = transaction_read_options(*txn, *family, snapshot, read_flags);
     rocksdb::PinnableSlice value;
     rocksdb::Status s =
         lock == PR_TXN_READ
@@ -496,6 +518,10 @@ int32_t pr_txn_commit(pr_txn_t* txn, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (txn->done) return finished(err, err_cap);
     if (txn->open_cursors.load() > 0) return cursors_open(err, err_cap);
+    // RocksDB 9.10's pessimistic commit takes one with a snapshot still
+    // to be taken for a CommitAndTryCreateSnapshot and fails. Taking it
+    // changes nothing the commit does.
+    take_pending_snapshot(*txn);
     rocksdb::Status s = txn->txn->Commit();
     // A failed commit of a prepared transaction leaves it prepared, to be
     // decided again; any other ends the transaction, nothing of it applied.
@@ -576,6 +602,7 @@ int32_t pr_txn_set_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
     int32_t refused = check_changeable(*txn, err, err_cap);
     if (refused != PR_OK) return refused;
     txn->txn->SetSavePoint();
+    txn->snapshot_pending_at_save_points.push_back(txn->snapshot_pending);
     return PR_OK;
   });
 }
@@ -585,7 +612,12 @@ int32_t pr_txn_rollback_to_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
     int32_t refused = check_changeable(*txn, err, err_cap);
     if (refused != PR_OK) return refused;
     if (txn->open_cursors.load() > 0) return cursors_open(err, err_cap);
-    return to_status(txn->txn->RollbackToSavePoint(), err, err_cap);
+    rocksdb::Status s = txn->txn->RollbackToSavePoint();
+    if (s.ok()) {
+      txn->snapshot_pending = txn->snapshot_pending_at_save_points.back();
+      txn->snapshot_pending_at_save_points.pop_back();
+    }
+    return to_status(s, err, err_cap);
   });
 }
 
@@ -593,7 +625,9 @@ int32_t pr_txn_pop_savepoint(pr_txn_t* txn, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     int32_t refused = check_changeable(*txn, err, err_cap);
     if (refused != PR_OK) return refused;
-    return to_status(txn->txn->PopSavePoint(), err, err_cap);
+    rocksdb::Status s = txn->txn->PopSavePoint();
+    if (s.ok()) txn->snapshot_pending_at_save_points.pop_back();
+    return to_status(s, err, err_cap);
   });
 }
 
@@ -606,6 +640,7 @@ int32_t pr_txn_set_snapshot(pr_txn_t* txn, int32_t on_next_operation, char* err,
     } else {
       txn->txn->SetSnapshot();
     }
+    txn->snapshot_pending = on_next_operation != 0;
     return PR_OK;
   });
 }

@@ -311,6 +311,30 @@ class TransactionContract extends BindingContract {
         assertNull(db.get(bytes("b")));
     }
 
+    /** RocksDB 9.10 refused such a commit ("Must set transaction commit timestamp"), applying nothing. */
+    @Test
+    void aCommitWhileASnapshotOnTheNextOperationIsPendingCommits() {
+        try (Transaction tx = db.beginTransaction()) {
+            tx.put(bytes("k"), bytes("v"));
+            tx.setSnapshotOnNextOperation();
+            tx.commit();
+        }
+        assertEquals("v", string(db.get(bytes("k"))));
+    }
+
+    /** RocksDB 9.10 read such a read for update through the former snapshot, which it had just released. */
+    @Test
+    void aReadForUpdateReadsAsOfTheSnapshotItsOperationTakes() {
+        db.put(bytes("k"), bytes("1"));
+        try (Transaction tx = db.beginTransaction()) {
+            tx.setSnapshot();
+            tx.setSnapshotOnNextOperation();
+            db.put(bytes("k"), bytes("2"));
+            assertEquals("2", string(tx.forUpdate().get(bytes("k"))));
+            tx.commit();
+        }
+    }
+
     @Test
     void aSnapshotMakesReadsRepeatableAndALaterWriteOfAKeyReadForUpdateAConflict() {
         db.put(bytes("k"), bytes("1"));
