@@ -2,7 +2,7 @@
 # Builds everything and runs the main job: the JMH comparison of pinrock FFM,
 # its JNI variant, RocksJava 9.10.0 and the native C++ floor, ending with the
 # ratio table. Quick by default (a reduced grid, about five minutes once built);
-#   scripts/bench.sh --full            the full grid (about 70 minutes on 2 cores),
+#   scripts/bench.sh --full            the full grid (about 80 minutes on 2 cores),
 #                                      recorded in docs/benchmarks/
 #   scripts/bench.sh --kafka-streams   Kafka Streams on pinrock against the built-in
 #                                      store, recorded in docs/benchmarks/kafka-streams.md
