@@ -787,9 +787,10 @@ PR_API void pr_db_snapshot_release(pr_db_t* db, pr_snapshot_t* snapshot);
 /* pr_db_get with read options: reads as of snapshot (NULL: the latest
  * state) with PR_READ_* read_flags; everything else as pr_db_get.
  * With PR_READ_MEMORY_ONLY the call does no I/O and never calls back into
- * the caller's runtime, so a binding may make it without a thread-state
- * transition (a critical downcall) and fall back to a normal call when it
- * answers PR_CODE_INCOMPLETE. */
+ * the caller's runtime (a family whose merge operator is the caller's
+ * answers PR_CODE_INCOMPLETE at once), so a binding may make it without a
+ * thread-state transition (a critical downcall) and fall back to a normal
+ * call when it answers PR_CODE_INCOMPLETE. */
 PR_API int32_t pr_db_get_at(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
                             const uint8_t* key, size_t key_len, uint8_t* buf, size_t buf_cap,
                             uint32_t flags, pr_get_result_t* result, char* err, size_t err_cap);
@@ -1544,6 +1545,119 @@ PR_API int32_t pr_indexed_batch_cursor_open(pr_indexed_batch_t* batch, pr_db_t* 
                                             size_t lower_len, const uint8_t* upper,
                                             size_t upper_len, uint32_t bounds,
                                             pr_cursor_t** cursor_out, char* err, size_t err_cap);
+
+/* ---- callbacks ---------------------------------------------------------------
+ * Code of the caller's that RocksDB calls back: merge operators. This
+ * section amends conventions 4 and 6 for them:
+ *  C1. A callback is an opaque state (a uint64_t the caller chooses) and
+ *      the function pointers RocksDB calls with it. Once RocksDB can no
+ *      longer call it (the last of the options, databases and column
+ *      families holding it let go of it: an options' destroy, a database's
+ *      close, a family's drop, or a read releasing the last reference to a
+ *      dropped family), the shim queues its state as released, exactly
+ *      once, and pr_callbacks_take_released hands it out. Until then the
+ *      functions and the state must stay valid. Nothing is called back for
+ *      a release: it may happen inside a call that must not call back
+ *      (PR_READ_MEMORY_ONLY, pr_pin_release).
+ *  C2. RocksDB calls back on any thread: the caller's own, inside a read of
+ *      the database, or one of RocksDB's background threads (flushes,
+ *      compactions), often on several at once: callbacks are thread-safe.
+ *  C3. A callback returns PR_CALLBACK_OK or PR_CALLBACK_FAILED, and never
+ *      unwinds into the shim (no C++ exception, no longjmp). Each kind says
+ *      what a failure does.
+ *  C4. A callback must not call into the database that called it (reads,
+ *      writes, flushes, compactions, closes): RocksDB may hold locks such
+ *      a call needs, or be closing. It may call the functions on the
+ *      handles the shim passes it (pr_merge_output_*), and only during the
+ *      call.
+ *  C5. Memory the shim passes a callback (keys, values, operands) is valid
+ *      only during the call.
+ *  C6. Once any callback has been called, the process's exit ends the
+ *      process (_exit, with the exit's status) before RocksDB's default Env
+ *      joins its background threads: a thread of RocksDB's that called back
+ *      is attached to the caller's runtime, and a JVM blocks for good a
+ *      thread that detaches after the JVM has exited, so the join would
+ *      never end. Background work then stops where it is, as at a kill:
+ *      nothing RocksDB acknowledged is lost. Exit handlers registered
+ *      before the first pr_merge_operator_create do not run then. */
+enum pr_callback_result { PR_CALLBACK_OK = 0, PR_CALLBACK_FAILED = 1 };
+
+/* Writes up to cap states of callbacks released since the last call (C1)
+ * into states and returns how many it wrote; each state is handed out
+ * once. Thread-safe; never calls back. */
+PR_API size_t pr_callbacks_take_released(uint64_t* states, size_t cap);
+
+/* A merge operator of the caller's: RocksDB's MergeOperator, whose merges
+ * the caller's functions compute. */
+typedef struct pr_merge_operator pr_merge_operator_t;
+
+/* Where a merge writes its result; valid only during the call it is passed
+ * to (C4, C5). */
+typedef struct pr_merge_output pr_merge_output_t;
+
+/* A full merge: the key's existing value (existing is NULL when the key has
+ * none, which differs from an empty value) with count operands, oldest
+ * first, into one value written through output (pr_merge_output_reserve or
+ * pr_merge_output_use_input; a merge that writes neither results in an
+ * empty value). RocksDB calls it in reads (get, multi-get, cursors) and in
+ * flushes and compactions. PR_CALLBACK_FAILED fails only the reads of the
+ * key, with PR_CODE_CORRUPTION and PR_SUBCODE_MERGE_OPERATOR_FAILED
+ * (RocksDB's OpFailureScope::kMustMerge): flushes and compactions keep the
+ * operands as they are, so a merge that fails loses nothing and the
+ * database stays writable. */
+typedef int32_t (*pr_full_merge_fn)(uint64_t state, const uint8_t* key, size_t key_len,
+                                    const uint8_t* existing, size_t existing_len,
+                                    const uint8_t* const* operands, const size_t* operand_lens,
+                                    size_t count, pr_merge_output_t* output);
+
+/* A partial merge: two operands, older first, into one operand written
+ * through output (pr_merge_output_reserve only), where the result does not
+ * depend on the value underneath. PR_CALLBACK_FAILED keeps both operands,
+ * to be merged in full later: it is how a partial merge declines. */
+typedef int32_t (*pr_partial_merge_fn)(uint64_t state, const uint8_t* key, size_t key_len,
+                                       const uint8_t* left, size_t left_len,
+                                       const uint8_t* right, size_t right_len,
+                                       pr_merge_output_t* output);
+
+/* Creates a merge operator named name (1 to 255 ASCII letters, digits and
+ * . _ - $: RocksDB records it in the OPTIONS file unquoted, and a database
+ * whose families merge with it opens only with a merge operator of that
+ * name; an OPTIONS file naming it is readable from then on in the process)
+ * that merges with full and, when partial is not NULL, partial merges
+ * first. Returns PR_OK, or PR_CODE_INVALID_ARGUMENT for a name out of range
+ * or one of RocksDB's built-ins (pr_options_set_merge_operator offers
+ * those). state is released once (C1), also when this call fails. name is
+ * not kept. The caller destroys the handle with pr_merge_operator_destroy;
+ * options and databases hold the operator on their own. A family merging
+ * with it answers pr_db_get_at with PR_READ_MEMORY_ONLY with
+ * PR_CODE_INCOMPLETE at once: that read must not call back. */
+PR_API int32_t pr_merge_operator_create(const char* name, uint64_t state, pr_full_merge_fn full,
+                                        pr_partial_merge_fn partial,
+                                        pr_merge_operator_t** merge_operator_out, char* err,
+                                        size_t err_cap);
+
+/* Drops the caller's hold of a merge operator. NULL is accepted. */
+PR_API void pr_merge_operator_destroy(pr_merge_operator_t* merge_operator);
+
+/* Sets options' merge operator (replacing one set before, by name or not);
+ * the options, and the databases and families opened with them, hold it.
+ * Returns PR_OK, or PR_CODE_INTERNAL when memory is exhausted. */
+PR_API int32_t pr_options_set_merge_operator_object(pr_options_t* options,
+                                                    const pr_merge_operator_t* merge_operator,
+                                                    char* err, size_t err_cap);
+
+/* Makes the merge's result len bytes long and returns where the callback
+ * writes them, valid until the call it was passed to returns (a later
+ * reserve in the same call may move them; bytes written before it are
+ * kept up to the shorter length). Returns NULL when memory is exhausted,
+ * and the merge then fails. */
+PR_API uint8_t* pr_merge_output_reserve(pr_merge_output_t* output, size_t len);
+
+/* Makes a full merge's result one of its inputs, without a copy: the
+ * existing value when index is -1, otherwise operand index. Returns PR_OK,
+ * or PR_CODE_INVALID_ARGUMENT when there is no such input (or in a partial
+ * merge), writing no message. */
+PR_API int32_t pr_merge_output_use_input(pr_merge_output_t* output, int64_t index);
 
 #ifdef __cplusplus
 }

@@ -59,6 +59,8 @@ struct pr_memory_budget {
 struct MergeOperatorKind {
   const char* name;
   size_t operand_bytes;
+  // Whether its merges call back into the caller (pr_merge_operator_create).
+  bool calls_back = false;
 };
 
 // The settings pr_db_open applies. RocksDB's own options live in RocksDB's

@@ -50,6 +50,7 @@ public final class DbOptions {
         long writeBufferBytes = 64L << 20;
         int maxOpenFiles = UNLIMITED_OPEN_FILES;
         String mergeOperator;
+        MergeOperator javaMergeOperator;
         MemoryBudget memoryBudget;
         RateLimiter rateLimiter;
         SstFileManager sstFileManager;
@@ -280,7 +281,8 @@ public final class DbOptions {
      * InvalidArgumentException and applies nothing; an existing value of
      * other than 8 bytes (written by {@code put}) counts as 0.
      * A database written with a merge operator must be opened with it (see
-     * {@link #columnFamily(String, DbOptions)}).
+     * {@link #columnFamily(String, DbOptions)}). Replaces a
+     * {@link #mergeOperator(MergeOperator)}.
      *
      * @param name the operator's name, or null for none (the default)
      * @return a copy with the setting changed
@@ -292,6 +294,27 @@ public final class DbOptions {
         }
         Values v = values();
         v.mergeOperator = name;
+        v.javaMergeOperator = null;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy with a merge operator written in Java (see
+     * {@link MergeOperator}), for the default family or, in the options of
+     * {@link #columnFamily(String, DbOptions)}, for that family. Replaces a
+     * merge operator by name. Its name is checked when a database opens:
+     * {@code open} throws InvalidArgumentException for a name out of the
+     * allowed ones or naming one of RocksDB's built-ins. Options holding
+     * one cannot be {@link #loadLatest(Path) loaded} back, as its code is
+     * not in the OPTIONS file: build them again with the operator.
+     *
+     * @param operator the operator, or null for none (the default)
+     * @return a copy with the setting changed
+     */
+    public DbOptions mergeOperator(MergeOperator operator) {
+        Values v = values();
+        v.javaMergeOperator = operator;
+        v.mergeOperator = null;
         return new DbOptions(v);
     }
 
@@ -1231,12 +1254,21 @@ public final class DbOptions {
     }
 
     /**
-     * Returns the merge operator's name, or null for none.
+     * Returns the name of the built-in merge operator, or null for none (or one written in Java).
      *
-     * @return the merge operator's name, or null for none
+     * @return the merge operator's name, or null
      */
     public String mergeOperator() {
         return v.mergeOperator;
+    }
+
+    /**
+     * Returns the merge operator written in Java, or null for none (or a built-in one).
+     *
+     * @return the merge operator, or null
+     */
+    public MergeOperator javaMergeOperator() {
+        return v.javaMergeOperator;
     }
 
     @Override
@@ -1245,7 +1277,7 @@ public final class DbOptions {
                 + ", paranoidChecks=" + v.paranoidChecks + ", walRecovery=" + v.walRecovery + ", compression=" + v.compression
                 + ", bottommostCompression=" + v.bottommostCompression + ", zstdLevel=" + v.zstdLevel
                 + ", blockCacheBytes=" + v.blockCacheBytes + ", writeBufferBytes=" + v.writeBufferBytes
-                + ", maxOpenFiles=" + v.maxOpenFiles + ", mergeOperator=" + v.mergeOperator + ", memoryBudget=" + (v.memoryBudget != null) + ", rateLimiter=" + (v.rateLimiter != null)
+                + ", maxOpenFiles=" + v.maxOpenFiles + ", mergeOperator=" + (v.javaMergeOperator != null ? v.javaMergeOperator.name() : v.mergeOperator) + ", memoryBudget=" + (v.memoryBudget != null) + ", rateLimiter=" + (v.rateLimiter != null)
                 + ", sstFileManager=" + (v.sstFileManager != null) + ", compressionPerLevel=" + v.compressionPerLevel
                 + ", zstdDictionaryBytes=" + v.zstdDictionaryBytes + ", zstdTrainingBytes=" + v.zstdTrainingBytes
                 + ", compressionThreads=" + v.compressionThreads + ", statistics=" + v.statistics

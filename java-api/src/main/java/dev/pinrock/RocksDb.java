@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 
 import dev.pinrock.internal.Binding;
+import dev.pinrock.internal.Callbacks;
 import dev.pinrock.internal.FfmDb;
 import dev.pinrock.internal.MultiGet;
 import dev.pinrock.internal.NativeLibrary;
@@ -845,6 +846,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
                 closeError[0] = e; // the native handle is freed all the same: the guard must stay closed
             }
         });
+        Callbacks.forgetReleased(); // RocksDB no longer calls the database's merge operators
         if (closeError[0] != null) {
             throw closeError[0];
         }

@@ -1,5 +1,7 @@
 package dev.pinrock;
 
+import dev.pinrock.internal.Callbacks;
+
 /**
  * A failure reported by RocksDB (or by pinrock's native boundary), carrying
  * the RocksDB status code, sub-code and message. Expected outcomes such as an
@@ -14,6 +16,8 @@ public class RocksDbException extends RuntimeException {
 
     /** RocksDB's sub-code of a wait that would have closed a cycle of lock waits. */
     private static final int DEADLOCK_SUBCODE = 5;
+    /** RocksDB's sub-code of a merge its merge operator failed (kMergeOperatorFailed). */
+    private static final int MERGE_OPERATOR_FAILED_SUBCODE = 15;
 
     /** The native status: RocksDB's code in bits 0-7, its sub-code in bits 8-15. */
     private final int status;
@@ -42,7 +46,9 @@ public class RocksDbException extends RuntimeException {
                 ? StatusCode.of(status & 0xff) + " (status " + status + ")"
                 : message;
         return switch (StatusCode.of(status & 0xff)) {
-            case CORRUPTION -> new CorruptionException(status, text);
+            case CORRUPTION -> (status >> 8 & 0xff) == MERGE_OPERATOR_FAILED_SUBCODE
+                    ? new MergeFailedException(status, text, Callbacks.takeMergeFailure())
+                    : new CorruptionException(status, text);
             case INVALID_ARGUMENT -> new InvalidArgumentException(status, text);
             case IO_ERROR -> new RocksIoException(status, text);
             case TIMED_OUT -> new TimedOutException(status, text);
@@ -87,6 +93,25 @@ public class RocksDbException extends RuntimeException {
 
         CorruptionException(int status, String message) {
             super(status, message);
+        }
+    }
+
+    /**
+     * A read met a merge its {@link MergeOperator} failed (returned false or
+     * threw): {@link StatusCode#CORRUPTION} with sub-code 15, RocksDB's
+     * {@code kMergeOperatorFailed}, though nothing on disk is damaged. Its
+     * cause is what the operator threw, when the merge ran on the reading
+     * thread. The key's operands are kept: a read with a fixed operator of
+     * the same name merges them.
+     */
+    public static final class MergeFailedException extends RocksDbException {
+        private static final long serialVersionUID = 1L;
+
+        MergeFailedException(int status, String message, Throwable cause) {
+            super(status, message);
+            if (cause != null) {
+                initCause(cause);
+            }
         }
     }
 

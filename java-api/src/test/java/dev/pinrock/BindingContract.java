@@ -14,8 +14,9 @@ import dev.pinrock.internal.Binding;
  * (reads and writes in every form), {@link CallOptionsContract} (write and
  * read options on every call), {@link KeyMayExistContract}, {@link WriteBatchContract},
  * {@link MultiGetContract}, {@link CursorContract}, {@link SnapshotContract}
- * (snapshot reads), {@link ClosedDatabaseContract} (calls racing a close) and
- * {@link HostileInputContract}. Each is a {@code @ParameterizedClass} over
+ * (snapshot reads), {@link ClosedDatabaseContract} (calls racing a close),
+ * {@link HostileInputContract} and {@link MergeOperatorContract} (merges in
+ * Java, called back from either binding's reads). Each is a {@code @ParameterizedClass} over
  * {@link Binding} that takes the binding in its constructor; its runs are
  * reported as {@code [FFM]} and {@code [JNI]}.
  *

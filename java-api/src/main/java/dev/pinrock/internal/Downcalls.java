@@ -40,6 +40,8 @@ final class Downcalls {
 
     // Constants of pinrock.h
 
+    static final int CALLBACK_FAILED = PinrockNative.PR_CALLBACK_FAILED();
+    static final int CALLBACK_OK = PinrockNative.PR_CALLBACK_OK();
     static final int CODE_INCOMPLETE = PinrockNative.PR_CODE_INCOMPLETE();
     static final int CURSOR_FIRST = PinrockNative.PR_CURSOR_FIRST();
     static final int CURSOR_LAST = PinrockNative.PR_CURSOR_LAST();
@@ -274,6 +276,32 @@ final class Downcalls {
 
     static MethodHandle optionsSetMergeOperator() {
         return PinrockNative.pr_options_set_merge_operator$handle();
+    }
+
+    // Callbacks (the stubs they are given are Callbacks')
+
+    static MethodHandle mergeOperatorCreate() {
+        return PinrockNative.pr_merge_operator_create$handle();
+    }
+
+    static MethodHandle mergeOperatorDestroy() {
+        return PinrockNative.pr_merge_operator_destroy$handle();
+    }
+
+    static MethodHandle optionsSetMergeOperatorObject() {
+        return PinrockNative.pr_options_set_merge_operator_object$handle();
+    }
+
+    static MethodHandle mergeOutputReserve() {
+        return PinrockNative.pr_merge_output_reserve$handle();
+    }
+
+    static MethodHandle callbacksTakeReleased() {
+        return PinrockNative.pr_callbacks_take_released$handle();
+    }
+
+    static MethodHandle mergeOutputUseInput() {
+        return PinrockNative.pr_merge_output_use_input$handle();
     }
 
     static MethodHandle optionsSetStatistics() {

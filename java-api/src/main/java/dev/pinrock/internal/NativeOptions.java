@@ -151,6 +151,11 @@ public final class NativeOptions {
                             NativeStrings.allocate(arena, options.mergeOperator(), "mergeOperator"), err, ERR_CAP),
                             scratch);
                 }
+                if (options.javaMergeOperator() != null) {
+                    Callbacks.withMergeOperator(options.javaMergeOperator(), scratch, arena, mergeOperator -> check(
+                            (int) Downcalls.optionsSetMergeOperatorObject().invokeExact(nativeOptions, mergeOperator,
+                                    err, ERR_CAP), scratch));
+                }
                 use.accept(nativeOptions);
             } finally {
                 Downcalls.optionsDestroy().invokeExact(nativeOptions);

@@ -94,9 +94,11 @@ public final class ResourceGuard {
      * Marks one call in flight; pair with {@link #release()} in a finally block.
      *
      * @throws IllegalStateException when the resource is closed or closing, or, for an
-     *     exclusive guard, in use by another call
+     *     exclusive guard, in use by another call, or when the thread runs a callback
+     *     ({@link Callbacks#refuseReentry()})
      */
     public void acquire() {
+        Callbacks.refuseReentry();
         if (!tryAcquire()) {
             throw new IllegalStateException(isClosed() ? name + " is closed"
                     : name + " is in use by another thread: it is not thread-safe");

@@ -8172,6 +8172,383 @@ public class PinrockNative {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+    private static final int PR_CALLBACK_OK = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_callback_result.PR_CALLBACK_OK = 0
+     * }
+     */
+    public static int PR_CALLBACK_OK() {
+        return PR_CALLBACK_OK;
+    }
+    private static final int PR_CALLBACK_FAILED = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_callback_result.PR_CALLBACK_FAILED = 1
+     * }
+     */
+    public static int PR_CALLBACK_FAILED() {
+        return PR_CALLBACK_FAILED;
+    }
+
+    private static class pr_callbacks_take_released {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_callbacks_take_released");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * size_t pr_callbacks_take_released(uint64_t *states, size_t cap)
+     * }
+     */
+    public static FunctionDescriptor pr_callbacks_take_released$descriptor() {
+        return pr_callbacks_take_released.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * size_t pr_callbacks_take_released(uint64_t *states, size_t cap)
+     * }
+     */
+    public static MethodHandle pr_callbacks_take_released$handle() {
+        return pr_callbacks_take_released.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * size_t pr_callbacks_take_released(uint64_t *states, size_t cap)
+     * }
+     */
+    public static MemorySegment pr_callbacks_take_released$address() {
+        return pr_callbacks_take_released.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * size_t pr_callbacks_take_released(uint64_t *states, size_t cap)
+     * }
+     */
+    public static long pr_callbacks_take_released(MemorySegment states, long cap) {
+        var mh$ = pr_callbacks_take_released.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_callbacks_take_released", states, cap);
+            }
+            return (long)mh$.invokeExact(states, cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_merge_operator_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_merge_operator_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_merge_operator_create(const char *name, uint64_t state, pr_full_merge_fn full, pr_partial_merge_fn partial, pr_merge_operator_t **merge_operator_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_merge_operator_create$descriptor() {
+        return pr_merge_operator_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_merge_operator_create(const char *name, uint64_t state, pr_full_merge_fn full, pr_partial_merge_fn partial, pr_merge_operator_t **merge_operator_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_merge_operator_create$handle() {
+        return pr_merge_operator_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_merge_operator_create(const char *name, uint64_t state, pr_full_merge_fn full, pr_partial_merge_fn partial, pr_merge_operator_t **merge_operator_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_merge_operator_create$address() {
+        return pr_merge_operator_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_merge_operator_create(const char *name, uint64_t state, pr_full_merge_fn full, pr_partial_merge_fn partial, pr_merge_operator_t **merge_operator_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_merge_operator_create(MemorySegment name, long state, MemorySegment full, MemorySegment partial, MemorySegment merge_operator_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_merge_operator_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_merge_operator_create", name, state, full, partial, merge_operator_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(name, state, full, partial, merge_operator_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_merge_operator_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_merge_operator_destroy");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_merge_operator_destroy(pr_merge_operator_t *merge_operator)
+     * }
+     */
+    public static FunctionDescriptor pr_merge_operator_destroy$descriptor() {
+        return pr_merge_operator_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_merge_operator_destroy(pr_merge_operator_t *merge_operator)
+     * }
+     */
+    public static MethodHandle pr_merge_operator_destroy$handle() {
+        return pr_merge_operator_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_merge_operator_destroy(pr_merge_operator_t *merge_operator)
+     * }
+     */
+    public static MemorySegment pr_merge_operator_destroy$address() {
+        return pr_merge_operator_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_merge_operator_destroy(pr_merge_operator_t *merge_operator)
+     * }
+     */
+    public static void pr_merge_operator_destroy(MemorySegment merge_operator) {
+        var mh$ = pr_merge_operator_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_merge_operator_destroy", merge_operator);
+            }
+            mh$.invokeExact(merge_operator);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_merge_operator_object {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_merge_operator_object");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator_object(pr_options_t *options, const pr_merge_operator_t *merge_operator, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_merge_operator_object$descriptor() {
+        return pr_options_set_merge_operator_object.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator_object(pr_options_t *options, const pr_merge_operator_t *merge_operator, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_merge_operator_object$handle() {
+        return pr_options_set_merge_operator_object.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator_object(pr_options_t *options, const pr_merge_operator_t *merge_operator, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_merge_operator_object$address() {
+        return pr_options_set_merge_operator_object.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator_object(pr_options_t *options, const pr_merge_operator_t *merge_operator, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_merge_operator_object(MemorySegment options, MemorySegment merge_operator, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_merge_operator_object.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_merge_operator_object", options, merge_operator, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, merge_operator, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_merge_output_reserve {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_merge_output_reserve");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * uint8_t *pr_merge_output_reserve(pr_merge_output_t *output, size_t len)
+     * }
+     */
+    public static FunctionDescriptor pr_merge_output_reserve$descriptor() {
+        return pr_merge_output_reserve.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * uint8_t *pr_merge_output_reserve(pr_merge_output_t *output, size_t len)
+     * }
+     */
+    public static MethodHandle pr_merge_output_reserve$handle() {
+        return pr_merge_output_reserve.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * uint8_t *pr_merge_output_reserve(pr_merge_output_t *output, size_t len)
+     * }
+     */
+    public static MemorySegment pr_merge_output_reserve$address() {
+        return pr_merge_output_reserve.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * uint8_t *pr_merge_output_reserve(pr_merge_output_t *output, size_t len)
+     * }
+     */
+    public static MemorySegment pr_merge_output_reserve(MemorySegment output, long len) {
+        var mh$ = pr_merge_output_reserve.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_merge_output_reserve", output, len);
+            }
+            return (MemorySegment)mh$.invokeExact(output, len);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_merge_output_use_input {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_merge_output_use_input");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_merge_output_use_input(pr_merge_output_t *output, int64_t index)
+     * }
+     */
+    public static FunctionDescriptor pr_merge_output_use_input$descriptor() {
+        return pr_merge_output_use_input.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_merge_output_use_input(pr_merge_output_t *output, int64_t index)
+     * }
+     */
+    public static MethodHandle pr_merge_output_use_input$handle() {
+        return pr_merge_output_use_input.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_merge_output_use_input(pr_merge_output_t *output, int64_t index)
+     * }
+     */
+    public static MemorySegment pr_merge_output_use_input$address() {
+        return pr_merge_output_use_input.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_merge_output_use_input(pr_merge_output_t *output, int64_t index)
+     * }
+     */
+    public static int pr_merge_output_use_input(MemorySegment output, long index) {
+        var mh$ = pr_merge_output_use_input.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_merge_output_use_input", output, index);
+            }
+            return (int)mh$.invokeExact(output, index);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
     private static final int PR_COMPRESSION_INHERIT = (int)-1L;
     /**
      * {@snippet lang=c :

@@ -1,0 +1,75 @@
+package dev.pinrock.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.pinrock.ColumnFamily;
+import dev.pinrock.DbOptions;
+import dev.pinrock.MergeOperator;
+import dev.pinrock.MergeResult;
+import dev.pinrock.RocksDb;
+import dev.pinrock.RocksDbException;
+
+/**
+ * The Java objects RocksDB may call stay held exactly as long as it may
+ * call them: from the open that gives them to RocksDB until the last
+ * database or family holding them lets go, and not past a refused creation.
+ */
+class CallbacksTest {
+    @TempDir
+    Path dir;
+
+    private static MergeOperator lastWins(String name) {
+        return new MergeOperator() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public boolean fullMerge(MemorySegment key, MemorySegment existingValue, List<MemorySegment> operands,
+                    MergeResult result) {
+                result.useOperand(operands.size() - 1);
+                return true;
+            }
+        };
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void anOperatorIsHeldWhileADatabaseOrFamilyHoldsIt() {
+        int before = Callbacks.live();
+        try (RocksDb db = RocksDb.open(dir.resolve("db"),
+                DbOptions.create().createIfMissing(true).mergeOperator(lastWins("test.LastWins")))) {
+            assertEquals(before + 1, Callbacks.live());
+            ColumnFamily family = db.createColumnFamily("f", DbOptions.create().mergeOperator(lastWins("test.Other")));
+            assertEquals(before + 2, Callbacks.live());
+            family.merge(bytes("k"), bytes("v"));
+            assertEquals("v", new String(family.get(bytes("k")), StandardCharsets.UTF_8));
+            db.dropColumnFamily(family);
+            assertEquals(before + 1, Callbacks.live());
+        }
+        assertEquals(before, Callbacks.live());
+    }
+
+    @Test
+    void aRefusedOperatorIsNotHeld() {
+        int before = Callbacks.live();
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> RocksDb.open(dir.resolve("refused"),
+                DbOptions.create().createIfMissing(true).mergeOperator(lastWins("not a name"))).close());
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> RocksDb.open(dir.resolve("refused"),
+                DbOptions.create().mergeOperator(lastWins("test.Missing"))).close());
+        assertEquals(before, Callbacks.live());
+    }
+}
