@@ -3,6 +3,7 @@ package dev.pinrock.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +57,13 @@ class TortureTest {
 
         String replay = "seed " + seed + " (replay with -Dpinrock.torture.seed=" + seed + ")";
         try (Stream<Path> reports = Files.list(crashReports)) {
-            assertEquals(List.of(), reports.toList(), "the JVM crashed with " + replay + "\n" + outcome.stderr());
+            List<Path> found = reports.toList();
+            // The report's head (the signal, the frame, the thread's stack) goes into the failure:
+            // the report itself goes with this test's temporary directory.
+            String head = found.isEmpty() ? ""
+                    : String.join("\n", Files.readAllLines(found.get(0), StandardCharsets.ISO_8859_1).stream()
+                            .limit(80).toList());
+            assertEquals(List.of(), found, "the JVM crashed with " + replay + "\n" + head + "\n" + outcome.stderr());
         }
         assertEquals(0, outcome.exitCode(), "the torture failed with " + replay + "\n" + outcome.stdout()
                 + outcome.stderr());
