@@ -16,6 +16,9 @@
 #   scripts/bench.sh --transactions    transactions, pessimistic and optimistic, and batches
 #                                      with index, pinrock against RocksJava with the same
 #                                      options, recorded in docs/benchmarks/transactions.md
+#   scripts/bench.sh --callbacks       merge operators written in Java against RocksDB's
+#                                      built-in one (pinrock and RocksJava), recorded in
+#                                      docs/benchmarks/callbacks.md
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 prepare
@@ -59,6 +62,14 @@ if [[ ${1:-} == --transactions ]]; then
   report=docs/benchmarks
   runner=dev.pinrock.bench.TransactionComparison
   command="scripts/bench.sh --transactions"
+fi
+if [[ ${1:-} == --callbacks ]]; then
+  # Reads that merge, with a merge operator written in Java and RocksDB's
+  # built-in one (about 4 minutes), recorded in docs/benchmarks/callbacks.md.
+  shift
+  report=docs/benchmarks
+  runner=dev.pinrock.bench.CallbackComparison
+  command="scripts/bench.sh --callbacks"
 fi
 # One reactor build: the class path points at this tree's jars, not at the
 # local Maven repository, which other builds may be rewriting. The

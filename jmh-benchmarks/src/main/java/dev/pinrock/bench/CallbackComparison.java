@@ -1,0 +1,84 @@
+package dev.pinrock.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import dev.pinrock.RocksDb;
+
+/**
+ * Runs {@link MergeOperatorBenchmark} (a merge operator written in Java on
+ * pinrock, RocksDB's built-in one on pinrock and on RocksJava) in one JMH
+ * run and records operations/s and the ratios in {@code callbacks.md} and
+ * {@code callbacks.csv}:
+ * <pre>
+ *   java --enable-native-access=ALL-UNNAMED -cp ... dev.pinrock.bench.CallbackComparison
+ *        --report DIR --command TEXT
+ * </pre>
+ */
+public final class CallbackComparison {
+    private CallbackComparison() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path report = Path.of("jmh-benchmarks/target/callbacks");
+        String command = "scripts/bench.sh --callbacks";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--report" -> report = Path.of(args[++i]);
+                case "--command" -> command = args[++i];
+                default -> {
+                    System.err.println("usage: CallbackComparison [--report DIR] [--command TEXT]");
+                    System.exit(2);
+                }
+            }
+        }
+        Files.createDirectories(report);
+        List<JmhRuns.Result> results = JmhRuns.run(MergeOperatorBenchmark.class);
+        String markdown = markdown(results, command, ZonedDateTime.now());
+        Files.writeString(report.resolve("callbacks.md"), markdown);
+        List<String> csv = new ArrayList<>(List.of("benchmark,library,ops_per_s,error"));
+        results.forEach(r -> csv.add(String.format(Locale.ROOT, "%s,%s,%.1f,%.1f", r.benchmark(), r.param("library"),
+                r.score(), r.error())));
+        Files.write(report.resolve("callbacks.csv"), csv);
+        System.out.println(markdown);
+    }
+
+    private static JmhRuns.Result find(List<JmhRuns.Result> results, String benchmark, String library) {
+        return results.stream().filter(r -> r.benchmark().equals(benchmark) && r.param("library").equals(library))
+                .findFirst().orElseThrow(() -> new IllegalStateException("no result for " + benchmark + " "
+                        + library));
+    }
+
+    static String markdown(List<JmhRuns.Result> results, String command, ZonedDateTime measured) {
+        StringBuilder md = JmhRuns.header("Callbacks: merge operators in Java against RocksDB's own", command,
+                measured);
+        md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
+                .append("; RocksJava org.rocksdb:rocksdbjni:").append(Report.rocksJavaVersion()).append(" |\n\n");
+        md.append("Operations per second, ").append(JmhRuns.PROTOCOL).append("; ± is JMH's 99.9 % error. ")
+                .append("Compare the ratios, not absolute numbers: these 2-core machines are noisy. Each of ")
+                .append(MergeOperatorBenchmark.KEYS).append(" keys holds a put of an 8-byte counter and ")
+                .append(MergeOperatorBenchmark.OPERANDS).append(" merge operands adding 1, all in the memtable ")
+                .append("(no compression, a 64 MiB write buffer): `getMerged` reads a random key, merging its ")
+                .append("operands; `mergeThenGet` merges 1 into a random key and reads another (the operands ")
+                .append("written during the trial are merged too). `pinrock-java` merges with little-endian ")
+                .append("64-bit sums written in Java (`MergeOperator`, FFM upcalls), `pinrock` and `rocksjava` with ")
+                .append("RocksDB's built-in `uint64add`: RocksJava cannot run a merge operator written in Java, so ")
+                .append("its built-in one is the comparison.\n\n");
+        md.append("| benchmark | pinrock, Java operator | pinrock, built-in | RocksJava, built-in | Java/built-in "
+                + "(pinrock) | pinrock Java/RocksJava built-in |\n|---|---|---|---|---|---|\n");
+        for (String benchmark : List.of("getMerged", "mergeThenGet")) {
+            JmhRuns.Result java = find(results, benchmark, "pinrock-java");
+            JmhRuns.Result builtIn = find(results, benchmark, "pinrock");
+            JmhRuns.Result rocksJava = find(results, benchmark, "rocksjava");
+            md.append(String.format(Locale.ROOT,
+                    "| %s | %,.0f ± %,.0f | %,.0f ± %,.0f | %,.0f ± %,.0f | %.2f | %.2f |%n", benchmark,
+                    java.score(), java.error(), builtIn.score(), builtIn.error(), rocksJava.score(),
+                    rocksJava.error(), java.score() / builtIn.score(), java.score() / rocksJava.score()));
+        }
+        return md.toString();
+    }
+}
