@@ -230,18 +230,17 @@ TEST_F(CallbacksTest, NamesOutOfRangeOrOfBuiltInsAreRefusedAndTheStateReleased) 
   }
 }
 
-// The exit's own status, once a callback was called (C6); in a child
-// process, which runs this test alone from its start.
+// The exit's own status, once a callback was called (C6). The child is a
+// fork, without RocksDB's threads (a re-executed binary cannot run under
+// qemu-user): it opens a database of its own and reads from the memtable
+// only, starting no background work.
 TEST_F(CallbacksTest, TheExitEndsWithItsStatusOnceACallbackWasCalled) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
         Open("test.Concatenate", kConcatenate);
         Merge("k", "a");
         Merge("k", "b");
-        bool merged = Read("k") == "a|b";
-        ASSERT_EQ(PR_OK, pr_db_flush(db, err, sizeof err));
-        std::exit(merged ? 3 : 1);
+        std::exit(Read("k") == "a|b" ? 3 : 1);
       },
       ::testing::ExitedWithCode(3), "");
 }
