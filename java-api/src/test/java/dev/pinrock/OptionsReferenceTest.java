@@ -238,7 +238,13 @@ class OptionsReferenceTest {
             if (shorthand(setter) != null || OPEN_FLAGS.contains(setter.getName())) {
                 continue;
             }
-            int row = doc.indexOf("| `" + setter.getName() + "(");
+            // The row of this overload where its parameter types name it, else the setter's first.
+            String types = Arrays.stream(setter.getParameterTypes()).map(Class::getSimpleName)
+                    .collect(Collectors.joining(", "));
+            int row = doc.indexOf("| `" + setter.getName() + "(" + types + ")`");
+            if (row < 0) {
+                row = doc.indexOf("| `" + setter.getName() + "(");
+            }
             if (row < 0) {
                 continue; // everyTypedSetterIsDocumented reports it
             }
