@@ -118,6 +118,7 @@ class BadInputTest {
             "DbOptions.rateLimiter(RateLimiter)#0",
             "DbOptions.sstFileManager(SstFileManager)#0",
             "DbOptions.mergeOperator(String)#0",
+            "DbOptions.mergeOperator(MergeOperator)#0",
             "RocksDb.compactRange(byte[], byte[])#0",
             "RocksDb.compactRange(byte[], byte[])#1",
             "ColumnFamily.compactRange(byte[], byte[])#0",
