@@ -14,7 +14,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 import java.util.AbstractList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.RandomAccess;
