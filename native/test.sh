@@ -46,4 +46,13 @@ for i in "${!suites[@]}"; do
   cat "$target/ctest-${suites[$i]}.log"
   [[ $status == 0 ]] || failed+=("$target/${suites[$i]}")
 done
-[[ ${#failed[@]} == 0 ]] || { echo "native tests failed in: ${failed[*]}" >&2; exit 1; }
+[[ ${#failed[@]} == 0 ]] && exit 0
+# The logs above are long; what failed is repeated last, where a report that
+# keeps only the end of the output still shows it.
+for build_dir in "${failed[@]}"; do
+  echo "== what failed in $build_dir" >&2
+  grep -E '\*\*\*(Failed|Timeout|Exception)|\[  FAILED  \]|: Failure$|ERROR: [A-Za-z]+Sanitizer|SUMMARY: |runtime error:|Segmentation fault|Aborted' \
+    "$target/ctest-${build_dir#"$target"/}.log" | head -n 40 >&2 || true
+done
+echo "native tests failed in: ${failed[*]}" >&2
+exit 1
