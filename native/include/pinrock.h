@@ -299,7 +299,8 @@ PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const
  * name, which it checks instead: a database it cannot open as it was is
  * PR_CODE_INVALID_ARGUMENT naming the family and the object (a comparator
  * that is not bytewise, a merge operator pinrock does not offer, a
- * compaction filter, a table format other than block-based), or naming an
+ * compaction filter (a caller's too: its code is not in the file), a
+ * table format other than block-based), or naming an
  * object of another program's own that RocksDB cannot make by the name the
  * file gives (a merge operator, comparator, compaction filter, prefix
  * extractor, ...), and a file
@@ -1547,8 +1548,9 @@ PR_API int32_t pr_indexed_batch_cursor_open(pr_indexed_batch_t* batch, pr_db_t* 
                                             pr_cursor_t** cursor_out, char* err, size_t err_cap);
 
 /* ---- callbacks ---------------------------------------------------------------
- * Code of the caller's that RocksDB calls back: merge operators. This
- * section amends conventions 4 and 6 for them:
+ * Code of the caller's that RocksDB calls back: merge operators, and the
+ * compaction filters of the next section. This section amends conventions
+ * 4 and 6 for them:
  *  C1. A callback is an opaque state (a uint64_t the caller chooses) and
  *      the function pointers RocksDB calls with it. Once RocksDB can no
  *      longer call it (the last of the options, databases and column
@@ -1579,7 +1581,8 @@ PR_API int32_t pr_indexed_batch_cursor_open(pr_indexed_batch_t* batch, pr_db_t* 
  *      thread that detaches after the JVM has exited, so the join would
  *      never end. Background work then stops where it is, as at a kill:
  *      nothing RocksDB acknowledged is lost. Exit handlers registered
- *      before the first pr_merge_operator_create do not run then. */
+ *      before the first callback's creation (pr_merge_operator_create,
+ *      pr_compaction_filter_factory_create) do not run then. */
 enum pr_callback_result { PR_CALLBACK_OK = 0, PR_CALLBACK_FAILED = 1 };
 
 /* Writes up to cap states of callbacks released since the last call (C1)
@@ -1658,6 +1661,101 @@ PR_API uint8_t* pr_merge_output_reserve(pr_merge_output_t* output, size_t len);
  * or PR_CODE_INVALID_ARGUMENT when there is no such input (or in a partial
  * merge), writing no message. */
 PR_API int32_t pr_merge_output_use_input(pr_merge_output_t* output, int64_t index);
+
+/* ---- compaction filters ------------------------------------------------------
+ * A compaction filter of the caller's (a callback: the rules C1 to C6 of
+ * the section "callbacks" hold): in each compaction of a family whose
+ * options hold it, RocksDB asks it about every entry, which it keeps,
+ * removes, changes, or removes with the entries up to a key. A factory
+ * makes one filter per compaction, with what the compaction is. Flushes
+ * are not filtered. RocksDB 9.10 filters regardless of snapshots: an entry
+ * removed or changed disappears from every snapshot and cursor opened
+ * before, once the compaction ends. A family recorded with a filter opens
+ * with or without it (the filter changes what compactions keep, not how
+ * the log replays). */
+
+/* The compaction a factory makes a filter for. */
+typedef struct pr_compaction_context {
+  int32_t full;              /* 1 when the compaction takes every table file of the family */
+  int32_t manual;            /* 1 when a caller asked for it (pr_db_compact_range) */
+  int32_t input_start_level; /* the lowest level it reads */
+  uint32_t family_id;        /* the family (pr_db_family_id) */
+} pr_compaction_context_t;
+
+/* What an entry a filter is asked about is. */
+enum pr_filtered_kind { PR_FILTERED_VALUE = 0, PR_FILTERED_MERGE_OPERAND = 1 };
+
+/* What a filter decides about an entry. Any other answer keeps it. */
+enum pr_filter_decision {
+  PR_FILTER_KEEP = 0,
+  /* A value becomes a deletion (hiding older values of the key); a merge
+   * operand is dropped. */
+  PR_FILTER_REMOVE = 1,
+  /* The entry keeps its kind with the value written through the output
+   * (pr_filter_output_reserve; none written: empty). */
+  PR_FILTER_CHANGE_VALUE = 2,
+  /* Drops every entry of the compaction from this key up to, not
+   * including, the key written through the output, of any kind and
+   * without deletions: an older value of such a key, in a table file the
+   * compaction does not read, shows again. An end not after the key keeps
+   * the entry. */
+  PR_FILTER_REMOVE_UNTIL = 3
+};
+
+/* A compaction filter factory of the caller's. */
+typedef struct pr_compaction_filter_factory pr_compaction_filter_factory_t;
+
+/* Where a filter writes a changed value or the end of a removed range;
+ * valid only during the call it is passed to (C4, C5). */
+typedef struct pr_filter_output pr_filter_output_t;
+
+/* Makes the filter for one compaction: writes its state to *filter_state
+ * and returns PR_CALLBACK_OK, or returns PR_CALLBACK_FAILED, and the
+ * compaction then runs unfiltered, keeping every entry. A filter's state
+ * is released (C1) when its compaction ends. */
+typedef int32_t (*pr_compaction_filter_create_fn)(uint64_t factory_state,
+                                                   const pr_compaction_context_t* context,
+                                                   uint64_t* filter_state);
+
+/* Decides about one entry of kind (a pr_filtered_kind) and returns a
+ * pr_filter_decision. A filter is called on one thread at a time (each
+ * subcompaction has its own). */
+typedef int32_t (*pr_compaction_filter_fn)(uint64_t filter_state, const uint8_t* key,
+                                           size_t key_len, int32_t kind,
+                                           const uint8_t* value, size_t value_len,
+                                           pr_filter_output_t* output);
+
+/* Creates a compaction filter factory named name (the rules of
+ * pr_merge_operator_create's names: RocksDB records it in the OPTIONS
+ * file, and an OPTIONS file naming it is readable from then on in the
+ * process) whose create makes the filters that filter calls. Returns PR_OK,
+ * or PR_CODE_INVALID_ARGUMENT for a name out of range. state is released
+ * once (C1), also when this call fails. name is not kept. The caller
+ * destroys the handle with pr_compaction_filter_factory_destroy; options
+ * and databases hold the factory on their own. */
+PR_API int32_t pr_compaction_filter_factory_create(const char* name, uint64_t state,
+                                                   pr_compaction_filter_create_fn create,
+                                                   pr_compaction_filter_fn filter,
+                                                   pr_compaction_filter_factory_t** factory_out,
+                                                   char* err, size_t err_cap);
+
+/* Drops the caller's hold of a factory. NULL is accepted. */
+PR_API void pr_compaction_filter_factory_destroy(pr_compaction_filter_factory_t* factory);
+
+/* Sets options' compaction filter factory (replacing one set before); the
+ * options, and the databases and families opened with them, hold it.
+ * Returns PR_OK, or PR_CODE_INTERNAL when memory is exhausted. */
+PR_API int32_t pr_options_set_compaction_filter_factory(
+    pr_options_t* options, const pr_compaction_filter_factory_t* factory, char* err,
+    size_t err_cap);
+
+/* Makes what the filter writes (the changed value, or the end of the
+ * removed range) len bytes long and returns where it writes them, valid
+ * until the call it was passed to returns (a later reserve in the same call
+ * may move them; bytes written before it are kept up to the shorter
+ * length). Returns NULL when memory is exhausted, and the entry is then
+ * kept. */
+PR_API uint8_t* pr_filter_output_reserve(pr_filter_output_t* output, size_t len);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 // The "callbacks" section of pinrock.h: RocksDB's extension points whose
 // code is the caller's, reached through function pointers (in pinrock's
-// Java API, FFM upcall stubs). Merge operators for now.
+// Java API, FFM upcall stubs): what every kind shares (the released states,
+// the exit), and merge operators. compaction_filters.cc holds the filters.
 #include "internal.h"
 
 #include <unistd.h>
@@ -8,7 +9,6 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/env.h>
 #include <rocksdb/merge_operator.h>
-#include <rocksdb/utilities/object_registry.h>
 
 #include <algorithm>
 #include <array>
@@ -16,7 +16,6 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -33,18 +32,58 @@ struct pr_merge_output {
 
 namespace {
 
-// The longest merge operator name: RocksDB records it in OPTIONS files and
-// table properties, where it is only ever compared.
-constexpr size_t kMaxCallbackName = 255;
-
 // The states of callbacks RocksDB can no longer call, not yet handed out
 // (pr_callbacks_take_released).
 std::mutex released_mutex;
 std::vector<uint64_t> released_states;
 
-// Queues state as released. Runs in destructors, on any thread, also inside
-// calls that must not call back: it only queues. Out of memory, the state
-// stays unreleased (its object held for good), which is safe.
+// Whether a caller's function was ever called (see exit_without_joining).
+std::atomic<bool> called_back{false};
+
+// Ends the process at its exit, with its status, before RocksDB's default
+// Env joins its background threads, once a caller's function was called.
+// A thread of RocksDB's that called back is attached to the caller's
+// runtime (a JVM attaches it at its first upcall) and detaches as it ends;
+// the exit ends the Env's threads only after the runtime has exited, and a
+// JVM blocks every thread that detaches then, for good: the join, and so
+// the exit, would never end. Ending here is what a kill at that moment
+// does: RocksDB's background work stops where it is, and nothing it
+// acknowledged is lost (its log writes are the kernel's already).
+void exit_without_joining(int status, void*) {
+  if (called_back.load()) _exit(status);
+}
+
+// The longest name of a caller's callback: RocksDB records it in OPTIONS
+// files and table properties, where it is only ever compared.
+constexpr size_t kMaxCallbackName = 255;
+
+// Registers exit_without_joining once, after the default Env exists: exit
+// handlers run in the reverse order of their registration, so it runs
+// before the Env's destructor, which joins.
+void end_exit_before_joins() {
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    rocksdb::Env::Default();
+    on_exit(exit_without_joining, nullptr);
+  });
+}
+
+// Whether name can be recorded in an OPTIONS file and read back as itself:
+// RocksDB writes it unquoted, so option syntax in it would be parsed.
+bool recordable_name(const std::string& name) {
+  if (name.empty() || name.size() > kMaxCallbackName) return false;
+  for (char c : name) {
+    bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   c == '.' || c == '_' || c == '-' || c == '$';
+    if (!allowed) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace pinrock::internal {
+
 void queue_released(uint64_t state) noexcept {
   try {
     std::lock_guard<std::mutex> lock(released_mutex);
@@ -53,13 +92,47 @@ void queue_released(uint64_t state) noexcept {
   }
 }
 
-// Whether a caller's function was ever called (see exit_without_joining).
-std::atomic<bool> called_back{false};
-
-// Notes that a caller's function is about to be called.
 void calling_back() {
   if (!called_back.load(std::memory_order_relaxed)) called_back.store(true);
 }
+
+int32_t create_callback(
+    const char* name, uint64_t state, const char* kind,
+    const std::function<bool(const rocksdb::ConfigOptions&, const std::string&)>& names_rocksdbs,
+    const std::function<void(const std::string&, bool*)>& create, char* err, size_t err_cap) {
+  // Releases the state on every return before the callback owns it (C1).
+  struct ReleaseUnlessOwned {
+    uint64_t state;
+    bool owned = false;
+    ~ReleaseUnlessOwned() {
+      if (!owned) queue_released(state);
+    }
+  } release_unless_owned{state};
+  return guarded(err, err_cap, [&] {
+    const std::string given(name);
+    if (!recordable_name(given)) {
+      return invalid_argument(std::string("a ") + kind + "'s name is 1 to " +
+                                  std::to_string(kMaxCallbackName) +
+                                  " letters, digits and . _ - $ (RocksDB records it in the "
+                                  "OPTIONS file), not \"" + given + "\"",
+                              err, err_cap);
+    }
+    rocksdb::ConfigOptions config;
+    config.ignore_unsupported_options = false;
+    if (names_rocksdbs(config, given)) {
+      return invalid_argument("\"" + given + "\" names one of RocksDB's " + kind +
+                                  "s: name yours otherwise",
+                              err, err_cap);
+    }
+    end_exit_before_joins();
+    create(given, &release_unless_owned.owned);
+    return PR_OK;
+  });
+}
+
+}  // namespace pinrock::internal
+
+namespace {
 
 // RocksDB's MergeOperator over the caller's functions (pr_merge_operator_create).
 // Options, column families and databases hold it by shared_ptr; the last
@@ -151,57 +224,6 @@ class RecordedMergeOperator final : public rocksdb::MergeOperator {
   const std::string name_;
 };
 
-// Ends the process at its exit, with its status, before RocksDB's default
-// Env joins its background threads, once a caller's function was called.
-// A thread of RocksDB's that called back is attached to the caller's
-// runtime (a JVM attaches it at its first upcall) and detaches as it ends;
-// the exit ends the Env's threads only after the runtime has exited, and a
-// JVM blocks every thread that detaches then, for good: the join, and so
-// the exit, would never end. Ending here is what a kill at that moment
-// does: RocksDB's background work stops where it is, and nothing it
-// acknowledged is lost (its log writes are the kernel's already).
-void exit_without_joining(int status, void*) {
-  if (called_back.load()) _exit(status);
-}
-
-// Registers exit_without_joining once, after the default Env exists: exit
-// handlers run in the reverse order of their registration, so it runs
-// before the Env's destructor, which joins.
-void end_exit_before_joins() {
-  static std::once_flag registered;
-  std::call_once(registered, [] {
-    rocksdb::Env::Default();
-    on_exit(exit_without_joining, nullptr);
-  });
-}
-
-// Whether name can be recorded in an OPTIONS file and read back as itself:
-// RocksDB writes it unquoted, so option syntax in it would be parsed.
-bool recordable_name(const std::string& name) {
-  if (name.empty() || name.size() > kMaxCallbackName) return false;
-  for (char c : name) {
-    bool allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                   c == '.' || c == '_' || c == '-' || c == '$';
-    if (!allowed) return false;
-  }
-  return true;
-}
-
-// Lets RocksDB read OPTIONS files naming the caller's merge operator name,
-// once per name and process (RocksDB's object library keeps its factories).
-void register_recorded_name(const std::string& name) {
-  static std::mutex mutex;
-  static std::set<std::string> registered;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!registered.insert(name).second) return;
-  rocksdb::ObjectLibrary::Default()->AddFactory<rocksdb::MergeOperator>(
-      name, [](const std::string& uri, std::unique_ptr<rocksdb::MergeOperator>* guard,
-               std::string*) {
-        guard->reset(new RecordedMergeOperator(uri));
-        return guard->get();
-      });
-}
-
 }  // namespace
 
 struct pr_merge_operator {
@@ -223,40 +245,20 @@ int32_t pr_merge_operator_create(const char* name, uint64_t state, pr_full_merge
                                  pr_merge_operator_t** merge_operator_out, char* err,
                                  size_t err_cap) {
   *merge_operator_out = nullptr;
-  // Releases the state on every return before the operator owns it (C1).
-  struct ReleaseUnlessOwned {
-    uint64_t state;
-    bool owned = false;
-    ~ReleaseUnlessOwned() {
-      if (!owned) queue_released(state);
-    }
-  } release_unless_owned{state};
-  return guarded(err, err_cap, [&] {
-    const std::string given(name);
-    if (!recordable_name(given)) {
-      return invalid_argument(
-          "a merge operator's name is 1 to " + std::to_string(kMaxCallbackName) +
-              " letters, digits and . _ - $ (RocksDB records it in the OPTIONS file), not \"" +
-              given + "\"",
-          err, err_cap);
-    }
-    std::shared_ptr<rocksdb::MergeOperator> built_in;
-    rocksdb::ConfigOptions config;
-    config.ignore_unsupported_options = false;
-    if (rocksdb::MergeOperator::CreateFromString(config, given, &built_in).ok() &&
-        built_in != nullptr &&
-        dynamic_cast<const RecordedMergeOperator*>(built_in.get()) == nullptr) {
-      return invalid_argument("\"" + given +
-                                  "\" names one of RocksDB's merge operators: name yours otherwise",
-                              err, err_cap);
-    }
-    end_exit_before_joins();
-    auto made = std::make_shared<CallerMergeOperator>(given, state, full, partial);
-    release_unless_owned.owned = true;
-    register_recorded_name(given);
-    *merge_operator_out = new pr_merge_operator{std::move(made)};
-    return PR_OK;
-  });
+  return create_callback(
+      name, state, "merge operator",
+      [](const rocksdb::ConfigOptions& config, const std::string& given) {
+        std::shared_ptr<rocksdb::MergeOperator> made;
+        return rocksdb::MergeOperator::CreateFromString(config, given, &made).ok() &&
+               made != nullptr && dynamic_cast<const RecordedMergeOperator*>(made.get()) == nullptr;
+      },
+      [&](const std::string& given, bool* owned) {
+        auto made = std::make_shared<CallerMergeOperator>(given, state, full, partial);
+        *owned = true;
+        register_recorded_name<rocksdb::MergeOperator, RecordedMergeOperator>(given);
+        *merge_operator_out = new pr_merge_operator{std::move(made)};
+      },
+      err, err_cap);
 }
 
 void pr_merge_operator_destroy(pr_merge_operator_t* merge_operator) { delete merge_operator; }

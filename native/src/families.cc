@@ -332,8 +332,10 @@ rocksdb::Status load_recorded_families(const std::string& path, rocksdb::DBOptio
 
 std::string unoffered_object_error(const std::string& where,
                                    const rocksdb::ColumnFamilyOptions& recorded) {
-  if (recorded.compaction_filter != nullptr || recorded.compaction_filter_factory != nullptr) {
-    return where + " has a compaction filter, which pinrock does not offer";
+  if (recorded.compaction_filter != nullptr ||
+      (recorded.compaction_filter_factory != nullptr &&
+       !is_callers_compaction_filter_factory(recorded.compaction_filter_factory.get()))) {
+    return where + " has a compaction filter pinrock cannot make";
   }
   if (recorded.table_factory == nullptr ||
       !recorded.table_factory->IsInstanceOf(rocksdb::TableFactory::kBlockBasedTableName())) {

@@ -22,6 +22,7 @@
 #include <rocksdb/slice.h>
 #include <rocksdb/status.h>
 #include <rocksdb/table.h>
+#include <rocksdb/utilities/object_registry.h>
 #include <rocksdb/utilities/optimistic_transaction_db.h>
 #include <rocksdb/utilities/transaction_db.h>
 #include <rocksdb/write_buffer_manager.h>
@@ -545,8 +546,8 @@ rocksdb::Status load_recorded_families(const std::string& path, rocksdb::DBOptio
                                        RecordedFamilies* recorded);
 
 // Why no family can have the options recorded for the family where names:
-// a compaction filter, which pinrock does not offer, or a table format other
-// than block-based; or "".
+// a compaction filter other than a caller's (pr_compaction_filter_factory_create),
+// or a table format other than block-based; or "".
 std::string unoffered_object_error(const std::string& where,
                                    const rocksdb::ColumnFamilyOptions& recorded);
 
@@ -621,6 +622,51 @@ void free_undecided_transactions(pr_database& database);
 // prepared section (undecided and rolled back ones too) and ignores
 // rollbacks. Returns OK or NotSupported.
 rocksdb::Status check_no_prepared_log(const std::string& path, const rocksdb::Options& options);
+
+// callbacks.cc: what every kind of callback (pinrock.h's section
+// "callbacks") shares.
+// Queues state as released (rule C1). Runs in destructors, on any thread,
+// also inside calls that must not call back: it only queues. Out of memory,
+// the state stays unreleased (its object held for good), which is safe.
+void queue_released(uint64_t state) noexcept;
+
+// Notes that a caller's function is about to be called (rule C6).
+void calling_back();
+
+// What a pr_*_create of a callback does around create, which makes it:
+// refuses a name not recordable in an OPTIONS file (1 to 255 ASCII letters,
+// digits and . _ - $: RocksDB writes it unquoted) or one names_rocksdbs
+// says RocksDB makes an object of its own for, each with kind ("merge
+// operator") in the message, and makes the exit end the process before
+// RocksDB's threads are joined (rule C6). create sets *owned once the
+// object it makes owns state; until then every return releases state
+// (C1). Returns PR_OK or the refusal.
+int32_t create_callback(
+    const char* name, uint64_t state, const char* kind,
+    const std::function<bool(const rocksdb::ConfigOptions&, const std::string&)>& names_rocksdbs,
+    const std::function<void(const std::string&, bool*)>& create, char* err, size_t err_cap);
+
+// Lets RocksDB read OPTIONS files naming name, a caller's callback of
+// RocksDB's type T (MergeOperator, CompactionFilterFactory), making a
+// Recorded(name) for it: once per name and type in the process (RocksDB's
+// object library keeps its factories).
+template <typename T, typename Recorded>
+void register_recorded_name(const std::string& name) {
+  static std::mutex mutex;
+  static std::set<std::string> registered;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!registered.insert(name).second) return;
+  rocksdb::ObjectLibrary::Default()->AddFactory<T>(
+      name, [](const std::string& uri, std::unique_ptr<T>* guard, std::string*) {
+        guard->reset(new Recorded(uri));
+        return guard->get();
+      });
+}
+
+// compaction_filters.cc
+// Whether factory is a caller's compaction filter factory, or one RocksDB
+// made reading an OPTIONS file that names one.
+bool is_callers_compaction_filter_factory(const rocksdb::CompactionFilterFactory* factory);
 
 // families.cc
 void drop_hold(pr_db* family);

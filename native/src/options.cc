@@ -884,6 +884,13 @@ int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t*
       }
       std::string unoffered = unoffered_object_error(where, options);
       if (!unoffered.empty()) return invalid_argument(unoffered, err, err_cap);
+      if (options.compaction_filter_factory != nullptr) {
+        return invalid_argument(where + " filters its compactions with " +
+                                    options.compaction_filter_factory->Name() +
+                                    ", whose code is not in the OPTIONS file: give the options "
+                                    "again, with the filter",
+                                err, err_cap);
+      }
       std::string merge_operator;
       if (options.merge_operator != nullptr) {
         for (const MergeOperatorKind& kind : offered_merge_operators()) {

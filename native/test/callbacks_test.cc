@@ -22,13 +22,6 @@ enum Behaviour : uint64_t { kConcatenate = 1, kFail = 2, kUseLastOperand = 3, kU
 
 std::atomic<int> partial_merges{0};
 
-// The states released since the last call (pr_callbacks_take_released).
-std::vector<uint64_t> TakeReleased() {
-  std::vector<uint64_t> states(8);
-  states.resize(pr_callbacks_take_released(states.data(), states.size()));
-  return states;
-}
-
 // Concatenates the existing value and the operands, "|" between them.
 int32_t FullMerge(uint64_t state, const uint8_t*, size_t, const uint8_t* existing,
                   size_t existing_len, const uint8_t* const* operands, const size_t* operand_lens,

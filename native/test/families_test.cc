@@ -289,8 +289,8 @@ TEST_F(DbTest, AnOptionsFileNamingAMergeOperatorPinrockCannotMakeIsRefusedAndLos
   EXPECT_EQ("kept", Value(db, "after"));
 }
 
-// A family recorded with what pinrock gives no family (a compaction filter,
-// even one RocksDB makes; a table format other than block-based) was opened
+// A family recorded with what pinrock cannot make (a compaction filter not
+// the caller's, even one RocksDB makes; a table format other than block-based) was opened
 // without it, and only pr_options_latest refused it. Open and repair refuse
 // it too, naming it.
 TEST_F(DbTest, AFamilyRecordedWithWhatPinrockDoesNotOfferIsRefusedByOpenAndRepair) {

@@ -24,6 +24,13 @@ inline const uint8_t* bytes(const std::string& s) {
   return reinterpret_cast<const uint8_t*>(s.data());
 }
 
+// The callback states released since the last call (pr_callbacks_take_released).
+inline std::vector<uint64_t> TakeReleased() {
+  std::vector<uint64_t> states(8);
+  states.resize(pr_callbacks_take_released(states.data(), states.size()));
+  return states;
+}
+
 class TempDir {
  public:
   TempDir() {

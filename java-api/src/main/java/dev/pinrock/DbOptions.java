@@ -51,6 +51,7 @@ public final class DbOptions {
         int maxOpenFiles = UNLIMITED_OPEN_FILES;
         String mergeOperator;
         MergeOperator javaMergeOperator;
+        CompactionFilterFactory compactionFilter;
         MemoryBudget memoryBudget;
         RateLimiter rateLimiter;
         SstFileManager sstFileManager;
@@ -116,7 +117,8 @@ public final class DbOptions {
      * @throws RocksDbException with {@link StatusCode#NOT_FOUND} when the directory holds no OPTIONS file
      * @throws RocksDbException.InvalidArgumentException naming the family and what pinrock cannot offer,
      *     for a database written with a comparator that is not bytewise, a merge operator pinrock does
-     *     not offer, a compaction filter or a table format other than block-based, or naming an object
+     *     not offer, a compaction filter (one written in Java too) or a table format other than
+     *     block-based, or naming an object
      *     of the writing program's own that RocksDB cannot make by name (a merge operator, comparator,
      *     compaction filter, prefix extractor, ...)
      */
@@ -315,6 +317,24 @@ public final class DbOptions {
         Values v = values();
         v.javaMergeOperator = operator;
         v.mergeOperator = null;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy with a compaction filter written in Java (see
+     * {@link CompactionFilter}), for the default family or, in the options of
+     * {@link #columnFamily(String, DbOptions)}, for that family. Its name is
+     * checked when a database opens: {@code open} throws
+     * InvalidArgumentException for a name out of the allowed ones. Options
+     * holding one cannot be {@link #loadLatest(Path) loaded} back, as its
+     * code is not in the OPTIONS file: build them again with the filter.
+     *
+     * @param factory the factory of each compaction's filter, or null for none (the default)
+     * @return a copy with the setting changed
+     */
+    public DbOptions compactionFilter(CompactionFilterFactory factory) {
+        Values v = values();
+        v.compactionFilter = factory;
         return new DbOptions(v);
     }
 
@@ -1271,13 +1291,23 @@ public final class DbOptions {
         return v.javaMergeOperator;
     }
 
+    /**
+     * Returns the factory of the compaction filters written in Java, or null for none.
+     *
+     * @return the compaction filter factory, or null
+     */
+    public CompactionFilterFactory compactionFilter() {
+        return v.compactionFilter;
+    }
+
     @Override
     public String toString() {
         return "DbOptions[createIfMissing=" + v.createIfMissing + ", errorIfExists=" + v.errorIfExists
                 + ", paranoidChecks=" + v.paranoidChecks + ", walRecovery=" + v.walRecovery + ", compression=" + v.compression
                 + ", bottommostCompression=" + v.bottommostCompression + ", zstdLevel=" + v.zstdLevel
                 + ", blockCacheBytes=" + v.blockCacheBytes + ", writeBufferBytes=" + v.writeBufferBytes
-                + ", maxOpenFiles=" + v.maxOpenFiles + ", mergeOperator=" + (v.javaMergeOperator != null ? v.javaMergeOperator.name() : v.mergeOperator) + ", memoryBudget=" + (v.memoryBudget != null) + ", rateLimiter=" + (v.rateLimiter != null)
+                + ", maxOpenFiles=" + v.maxOpenFiles + ", mergeOperator=" + (v.javaMergeOperator != null ? v.javaMergeOperator.name() : v.mergeOperator)
+                + ", compactionFilter=" + (v.compactionFilter != null ? v.compactionFilter.name() : null) + ", memoryBudget=" + (v.memoryBudget != null) + ", rateLimiter=" + (v.rateLimiter != null)
                 + ", sstFileManager=" + (v.sstFileManager != null) + ", compressionPerLevel=" + v.compressionPerLevel
                 + ", zstdDictionaryBytes=" + v.zstdDictionaryBytes + ", zstdTrainingBytes=" + v.zstdTrainingBytes
                 + ", compressionThreads=" + v.compressionThreads + ", statistics=" + v.statistics

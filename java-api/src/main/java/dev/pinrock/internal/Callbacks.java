@@ -20,8 +20,11 @@ import java.util.RandomAccess;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.pinrock.CompactionFilter;
+import dev.pinrock.CompactionFilterFactory;
 import dev.pinrock.MergeOperator;
 import dev.pinrock.MergeResult;
+import dev.pinrock.bindings.pr_compaction_context;
 
 /**
  * The seam between RocksDB's calls back into Java and the Java objects that
@@ -83,6 +86,11 @@ public final class Callbacks {
         static final MemorySegment PARTIAL_MERGE = stub("partialMerge", FunctionDescriptor.of(JAVA_INT, JAVA_LONG,
                 ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
 
+        static final MemorySegment CREATE_FILTER = stub("createFilter", FunctionDescriptor.of(JAVA_INT, JAVA_LONG,
+                ADDRESS, ADDRESS));
+        static final MemorySegment FILTER = stub("filter", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS,
+                JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+
         private static MemorySegment stub(String method, FunctionDescriptor descriptor) {
             try {
                 MethodType type = descriptor.toMethodType();
@@ -120,6 +128,33 @@ public final class Callbacks {
             use.accept(mergeOperator);
         } finally {
             Downcalls.mergeOperatorDestroy().invokeExact(mergeOperator);
+        }
+    }
+
+    /**
+     * Runs use with a native compaction filter factory
+     * (pr_compaction_filter_factory_t) calling factory, then drops this hold
+     * of it, as {@link #withMergeOperator} does.
+     *
+     * @throws dev.pinrock.RocksDbException.InvalidArgumentException when the shim refuses the
+     *     factory's name
+     */
+    static void withCompactionFilterFactory(CompactionFilterFactory factory, Scratch scratch, Arena arena,
+            NativeOptions.OptionsUse use) throws Throwable {
+        forgetReleased();
+        MemorySegment name = NativeStrings.allocate(arena,
+                Objects.requireNonNull(factory.name(), "the compaction filter's name"), "compaction filter name");
+        MemorySegment out = arena.allocate(ADDRESS);
+        long state = NEXT_STATE.incrementAndGet();
+        LIVE.put(state, factory);
+        // From here the shim releases the state once, whether or not the creation succeeds.
+        Downcalls.check((int) Downcalls.compactionFilterFactoryCreate().invokeExact(name, state,
+                Stubs.CREATE_FILTER, Stubs.FILTER, out, scratch.err, Scratch.ERR_CAP), scratch);
+        MemorySegment nativeFactory = out.get(ADDRESS, 0);
+        try {
+            use.accept(nativeFactory);
+        } finally {
+            Downcalls.compactionFilterFactoryDestroy().invokeExact(nativeFactory);
         }
     }
 
@@ -170,8 +205,8 @@ public final class Callbacks {
      */
     static void refuseReentry() {
         if (running != 0 && DEPTH.get()[0] != 0) {
-            throw new IllegalStateException("pinrock refuses calls from inside a merge operator: RocksDB may hold"
-                    + " locks the call needs (see MergeOperator)");
+            throw new IllegalStateException("pinrock refuses calls from inside a merge operator or compaction"
+                    + " filter: RocksDB may hold locks the call needs (see MergeOperator, CompactionFilter)");
         }
     }
 
@@ -253,6 +288,72 @@ public final class Callbacks {
         }
     }
 
+    /** A compaction's filter, with the factory that made it (told of its failures). */
+    private record LiveFilter(CompactionFilter filter, CompactionFilterFactory factory) {
+    }
+
+    private static int createFilter(long state, MemorySegment context, MemorySegment filterState) {
+        int[] depth = null;
+        CompactionFilterFactory factory = null;
+        try {
+            depth = enter();
+            // Each compaction's filter is live until it ends: forget those ended, as compactions go on.
+            forgetReleased();
+            factory = (CompactionFilterFactory) LIVE.get(state);
+            MemorySegment given = context.reinterpret(pr_compaction_context.sizeof());
+            CompactionFilter filter = factory.newFilter(new CompactionFilter.Context(
+                    pr_compaction_context.full(given) != 0, pr_compaction_context.manual(given) != 0,
+                    pr_compaction_context.input_start_level(given)));
+            if (filter == null) {
+                return Downcalls.CALLBACK_FAILED; // the compaction runs unfiltered, as asked
+            }
+            long made = NEXT_STATE.incrementAndGet();
+            LIVE.put(made, new LiveFilter(filter, factory));
+            filterState.reinterpret(JAVA_LONG.byteSize()).set(JAVA_LONG, 0, made);
+            return Downcalls.CALLBACK_OK;
+        } catch (Throwable failure) {
+            report(factory, failure);
+            return Downcalls.CALLBACK_FAILED;
+        } finally {
+            if (depth != null) {
+                leave(depth);
+            }
+        }
+    }
+
+    private static int filter(long state, MemorySegment key, long keyLength, int kind, MemorySegment value,
+            long valueLength, MemorySegment output) {
+        int[] depth = null;
+        LiveFilter live = null;
+        try (Arena call = Arena.ofConfined()) {
+            depth = enter();
+            live = (LiveFilter) LIVE.get(state);
+            NativeDecision decision = new NativeDecision(output, call);
+            live.filter().filter(view(key, keyLength, call), kind == Downcalls.FILTERED_MERGE_OPERAND
+                    ? CompactionFilter.EntryKind.MERGE_OPERAND : CompactionFilter.EntryKind.VALUE,
+                    view(value, valueLength, call), decision);
+            return decision.code;
+        } catch (Throwable failure) {
+            report(live == null ? null : live.factory(), failure);
+            return Downcalls.FILTER_KEEP;
+        } finally {
+            if (depth != null) {
+                leave(depth);
+            }
+        }
+    }
+
+    /** Tells factory what its filter threw; nothing it throws in turn escapes. */
+    private static void report(CompactionFilterFactory factory, Throwable failure) {
+        try {
+            if (factory != null) {
+                factory.failed(failure);
+            }
+        } catch (Throwable ignored) {
+            // failed() is documented to be ignored when it throws.
+        }
+    }
+
     private static MemorySegment view(MemorySegment address, long length, Arena call) {
         return address.reinterpret(length, call, null).asReadOnly();
     }
@@ -283,37 +384,122 @@ public final class Callbacks {
         }
     }
 
-    /** A merge's result written into RocksDB's result (pr_merge_output_t). */
-    private static final class NativeMergeResult implements MergeResult {
-        /** RocksDB's longest value: its lengths are 32-bit. */
-        private static final long LONGEST_VALUE = 0xFFFF_FFFFL;
+    /** RocksDB's longest value: its lengths are 32-bit. */
+    private static final long LONGEST_VALUE = 0xFFFF_FFFFL;
+
+    /** What a callback writes through once, on its thread, during its call: a merge's result, a filter's decision. */
+    private abstract static class OncePerCall {
+        final Arena call;
+        private final Thread thread = Thread.currentThread();
+        private boolean used;
+
+        OncePerCall(Arena call) {
+            this.call = call;
+        }
+
+        /** Refuses a use off the call's thread, after the call returned, or a second one, each with its message. */
+        final void once(String offThread, String returned, String again) {
+            if (Thread.currentThread() != thread) {
+                throw new WrongThreadException(offThread);
+            }
+            if (!call.scope().isAlive()) {
+                throw new IllegalStateException(returned);
+            }
+            if (used) {
+                throw new IllegalStateException(again);
+            }
+            used = true;
+        }
+    }
+
+    /** What a filter decides about an entry, the changed value or the range's end written into pr_filter_output_t. */
+    private static final class NativeDecision extends OncePerCall implements CompactionFilter.Decision {
         private final MemorySegment output;
-        private final Arena call;
+        /** The pr_filter_decision returned to the shim. */
+        int code = Downcalls.FILTER_KEEP;
+
+        NativeDecision(MemorySegment output, Arena call) {
+            super(call);
+            this.output = output;
+        }
+
+        private void decideOnce() {
+            once("a filter decides on the filter's thread", "the filter has returned: it can no longer decide",
+                    "a filter decides once per entry");
+        }
+
+        /** Reserves bytes of the output for decision, which takes effect once they are written. */
+        private MemorySegment reserve(long bytes, String what) {
+            if (bytes < 0 || bytes > LONGEST_VALUE) {
+                throw new IllegalArgumentException(what + " of " + bytes + " bytes: RocksDB stores 0 to "
+                        + LONGEST_VALUE);
+            }
+            decideOnce();
+            MemorySegment at;
+            try {
+                at = (MemorySegment) Downcalls.filterOutputReserve().invokeExact(output, bytes);
+            } catch (Throwable t) {
+                throw Downcalls.unchecked(t);
+            }
+            if (at.equals(MemorySegment.NULL)) {
+                throw new OutOfMemoryError(what + " of " + bytes + " bytes: native memory exhausted");
+            }
+            return at.reinterpret(bytes, call, null);
+        }
+
+        @Override
+        public void remove() {
+            decideOnce();
+            code = Downcalls.FILTER_REMOVE;
+        }
+
+        @Override
+        public void changeValue(byte[] value) {
+            MemorySegment.copy(value, 0, allocateValue(value.length), JAVA_BYTE, 0, value.length);
+        }
+
+        @Override
+        public void changeValue(MemorySegment value) {
+            allocateValue(value.byteSize()).copyFrom(value);
+        }
+
+        @Override
+        public MemorySegment allocateValue(long bytes) {
+            MemorySegment at = reserve(bytes, "a changed value");
+            code = Downcalls.FILTER_CHANGE_VALUE;
+            return at;
+        }
+
+        @Override
+        public void removeUntil(byte[] end) {
+            MemorySegment.copy(end, 0, reserve(end.length, "a range's end"), JAVA_BYTE, 0, end.length);
+            code = Downcalls.FILTER_REMOVE_UNTIL;
+        }
+
+        @Override
+        public void removeUntil(MemorySegment end) {
+            reserve(end.byteSize(), "a range's end").copyFrom(end);
+            code = Downcalls.FILTER_REMOVE_UNTIL;
+        }
+    }
+
+    /** A merge's result written into RocksDB's result (pr_merge_output_t). */
+    private static final class NativeMergeResult extends OncePerCall implements MergeResult {
+        private final MemorySegment output;
         private final boolean hasExisting;
         /** The full merge's operand count, or -1 in a partial merge. */
         private final int operands;
-        private final Thread thread = Thread.currentThread();
-        private boolean written;
 
         NativeMergeResult(MemorySegment output, Arena call, boolean hasExisting, int operands) {
+            super(call);
             this.output = output;
-            this.call = call;
             this.hasExisting = hasExisting;
             this.operands = operands;
         }
 
-        /** Refuses a second write, and any write off the merge's thread or after it returned. */
         private void writeOnce() {
-            if (Thread.currentThread() != thread) {
-                throw new WrongThreadException("a merge's result is written on the merge's thread");
-            }
-            if (!call.scope().isAlive()) {
-                throw new IllegalStateException("the merge has returned: its result can no longer be written");
-            }
-            if (written) {
-                throw new IllegalStateException("a merge writes its result once");
-            }
-            written = true;
+            once("a merge's result is written on the merge's thread",
+                    "the merge has returned: its result can no longer be written", "a merge writes its result once");
         }
 
         @Override

@@ -43,6 +43,11 @@ final class Downcalls {
     static final int CALLBACK_FAILED = PinrockNative.PR_CALLBACK_FAILED();
     static final int CALLBACK_OK = PinrockNative.PR_CALLBACK_OK();
     static final int CODE_INCOMPLETE = PinrockNative.PR_CODE_INCOMPLETE();
+    static final int FILTER_KEEP = PinrockNative.PR_FILTER_KEEP();
+    static final int FILTER_REMOVE = PinrockNative.PR_FILTER_REMOVE();
+    static final int FILTER_CHANGE_VALUE = PinrockNative.PR_FILTER_CHANGE_VALUE();
+    static final int FILTER_REMOVE_UNTIL = PinrockNative.PR_FILTER_REMOVE_UNTIL();
+    static final int FILTERED_MERGE_OPERAND = PinrockNative.PR_FILTERED_MERGE_OPERAND();
     static final int CURSOR_FIRST = PinrockNative.PR_CURSOR_FIRST();
     static final int CURSOR_LAST = PinrockNative.PR_CURSOR_LAST();
     static final int CURSOR_NEXT = PinrockNative.PR_CURSOR_NEXT();
@@ -302,6 +307,22 @@ final class Downcalls {
 
     static MethodHandle mergeOutputUseInput() {
         return PinrockNative.pr_merge_output_use_input$handle();
+    }
+
+    static MethodHandle compactionFilterFactoryCreate() {
+        return PinrockNative.pr_compaction_filter_factory_create$handle();
+    }
+
+    static MethodHandle compactionFilterFactoryDestroy() {
+        return PinrockNative.pr_compaction_filter_factory_destroy$handle();
+    }
+
+    static MethodHandle optionsSetCompactionFilterFactory() {
+        return PinrockNative.pr_options_set_compaction_filter_factory$handle();
+    }
+
+    static MethodHandle filterOutputReserve() {
+        return PinrockNative.pr_filter_output_reserve$handle();
     }
 
     static MethodHandle optionsSetStatistics() {

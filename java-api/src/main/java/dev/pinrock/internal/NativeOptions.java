@@ -156,6 +156,11 @@ public final class NativeOptions {
                             (int) Downcalls.optionsSetMergeOperatorObject().invokeExact(nativeOptions, mergeOperator,
                                     err, ERR_CAP), scratch));
                 }
+                if (options.compactionFilter() != null) {
+                    Callbacks.withCompactionFilterFactory(options.compactionFilter(), scratch, arena, factory -> check(
+                            (int) Downcalls.optionsSetCompactionFilterFactory().invokeExact(nativeOptions, factory,
+                                    err, ERR_CAP), scratch));
+                }
                 use.accept(nativeOptions);
             } finally {
                 Downcalls.optionsDestroy().invokeExact(nativeOptions);

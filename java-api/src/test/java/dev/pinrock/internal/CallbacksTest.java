@@ -1,6 +1,7 @@
 package dev.pinrock.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.foreign.MemorySegment;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.pinrock.ColumnFamily;
+import dev.pinrock.CompactionFilterFactory;
 import dev.pinrock.DbOptions;
 import dev.pinrock.MergeOperator;
 import dev.pinrock.MergeResult;
@@ -64,8 +66,28 @@ class CallbacksTest {
     }
 
     @Test
-    void aRefusedOperatorIsNotHeld() {
+    void aCompactionsFilterIsHeldUntilItEndsAndItsFactoryWhileTheDatabaseHoldsIt() {
         int before = Callbacks.live();
+        CompactionFilterFactory removeAll = CompactionFilterFactory.of("test.RemoveAll",
+                (key, kind, value, decision) -> decision.remove());
+        try (RocksDb db = RocksDb.open(dir.resolve("filtered"),
+                DbOptions.create().createIfMissing(true).compactionFilter(removeAll))) {
+            for (int i = 0; i < 3; i++) {
+                db.put(bytes("k" + i), bytes("v"));
+                db.compactRange();
+                assertNull(db.get(bytes("k" + i)));
+                assertEquals(before + 1, Callbacks.live(), "the factory, and no filter of an ended compaction");
+            }
+        }
+        assertEquals(before, Callbacks.live());
+    }
+
+    @Test
+    void aRefusedOperatorOrFilterIsNotHeld() {
+        int before = Callbacks.live();
+        assertThrows(RocksDbException.InvalidArgumentException.class, () -> RocksDb.open(dir.resolve("refused"),
+                DbOptions.create().createIfMissing(true).compactionFilter(CompactionFilterFactory.of("not a name",
+                        (key, kind, value, decision) -> { }))).close());
         assertThrows(RocksDbException.InvalidArgumentException.class, () -> RocksDb.open(dir.resolve("refused"),
                 DbOptions.create().createIfMissing(true).mergeOperator(lastWins("not a name"))).close());
         assertThrows(RocksDbException.InvalidArgumentException.class, () -> RocksDb.open(dir.resolve("refused"),

@@ -8549,6 +8549,301 @@ public class PinrockNative {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+    private static final int PR_FILTERED_VALUE = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_filtered_kind.PR_FILTERED_VALUE = 0
+     * }
+     */
+    public static int PR_FILTERED_VALUE() {
+        return PR_FILTERED_VALUE;
+    }
+    private static final int PR_FILTERED_MERGE_OPERAND = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_filtered_kind.PR_FILTERED_MERGE_OPERAND = 1
+     * }
+     */
+    public static int PR_FILTERED_MERGE_OPERAND() {
+        return PR_FILTERED_MERGE_OPERAND;
+    }
+    private static final int PR_FILTER_KEEP = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_filter_decision.PR_FILTER_KEEP = 0
+     * }
+     */
+    public static int PR_FILTER_KEEP() {
+        return PR_FILTER_KEEP;
+    }
+    private static final int PR_FILTER_REMOVE = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_filter_decision.PR_FILTER_REMOVE = 1
+     * }
+     */
+    public static int PR_FILTER_REMOVE() {
+        return PR_FILTER_REMOVE;
+    }
+    private static final int PR_FILTER_CHANGE_VALUE = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_filter_decision.PR_FILTER_CHANGE_VALUE = 2
+     * }
+     */
+    public static int PR_FILTER_CHANGE_VALUE() {
+        return PR_FILTER_CHANGE_VALUE;
+    }
+    private static final int PR_FILTER_REMOVE_UNTIL = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_filter_decision.PR_FILTER_REMOVE_UNTIL = 3
+     * }
+     */
+    public static int PR_FILTER_REMOVE_UNTIL() {
+        return PR_FILTER_REMOVE_UNTIL;
+    }
+
+    private static class pr_compaction_filter_factory_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_compaction_filter_factory_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_compaction_filter_factory_create(const char *name, uint64_t state, pr_compaction_filter_create_fn create, pr_compaction_filter_fn filter, pr_compaction_filter_factory_t **factory_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_compaction_filter_factory_create$descriptor() {
+        return pr_compaction_filter_factory_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_compaction_filter_factory_create(const char *name, uint64_t state, pr_compaction_filter_create_fn create, pr_compaction_filter_fn filter, pr_compaction_filter_factory_t **factory_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_compaction_filter_factory_create$handle() {
+        return pr_compaction_filter_factory_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_compaction_filter_factory_create(const char *name, uint64_t state, pr_compaction_filter_create_fn create, pr_compaction_filter_fn filter, pr_compaction_filter_factory_t **factory_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_compaction_filter_factory_create$address() {
+        return pr_compaction_filter_factory_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_compaction_filter_factory_create(const char *name, uint64_t state, pr_compaction_filter_create_fn create, pr_compaction_filter_fn filter, pr_compaction_filter_factory_t **factory_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_compaction_filter_factory_create(MemorySegment name, long state, MemorySegment create, MemorySegment filter, MemorySegment factory_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_compaction_filter_factory_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_compaction_filter_factory_create", name, state, create, filter, factory_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(name, state, create, filter, factory_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_compaction_filter_factory_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_compaction_filter_factory_destroy");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_compaction_filter_factory_destroy(pr_compaction_filter_factory_t *factory)
+     * }
+     */
+    public static FunctionDescriptor pr_compaction_filter_factory_destroy$descriptor() {
+        return pr_compaction_filter_factory_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_compaction_filter_factory_destroy(pr_compaction_filter_factory_t *factory)
+     * }
+     */
+    public static MethodHandle pr_compaction_filter_factory_destroy$handle() {
+        return pr_compaction_filter_factory_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_compaction_filter_factory_destroy(pr_compaction_filter_factory_t *factory)
+     * }
+     */
+    public static MemorySegment pr_compaction_filter_factory_destroy$address() {
+        return pr_compaction_filter_factory_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_compaction_filter_factory_destroy(pr_compaction_filter_factory_t *factory)
+     * }
+     */
+    public static void pr_compaction_filter_factory_destroy(MemorySegment factory) {
+        var mh$ = pr_compaction_filter_factory_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_compaction_filter_factory_destroy", factory);
+            }
+            mh$.invokeExact(factory);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_compaction_filter_factory {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_compaction_filter_factory");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compaction_filter_factory(pr_options_t *options, const pr_compaction_filter_factory_t *factory, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_compaction_filter_factory$descriptor() {
+        return pr_options_set_compaction_filter_factory.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compaction_filter_factory(pr_options_t *options, const pr_compaction_filter_factory_t *factory, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_compaction_filter_factory$handle() {
+        return pr_options_set_compaction_filter_factory.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compaction_filter_factory(pr_options_t *options, const pr_compaction_filter_factory_t *factory, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_compaction_filter_factory$address() {
+        return pr_options_set_compaction_filter_factory.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_compaction_filter_factory(pr_options_t *options, const pr_compaction_filter_factory_t *factory, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_compaction_filter_factory(MemorySegment options, MemorySegment factory, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_compaction_filter_factory.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_compaction_filter_factory", options, factory, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, factory, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_filter_output_reserve {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_filter_output_reserve");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * uint8_t *pr_filter_output_reserve(pr_filter_output_t *output, size_t len)
+     * }
+     */
+    public static FunctionDescriptor pr_filter_output_reserve$descriptor() {
+        return pr_filter_output_reserve.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * uint8_t *pr_filter_output_reserve(pr_filter_output_t *output, size_t len)
+     * }
+     */
+    public static MethodHandle pr_filter_output_reserve$handle() {
+        return pr_filter_output_reserve.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * uint8_t *pr_filter_output_reserve(pr_filter_output_t *output, size_t len)
+     * }
+     */
+    public static MemorySegment pr_filter_output_reserve$address() {
+        return pr_filter_output_reserve.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * uint8_t *pr_filter_output_reserve(pr_filter_output_t *output, size_t len)
+     * }
+     */
+    public static MemorySegment pr_filter_output_reserve(MemorySegment output, long len) {
+        var mh$ = pr_filter_output_reserve.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_filter_output_reserve", output, len);
+            }
+            return (MemorySegment)mh$.invokeExact(output, len);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
     private static final int PR_COMPRESSION_INHERIT = (int)-1L;
     /**
      * {@snippet lang=c :
