@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -80,6 +82,32 @@ class CallbacksTest {
             }
         }
         assertEquals(before, Callbacks.live());
+    }
+
+    /**
+     * RocksDB's threads that call into Java are attached once and stay so:
+     * two hundred compactions, each with a filter called back on a background
+     * thread, leave no more threads and no more held objects than the first ten.
+     */
+    @Test
+    void manyFilteredCompactionsLeaveNoThreadsOrFiltersBehind() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        CompactionFilterFactory keepAll = CompactionFilterFactory.of("test.KeepAll", (key, kind, value, decision) -> { });
+        try (RocksDb db = RocksDb.open(dir.resolve("many"),
+                DbOptions.create().createIfMissing(true).compactionFilter(keepAll))) {
+            int afterWarmUp = 0;
+            int live = 0;
+            for (int i = 0; i < 200; i++) {
+                db.put(bytes("k" + (i % 10)), bytes("v" + i));
+                db.compactRange();
+                if (i == 9) {
+                    afterWarmUp = threads.getThreadCount();
+                    live = Callbacks.live();
+                }
+            }
+            assertEquals(afterWarmUp, threads.getThreadCount(), "threads after 10 compactions and after 200");
+            assertEquals(live, Callbacks.live(), "objects held after 10 compactions and after 200");
+        }
     }
 
     @Test

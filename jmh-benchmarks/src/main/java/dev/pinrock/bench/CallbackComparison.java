@@ -11,8 +11,10 @@ import dev.pinrock.RocksDb;
 
 /**
  * Runs {@link MergeOperatorBenchmark} (a merge operator written in Java on
- * pinrock, RocksDB's built-in one on pinrock and on RocksJava) in one JMH
- * run and records operations/s and the ratios in {@code callbacks.md} and
+ * pinrock, RocksDB's built-in one on pinrock and on RocksJava) and
+ * {@link CompactionFilterBenchmark} (a compaction filter written in Java on
+ * pinrock, none, and RocksDB's built-in one on RocksJava) and records
+ * operations/s and the ratios in {@code callbacks.md} and
  * {@code callbacks.csv}:
  * <pre>
  *   java --enable-native-access=ALL-UNNAMED -cp ... dev.pinrock.bench.CallbackComparison
@@ -37,7 +39,8 @@ public final class CallbackComparison {
             }
         }
         Files.createDirectories(report);
-        List<JmhRuns.Result> results = JmhRuns.run(MergeOperatorBenchmark.class);
+        List<JmhRuns.Result> results = new ArrayList<>(JmhRuns.run(MergeOperatorBenchmark.class));
+        results.addAll(JmhRuns.run(CompactionFilterBenchmark.class));
         String markdown = markdown(results, command, ZonedDateTime.now());
         Files.writeString(report.resolve("callbacks.md"), markdown);
         List<String> csv = new ArrayList<>(List.of("benchmark,library,ops_per_s,error"));
@@ -54,7 +57,8 @@ public final class CallbackComparison {
     }
 
     static String markdown(List<JmhRuns.Result> results, String command, ZonedDateTime measured) {
-        StringBuilder md = JmhRuns.header("Callbacks: merge operators in Java against RocksDB's own", command,
+        StringBuilder md = JmhRuns.header("Callbacks: merge operators and compaction filters in Java against RocksDB's own",
+                command,
                 measured);
         md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
                 .append("; RocksJava org.rocksdb:rocksdbjni:").append(Report.rocksJavaVersion()).append(" |\n\n");
@@ -79,6 +83,24 @@ public final class CallbackComparison {
                     java.score(), java.error(), builtIn.score(), builtIn.error(), rocksJava.score(),
                     rocksJava.error(), java.score() / builtIn.score(), java.score() / rocksJava.score()));
         }
+        JmhRuns.Result java = find(results, "compactAll", "pinrock-java");
+        JmhRuns.Result none = find(results, "compactAll", "pinrock");
+        JmhRuns.Result rocksJava = find(results, "compactAll", "rocksjava");
+        md.append("\nCompactions per second: each compacts a database of ")
+                .append(String.format(Locale.ROOT, "%,d", CompactionFilterBenchmark.ENTRIES)).append(" keys with ")
+                .append(CompactionFilterBenchmark.VALUE_BYTES).append("-byte values (").append(CompactionFilterBenchmark.EMPTY)
+                .append(" of them empty) in one table file, whole, rewriting the last level, so every entry passes ")
+                .append("the filter. The filter removes empty values: written in Java on pinrock (`CompactionFilter`, ")
+                .append("an FFM upcall per entry), none on pinrock, and RocksDB's built-in ")
+                .append("`RemoveEmptyValueCompactionFilter` (C++) on RocksJava, which cannot run a compaction filter ")
+                .append("written in Java. The cost of the filter per entry is the difference between the first two ")
+                .append("columns' times per compaction, over the entries.\n\n");
+        md.append("| benchmark | pinrock, Java filter | pinrock, no filter | RocksJava, built-in filter | Java/none "
+                + "(pinrock) | pinrock Java/RocksJava built-in | Java filter per entry |\n|---|---|---|---|---|---|---|\n");
+        double perEntryNanos = (1e9 / java.score() - 1e9 / none.score()) / CompactionFilterBenchmark.ENTRIES;
+        md.append(String.format(Locale.ROOT, "| compactAll | %,.2f ± %,.2f | %,.2f ± %,.2f | %,.2f ± %,.2f | %.2f | %.2f "
+                + "| %,.0f ns |%n", java.score(), java.error(), none.score(), none.error(), rocksJava.score(),
+                rocksJava.error(), java.score() / none.score(), java.score() / rocksJava.score(), perEntryNanos));
         return md.toString();
     }
 }
