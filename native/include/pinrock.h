@@ -489,9 +489,10 @@ PR_API int32_t pr_options_set_sst_file_manager(pr_options_t* options,
  * RocksDB's info log records what the engine does (open and recovery,
  * flushes, compactions, background errors, periodic statistics). By default
  * it goes to the file LOG in the database directory; a database opened with
- * to_queue set instead puts each message on one queue shared by the whole
- * process, which a caller drains with pr_log_next (the Java library logs
- * them through System.Logger). */
+ * a destination instead puts each message, tagged with it, on one queue
+ * shared by the whole process, which a caller drains with pr_log_next (the
+ * Java library logs them through System.Logger, or to a logger of the
+ * caller's per destination). */
 
 /* Severities: RocksDB's InfoLogLevel values. */
 enum pr_log_level {
@@ -501,28 +502,37 @@ enum pr_log_level {
   PR_LOG_ERROR = 3,
   PR_LOG_FATAL = 4,
   /* The options and version RocksDB writes when a database opens. */
-  PR_LOG_HEADER = 5
+  PR_LOG_HEADER = 5,
+  /* No message: a destination's end (see pr_options_set_info_log). */
+  PR_LOG_END = 6
 };
 
 /* Sets the lowest severity RocksDB logs (PR_LOG_DEBUG .. PR_LOG_FATAL; the
- * default is PR_LOG_INFO) and where: to_queue 0 writes the file LOG (the
- * default), 1 queues the messages for pr_log_next (there, the header is
- * queued only at PR_LOG_INFO and below). Returns PR_OK or
- * PR_CODE_INVALID_ARGUMENT for another level or to_queue value. */
-PR_API int32_t pr_options_set_info_log(pr_options_t* options, int32_t level, int32_t to_queue,
+ * default is PR_LOG_INFO) and where: destination 0 writes the file LOG (the
+ * default); any other value queues the messages for pr_log_next, tagged
+ * with it (the header is queued only at PR_LOG_INFO and below). Once the
+ * destination this call sets is held by nothing any more (these options
+ * destroyed or set again, and every database opened with them closed), one
+ * PR_LOG_END for it is queued after all its messages, and never dropped:
+ * a reader can keep what it needs per destination until then. Returns PR_OK,
+ * or PR_CODE_INVALID_ARGUMENT for another level (nothing is then queued for
+ * destination). */
+PR_API int32_t pr_options_set_info_log(pr_options_t* options, int32_t level, uint64_t destination,
                                        char* err, size_t err_cap);
 
 /* Takes the oldest message from the process-wide queue, waiting up to
  * timeout_ms milliseconds (0 or less: do not wait; more than a day: a day)
  * for one. Returns 1 with a message and 0 when none came in time. With a
- * message, *level receives its enum pr_log_level severity; text receives
- * "<database path>: <message>", truncated to text_cap - 1 bytes and
- * NUL-terminated (text may be NULL when text_cap is 0); *dropped
+ * message, *level receives its enum pr_log_level severity (PR_LOG_END for
+ * a destination's end, whose text is empty), *destination its destination;
+ * text receives "<database path>: <message>", truncated to text_cap - 1
+ * bytes and NUL-terminated (text may be NULL when text_cap is 0); *dropped
  * receives how many messages were discarded since the previous call
- * returned one, because the queue (which holds the newest 4096) was full. Blocks only the calling thread; thread-safe, and each
+ * returned one, because the queue (which holds the newest 4096, ends
+ * aside) was full. Blocks only the calling thread; thread-safe, and each
  * message goes to one caller. Never fails. */
-PR_API int32_t pr_log_next(int64_t timeout_ms, int32_t* level, char* text, size_t text_cap,
-                           uint64_t* dropped);
+PR_API int32_t pr_log_next(int64_t timeout_ms, int32_t* level, uint64_t* destination, char* text,
+                           size_t text_cap, uint64_t* dropped);
 
 /* ---- database -------------------------------------------------------------- */
 typedef struct pr_db pr_db_t;

@@ -199,8 +199,9 @@ int32_t open_database(const pr_options_t* options, const char* path, const Datab
     rocksdb::Status claimed = database.directory.Claim(path);
     if (!claimed.ok() && !claimed.IsNotFound()) return to_status(claimed, err, err_cap);
     rocksdb::Options rocks_options = to_rocksdb_options(*options, &database.default_block_cache);
-    if (options->info_log_to_queue) {
-      rocks_options.info_log = queue_logger(rocks_options.info_log_level, path);
+    if (options->info_log_destination) {
+      rocks_options.info_log =
+          queue_logger(rocks_options.info_log_level, path, options->info_log_destination);
     }
     database.default_family_options = rocksdb::ColumnFamilyOptions(rocks_options);
     database.default_merge_operator = options->merge_operator_kind;

@@ -1,9 +1,11 @@
 // The "info log" section of pinrock.h: RocksDB's info log, to the file LOG
-// or to the one queue of the process that pr_log_next reads.
+// or to the one queue of the process that pr_log_next reads, each message
+// tagged with its destination.
 #include "internal.h"
 
 #include <rocksdb/env.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdarg>
@@ -28,19 +30,35 @@ class LogQueue {
     return *queue;
   }
 
-  void push(rocksdb::InfoLogLevel level, std::string text) {
+  // Queues a message for destination tag. A full queue drops its oldest
+  // message, never an end (see end).
+  void push(int32_t level, uint64_t tag, std::string text) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (messages_.size() == kCapacity) {
-        messages_.pop_front();
+      if (messages_.size() - ends_ >= kCapacity) {
+        auto oldest = std::find_if(messages_.begin(), messages_.end(),
+                                   [](const Message& m) { return m.level != PR_LOG_END; });
+        messages_.erase(oldest);
         dropped_++;
       }
-      messages_.push_back({level, std::move(text)});
+      messages_.push_back({level, tag, std::move(text)});
     }
     ready_.notify_one();
   }
 
-  int32_t next(int64_t timeout_ms, int32_t* level, char* text, size_t text_cap,
+  // Queues the end of destination tag, after all its messages. Ends are
+  // never dropped, and not counted against the capacity: a reader that
+  // keeps something per destination learns each end.
+  void end(uint64_t tag) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      messages_.push_back({PR_LOG_END, tag, std::string()});
+      ends_++;
+    }
+    ready_.notify_one();
+  }
+
+  int32_t next(int64_t timeout_ms, int32_t* level, uint64_t* tag, char* text, size_t text_cap,
                uint64_t* dropped) {
     std::unique_lock<std::mutex> lock(mutex_);
     // At most a day per call, so that the deadline cannot overflow the clock.
@@ -51,10 +69,12 @@ class LogQueue {
     }
     Message message = std::move(messages_.front());
     messages_.pop_front();
+    if (message.level == PR_LOG_END) ends_--;
     *dropped = dropped_;
     dropped_ = 0;
     lock.unlock();
-    *level = static_cast<int32_t>(message.level);
+    *level = message.level;
+    *tag = message.tag;
     write_message(message.text.data(), message.text.size(), text, text_cap);
     return 1;
   }
@@ -63,21 +83,41 @@ class LogQueue {
   static constexpr size_t kCapacity = 4096;
   static constexpr int64_t kDayMs = 24 * 3600 * 1000;
   struct Message {
-    rocksdb::InfoLogLevel level;
+    int32_t level;  // an enum pr_log_level
+    uint64_t tag;
     std::string text;
   };
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<Message> messages_;
+  size_t ends_ = 0;  // the PR_LOG_END messages in messages_
   uint64_t dropped_ = 0;
 };
+
+}  // namespace
+
+struct LogDestination {
+  explicit LogDestination(uint64_t tag) : tag(tag) {}
+  ~LogDestination() {
+    try {
+      LogQueue::instance().end(tag);
+    } catch (...) {
+      // Out of memory: the end is not queued, and what the reader keeps for
+      // the destination stays (a leak, never a wrong delivery).
+    }
+  }
+  const uint64_t tag;
+};
+
+namespace {
 
 // An info log that formats each message and puts it on the LogQueue,
 // prefixed with the database's path.
 class QueueLogger : public rocksdb::Logger {
  public:
-  QueueLogger(rocksdb::InfoLogLevel level, std::string path)
-      : rocksdb::Logger(level), prefix_(std::move(path) + ": ") {}
+  QueueLogger(rocksdb::InfoLogLevel level, std::string path,
+              std::shared_ptr<const LogDestination> destination)
+      : rocksdb::Logger(level), prefix_(std::move(path) + ": "), destination_(std::move(destination)) {}
 
   using rocksdb::Logger::Logv;
 
@@ -108,39 +148,36 @@ class QueueLogger : public rocksdb::Logger {
     text.resize(start + static_cast<size_t>(length) + 1);
     std::vsnprintf(&text[start], static_cast<size_t>(length) + 1, format, ap);
     text.resize(start + static_cast<size_t>(length));
-    LogQueue::instance().push(level, std::move(text));
+    LogQueue::instance().push(static_cast<int32_t>(level), destination_->tag, std::move(text));
   }
 
   const std::string prefix_;
+  const std::shared_ptr<const LogDestination> destination_;
 };
 
 }  // namespace
 
 namespace pinrock::internal {
 
-// The info log of a database opened with to_queue: a QueueLogger from level
-// up, its messages prefixed with path.
-std::shared_ptr<rocksdb::Logger> queue_logger(rocksdb::InfoLogLevel level, std::string path) {
-  return std::make_shared<QueueLogger>(level, std::move(path));
+std::shared_ptr<rocksdb::Logger> queue_logger(rocksdb::InfoLogLevel level, std::string path,
+                                              std::shared_ptr<const LogDestination> destination) {
+  return std::make_shared<QueueLogger>(level, std::move(path), std::move(destination));
 }
 
 }  // namespace pinrock::internal
 
 extern "C" {
 
-int32_t pr_options_set_info_log(pr_options_t* options, int32_t level, int32_t to_queue, char* err,
-                                size_t err_cap) {
+int32_t pr_options_set_info_log(pr_options_t* options, int32_t level, uint64_t destination,
+                                char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (level < PR_LOG_DEBUG || level > PR_LOG_FATAL) {
       return invalid_argument("info log level must be 0..4, got " + std::to_string(level), err,
                               err_cap);
     }
-    if (to_queue != 0 && to_queue != 1) {
-      return invalid_argument("to_queue must be 0 or 1, got " + std::to_string(to_queue), err,
-                              err_cap);
-    }
     options->db.info_log_level = static_cast<rocksdb::InfoLogLevel>(level);
-    options->info_log_to_queue = to_queue == 1;
+    options->info_log_destination =
+        destination == 0 ? nullptr : std::make_shared<const LogDestination>(destination);
     return PR_OK;
   });
 }
@@ -150,10 +187,10 @@ static_assert(static_cast<int>(PR_LOG_DEBUG) == rocksdb::InfoLogLevel::DEBUG_LEV
                   static_cast<int>(PR_LOG_HEADER) == rocksdb::InfoLogLevel::HEADER_LEVEL,
               "enum pr_log_level must match rocksdb::InfoLogLevel");
 
-int32_t pr_log_next(int64_t timeout_ms, int32_t* level, char* text, size_t text_cap,
-                    uint64_t* dropped) {
+int32_t pr_log_next(int64_t timeout_ms, int32_t* level, uint64_t* destination, char* text,
+                    size_t text_cap, uint64_t* dropped) {
   try {
-    return LogQueue::instance().next(timeout_ms, level, text, text_cap, dropped);
+    return LogQueue::instance().next(timeout_ms, level, destination, text, text_cap, dropped);
   } catch (...) {
     return 0;
   }

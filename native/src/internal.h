@@ -57,6 +57,11 @@ struct pr_memory_budget {
 // throws nor loses data on any input, by its name. operand_bytes, when not
 // 0, is the one operand length it reads (uint64add counts any other operand
 // as 0): a batch merging an operand of another length is refused.
+// A queue destination of info logs (pr_options_set_info_log): its tag, and
+// PR_LOG_END queued for it once the last options or database holding it
+// lets go (info_log.cc).
+struct LogDestination;
+
 struct MergeOperatorKind {
   const char* name;
   size_t operand_bytes;
@@ -82,7 +87,9 @@ struct pr_options {
   // The merge operator pinrock offers that family.merge_operator is, or null.
   const MergeOperatorKind* merge_operator_kind = nullptr;
   int32_t statistics_level = 0;
-  bool info_log_to_queue = false;
+  // Where the info log goes: the file LOG (null) or the queue, with this
+  // destination's tag (pr_options_set_info_log).
+  std::shared_ptr<const LogDestination> info_log_destination;
   // Options of existing column families opened by pr_db_open, by name.
   std::map<std::string, std::shared_ptr<pr_options>> family_options;
   // The options the option strings named, by scope (PR_OPTION_SCOPE_*) and
@@ -467,7 +474,10 @@ inline rocksdb::Slice value_slice(const uint8_t* data, size_t len) {
 rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb::Cache>* cache);
 
 // info_log.cc
-std::shared_ptr<rocksdb::Logger> queue_logger(rocksdb::InfoLogLevel level, std::string path);
+// The info log of a database whose messages go to the queue (from level
+// up, prefixed with path, tagged with destination's tag).
+std::shared_ptr<rocksdb::Logger> queue_logger(rocksdb::InfoLogLevel level, std::string path,
+                                              std::shared_ptr<const LogDestination> destination);
 
 // database.cc
 int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t* key,

@@ -526,7 +526,7 @@ std::vector<std::string> open_only_settings(const pr_options& options) {
   if (options.db.sst_file_manager) fixed.push_back("an SST file manager");
   if (options.merge_operator_kind != nullptr) fixed.push_back("a merge operator");
   if (options.statistics_level != defaults.statistics_level) fixed.push_back("statistics");
-  if (options.info_log_to_queue != defaults.info_log_to_queue) {
+  if (options.info_log_destination != defaults.info_log_destination) {
     fixed.push_back("the info log's destination");
   }
   if (!options.family_options.empty()) fixed.push_back("options of named column families");

@@ -62,6 +62,7 @@ public final class DbOptions {
         StatsLevel statistics = StatsLevel.OFF;
         InfoLogLevel infoLogLevel = InfoLogLevel.INFO;
         boolean infoLogToSystemLogger;
+        InfoLogger infoLogger;
         boolean memoryFirstReads = true;
         Map<String, DbOptions> columnFamilyOptions = Map.of();
         List<String> databaseOptions = List.of();
@@ -519,7 +520,33 @@ public final class DbOptions {
     public DbOptions infoLogToSystemLogger(boolean value) {
         Values v = values();
         v.infoLogToSystemLogger = value;
+        v.infoLogger = null;
         return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy that sends RocksDB's info log to logger instead of the
+     * file {@code LOG} in the database directory (see {@link InfoLogger}),
+     * or, when logger is null, back to the file. Replaces
+     * {@link #infoLogToSystemLogger(boolean)}.
+     *
+     * @param logger the logger of the databases opened with these options, or null
+     * @return a copy with the setting changed
+     */
+    public DbOptions infoLogger(InfoLogger logger) {
+        Values v = values();
+        v.infoLogger = logger;
+        v.infoLogToSystemLogger = false;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns the logger the info log goes to, or null for none (the file, or {@link System.Logger}).
+     *
+     * @return the logger, or null
+     */
+    public InfoLogger infoLogger() {
+        return v.infoLogger;
     }
 
     /**
@@ -1312,6 +1339,7 @@ public final class DbOptions {
                 + ", zstdDictionaryBytes=" + v.zstdDictionaryBytes + ", zstdTrainingBytes=" + v.zstdTrainingBytes
                 + ", compressionThreads=" + v.compressionThreads + ", statistics=" + v.statistics
                 + ", infoLogLevel=" + v.infoLogLevel + ", infoLogToSystemLogger=" + v.infoLogToSystemLogger
+                + ", infoLogger=" + (v.infoLogger != null)
                 + ", memoryFirstReads=" + v.memoryFirstReads
                 + ", columnFamilyOptions=" + v.columnFamilyOptions + ", databaseOptions=" + v.databaseOptions
                 + ", familyOptions=" + v.familyOptions + ", tableOptions=" + v.tableOptions + "]";

@@ -7,13 +7,22 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pinrock.InfoLogLevel;
+import dev.pinrock.InfoLogger;
 
 /**
  * Moves RocksDB's queued info-log messages (pr_log_next) to the
- * {@link System.Logger} named {@value #LOGGER_NAME}, on one daemon thread
- * started by the first database that logs there.
+ * {@link System.Logger} named {@value #LOGGER_NAME} or to the
+ * {@link InfoLogger} of their destination, on one daemon thread started by
+ * the first database that logs to either.
+ *
+ * <p>Each options' {@link InfoLogger} is a destination of its own, held in
+ * {@link #LOGGERS} until the queue says it ended (PR_LOG_END, after its last
+ * message): its messages never find it gone.
  *
  * <p>The thread waits in native code for the next message; RocksDB's own
  * threads only queue messages and never call into Java, so nothing keeps the
@@ -40,14 +49,27 @@ public final class InfoLogPump {
     private static final int HEADER = 5;
     /** Logger levels by pr_log_level. */
     private static final Level[] LEVELS = new Level[HEADER + 1];
+    /** Info log levels by pr_log_level. */
+    private static final InfoLogLevel[] INFO_LOG_LEVELS = new InfoLogLevel[HEADER + 1];
 
     static {
         for (InfoLogLevel level : InfoLogLevel.values()) {
             LEVELS[level.nativeLevel()] = level.loggerLevel();
+            INFO_LOG_LEVELS[level.nativeLevel()] = level;
         }
         LEVELS[HEADER] = Level.INFO;
+        INFO_LOG_LEVELS[HEADER] = InfoLogLevel.INFO;
     }
 
+    /** pr_options_set_info_log's destination for the file LOG. */
+    private static final long FILE = 0;
+    /** The destination of {@link System.Logger}; an {@link InfoLogger}'s are above it. */
+    private static final long SYSTEM_LOGGER = 1;
+    /** pr_log_level's value for a destination's end. */
+    private static final int END = 6;
+    /** The loggers of the destinations not yet ended. */
+    private static final Map<Long, InfoLogger> LOGGERS = new ConcurrentHashMap<>();
+    private static final AtomicLong NEXT_DESTINATION = new AtomicLong(SYSTEM_LOGGER);
     /** Guarded by the class: whether the thread runs. */
     private static boolean started;
     /** Pump thread only: whether a failure of the logger has been reported. */
@@ -56,8 +78,43 @@ public final class InfoLogPump {
     private InfoLogPump() {
     }
 
+    /** What sets a destination: pr_options_set_info_log. */
+    interface DestinationUse {
+        void accept(long destination) throws Throwable;
+    }
+
+    /**
+     * Runs set with the destination of the info log: the file, System.Logger,
+     * or a new one of logger's (held from here until its end is read, or
+     * forgotten at once if set throws: nothing is queued for it then), and
+     * starts the thread for the two latter.
+     */
+    static void withDestination(boolean toSystemLogger, InfoLogger logger, DestinationUse set) throws Throwable {
+        if (logger == null) {
+            set.accept(toSystemLogger ? SYSTEM_LOGGER : FILE);
+            if (toSystemLogger) {
+                ensureStarted();
+            }
+            return;
+        }
+        long destination = NEXT_DESTINATION.incrementAndGet();
+        LOGGERS.put(destination, logger);
+        try {
+            set.accept(destination);
+        } catch (Throwable refused) {
+            LOGGERS.remove(destination);
+            throw refused;
+        }
+        ensureStarted();
+    }
+
+    /** How many loggers' destinations have not ended; for tests. */
+    static int liveLoggers() {
+        return LOGGERS.size();
+    }
+
     /** Starts the thread unless it runs already. Thread-safe. */
-    public static synchronized void ensureStarted() {
+    static synchronized void ensureStarted() {
         if (!started) {
             Thread.ofPlatform().daemon().name("pinrock-info-log").start(InfoLogPump::pump);
             started = true;
@@ -79,12 +136,13 @@ public final class InfoLogPump {
     private static void pumpMessages() {
         Arena arena = Arena.ofConfined();
         MemorySegment level = arena.allocate(ValueLayout.JAVA_INT);
+        MemorySegment destination = arena.allocate(ValueLayout.JAVA_LONG);
         MemorySegment text = arena.allocate(TEXT_CAP);
         MemorySegment dropped = arena.allocate(ValueLayout.JAVA_LONG);
         while (true) {
             int got;
             try {
-                got = (int) Downcalls.logNext().invokeExact(WAIT_MS, level, text, TEXT_CAP, dropped);
+                got = (int) Downcalls.logNext().invokeExact(WAIT_MS, level, destination, text, TEXT_CAP, dropped);
             } catch (Throwable t) {
                 deliver(Level.ERROR, "reading RocksDB's info log failed; no more of it is logged", t);
                 return;
@@ -97,8 +155,28 @@ public final class InfoLogPump {
                 deliver(Level.WARNING, lost + " RocksDB info log messages were dropped: the logger fell behind", null);
             }
             int severity = level.get(ValueLayout.JAVA_INT, 0);
-            Level target = severity >= 0 && severity < LEVELS.length ? LEVELS[severity] : Level.INFO;
-            deliver(target, text.getString(0, StandardCharsets.UTF_8), null);
+            long to = destination.get(ValueLayout.JAVA_LONG, 0);
+            if (severity == END) {
+                LOGGERS.remove(to);
+                continue;
+            }
+            InfoLogger logger = LOGGERS.get(to);
+            if (logger != null) {
+                deliver(logger, severity, text.getString(0, StandardCharsets.UTF_8));
+            } else {
+                Level target = severity >= 0 && severity < LEVELS.length ? LEVELS[severity] : Level.INFO;
+                deliver(target, text.getString(0, StandardCharsets.UTF_8), null);
+            }
+        }
+    }
+
+    /** Hands one message to an application's logger; what it throws loses this message only. */
+    private static void deliver(InfoLogger logger, int severity, String message) {
+        try {
+            logger.log(severity >= 0 && severity < INFO_LOG_LEVELS.length ? INFO_LOG_LEVELS[severity]
+                    : InfoLogLevel.INFO, message);
+        } catch (Throwable failure) {
+            rethrowIfTheJvmFails(failure);
         }
     }
 

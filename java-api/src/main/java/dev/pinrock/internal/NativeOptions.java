@@ -120,13 +120,11 @@ public final class NativeOptions {
                             options.statistics().nativeLevel(), err, ERR_CAP), scratch);
                 }
                 if (all || options.infoLogLevel() != base.infoLogLevel()
-                        || options.infoLogToSystemLogger() != base.infoLogToSystemLogger()) {
-                    check((int) Downcalls.optionsSetInfoLog().invokeExact(nativeOptions,
-                            options.infoLogLevel().nativeLevel(), flag(options.infoLogToSystemLogger()), err, ERR_CAP),
-                            scratch);
-                }
-                if (options.infoLogToSystemLogger()) {
-                    InfoLogPump.ensureStarted();
+                        || options.infoLogToSystemLogger() != base.infoLogToSystemLogger()
+                        || options.infoLogger() != base.infoLogger()) {
+                    InfoLogPump.withDestination(options.infoLogToSystemLogger(), options.infoLogger(),
+                            destination -> check((int) Downcalls.optionsSetInfoLog().invokeExact(nativeOptions,
+                                    options.infoLogLevel().nativeLevel(), destination, err, ERR_CAP), scratch));
                 }
                 if (shared.memoryBudget() != 0) {
                     check((int) Downcalls.optionsSetMemoryBudget().invokeExact(nativeOptions,

@@ -2893,13 +2893,22 @@ public class PinrockNative {
     public static int PR_LOG_HEADER() {
         return PR_LOG_HEADER;
     }
+    private static final int PR_LOG_END = (int)6L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_log_level.PR_LOG_END = 6
+     * }
+     */
+    public static int PR_LOG_END() {
+        return PR_LOG_END;
+    }
 
     private static class pr_options_set_info_log {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
             PinrockNative.C_POINTER,
             PinrockNative.C_INT,
-            PinrockNative.C_INT,
+            PinrockNative.C_LONG,
             PinrockNative.C_POINTER,
             PinrockNative.C_LONG
         );
@@ -2912,7 +2921,7 @@ public class PinrockNative {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, int32_t to_queue, char *err, size_t err_cap)
+     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, uint64_t destination, char *err, size_t err_cap)
      * }
      */
     public static FunctionDescriptor pr_options_set_info_log$descriptor() {
@@ -2922,7 +2931,7 @@ public class PinrockNative {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, int32_t to_queue, char *err, size_t err_cap)
+     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, uint64_t destination, char *err, size_t err_cap)
      * }
      */
     public static MethodHandle pr_options_set_info_log$handle() {
@@ -2932,7 +2941,7 @@ public class PinrockNative {
     /**
      * Address for:
      * {@snippet lang=c :
-     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, int32_t to_queue, char *err, size_t err_cap)
+     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, uint64_t destination, char *err, size_t err_cap)
      * }
      */
     public static MemorySegment pr_options_set_info_log$address() {
@@ -2941,16 +2950,16 @@ public class PinrockNative {
 
     /**
      * {@snippet lang=c :
-     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, int32_t to_queue, char *err, size_t err_cap)
+     * int32_t pr_options_set_info_log(pr_options_t *options, int32_t level, uint64_t destination, char *err, size_t err_cap)
      * }
      */
-    public static int pr_options_set_info_log(MemorySegment options, int level, int to_queue, MemorySegment err, long err_cap) {
+    public static int pr_options_set_info_log(MemorySegment options, int level, long destination, MemorySegment err, long err_cap) {
         var mh$ = pr_options_set_info_log.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("pr_options_set_info_log", options, level, to_queue, err, err_cap);
+                traceDowncall("pr_options_set_info_log", options, level, destination, err, err_cap);
             }
-            return (int)mh$.invokeExact(options, level, to_queue, err, err_cap);
+            return (int)mh$.invokeExact(options, level, destination, err, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
@@ -2960,6 +2969,7 @@ public class PinrockNative {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
             PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
             PinrockNative.C_POINTER,
             PinrockNative.C_POINTER,
             PinrockNative.C_LONG,
@@ -2974,7 +2984,7 @@ public class PinrockNative {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, char *text, size_t text_cap, uint64_t *dropped)
+     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, uint64_t *destination, char *text, size_t text_cap, uint64_t *dropped)
      * }
      */
     public static FunctionDescriptor pr_log_next$descriptor() {
@@ -2984,7 +2994,7 @@ public class PinrockNative {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, char *text, size_t text_cap, uint64_t *dropped)
+     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, uint64_t *destination, char *text, size_t text_cap, uint64_t *dropped)
      * }
      */
     public static MethodHandle pr_log_next$handle() {
@@ -2994,7 +3004,7 @@ public class PinrockNative {
     /**
      * Address for:
      * {@snippet lang=c :
-     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, char *text, size_t text_cap, uint64_t *dropped)
+     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, uint64_t *destination, char *text, size_t text_cap, uint64_t *dropped)
      * }
      */
     public static MemorySegment pr_log_next$address() {
@@ -3003,16 +3013,16 @@ public class PinrockNative {
 
     /**
      * {@snippet lang=c :
-     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, char *text, size_t text_cap, uint64_t *dropped)
+     * int32_t pr_log_next(int64_t timeout_ms, int32_t *level, uint64_t *destination, char *text, size_t text_cap, uint64_t *dropped)
      * }
      */
-    public static int pr_log_next(long timeout_ms, MemorySegment level, MemorySegment text, long text_cap, MemorySegment dropped) {
+    public static int pr_log_next(long timeout_ms, MemorySegment level, MemorySegment destination, MemorySegment text, long text_cap, MemorySegment dropped) {
         var mh$ = pr_log_next.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("pr_log_next", timeout_ms, level, text, text_cap, dropped);
+                traceDowncall("pr_log_next", timeout_ms, level, destination, text, text_cap, dropped);
             }
-            return (int)mh$.invokeExact(timeout_ms, level, text, text_cap, dropped);
+            return (int)mh$.invokeExact(timeout_ms, level, destination, text, text_cap, dropped);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }

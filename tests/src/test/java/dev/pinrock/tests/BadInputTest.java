@@ -120,6 +120,7 @@ class BadInputTest {
             "DbOptions.mergeOperator(String)#0",
             "DbOptions.mergeOperator(MergeOperator)#0",
             "DbOptions.compactionFilter(CompactionFilterFactory)#0",
+            "DbOptions.infoLogger(InfoLogger)#0",
             "RocksDb.compactRange(byte[], byte[])#0",
             "RocksDb.compactRange(byte[], byte[])#1",
             "ColumnFamily.compactRange(byte[], byte[])#0",
