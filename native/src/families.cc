@@ -527,7 +527,20 @@ int32_t pr_db_drop_family(pr_db_t* family, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     std::unique_lock<std::shared_mutex> lock(family->database->mutex);
     rocksdb::Status s = check_no_prepared_transactions(*family->database);
-    if (s.ok()) s = family->db->DropColumnFamily(family->family);
+    // A pessimistic database's family is dropped through its base database,
+    // skipping RocksDB 9.10's PessimisticTransactionDB::DropColumnFamily:
+    // after the drop it runs PointLockManager::RemoveColumnFamily, which
+    // deletes every thread's cache of lock maps, also one another thread is
+    // reading in GetLockMap at that moment (any write, read for update,
+    // commit or rollback of the database: a use-after-free that crashed a
+    // program dropping families while others wrote). So the family's lock
+    // map stays with the lock manager until the database closes (a few KB
+    // per dropped family), and the locks transactions hold on its keys are
+    // released as usual.
+    rocksdb::DB* dropping = family->database->pessimistic != nullptr
+                                ? family->database->pessimistic->GetBaseDB()
+                                : family->db;
+    if (s.ok()) s = dropping->DropColumnFamily(family->family);
     if (!s.ok()) return to_status(s, err, err_cap);
     family->database->open_families.erase(family->name);
     family->dropped = true;

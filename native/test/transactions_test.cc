@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace pinrock_test;
 
@@ -447,6 +448,83 @@ TEST_P(PessimisticTest, ABatchSingleDeleteIsRefusedForItWouldNotBeLocked) {
   ASSERT_EQ(PR_OK, pr_txn_commit(txn, err, sizeof err));
   pr_txn_free(txn);
   EXPECT_EQ("absent", ReadCommitted("k"));
+}
+
+// RocksDB 9.10's drop of a pessimistic database's family deleted every
+// thread's cache of lock maps, also one another thread was reading while it
+// locked a key: writers crashed while families were dropped.
+TEST_P(PessimisticTest, FamiliesDropWhileOtherThreadsLockKeys) {
+  std::atomic<bool> stop{false};
+  std::atomic<int> failures{0};
+  std::vector<std::thread> writers;
+  for (int t = 0; t < 2; t++) {
+    writers.emplace_back([&, t] {
+      char thread_err[256];
+      for (int i = 0; !stop.load(); i++) {
+        std::string key = std::to_string(t) + "-" + std::to_string(i % 100);
+        if (pr_db_put(db, bytes(key), key.size(), bytes("v"), 1, thread_err, sizeof thread_err) != PR_OK) {
+          failures++;
+        }
+      }
+    });
+  }
+  for (int i = 0; i < 300; i++) {
+    pr_db_t* family = nullptr;
+    std::string name = "f" + std::to_string(i);
+    ASSERT_EQ(PR_OK, pr_db_create_family(db, nullptr, name.c_str(), &family, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_db_put(family, bytes("k"), 1, bytes("v"), 1, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_db_drop_family(family, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_db_family_release(family, err, sizeof err)) << err;
+  }
+  stop = true;
+  for (std::thread& writer : writers) writer.join();
+  EXPECT_EQ(0, failures.load());
+}
+
+// RocksDB 9.10's failed commit without prepare of a named transaction
+// unregisters its name but leaves it awaiting commit, and deleting it then
+// unregistered the name again: a crash. The commit fails here on a write
+// stall (no_slowdown) while flushes crawl under a rate limiter.
+TEST_P(PessimisticTest, ANamedTransactionWhoseCommitFailsIsFreedAndLeavesNothing) {
+  pr_rate_limiter_t* limiter = nullptr;
+  ASSERT_EQ(PR_OK, pr_rate_limiter_create(1024, 100000, 10, PR_RATE_LIMIT_WRITES, 0, &limiter, err, sizeof err)) << err;
+  Options stalling;
+  pr_options_set_create_if_missing(stalling.handle, 1);
+  ASSERT_EQ(PR_OK, pr_options_set_rate_limiter(stalling.handle, limiter, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_options_set_string(stalling.handle, PR_OPTION_SCOPE_FAMILY,
+                                         "write_buffer_size=65536;max_write_buffer_number=2", err,
+                                         sizeof err))
+      << err;
+  pr_transaction_db_options_t txn_db_options = DbOptions(20);
+  pr_db_t* stalled = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_open_transactional(stalling.handle, dir.path("stalled").c_str(), GetParam(),
+                                            &txn_db_options, &stalled, err, sizeof err))
+      << err;
+  const std::string value(4096, 'v');
+  int32_t s = PR_OK;
+  for (int i = 0; s == PR_OK && i < 100000; i++) {
+    Batch batch;
+    batch.Put("fill" + std::to_string(i), value);
+    s = pr_db_write(stalled, batch.data(), batch.size(), PR_WRITE_NO_SLOWDOWN, err, sizeof err);
+  }
+  ASSERT_EQ(PR_CODE_INCOMPLETE, PR_STATUS_CODE(s)) << err;
+  pr_txn_options_t txn_options{0, -1, -1};
+  pr_txn_t* txn = nullptr;
+  ASSERT_EQ(PR_OK, pr_txn_begin(stalled, PR_WRITE_NO_SLOWDOWN, &txn_options, &txn, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_txn_set_name(txn, bytes("named"), 5, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_txn_put(txn, stalled, bytes("k"), 1, bytes("v"), 1, err, sizeof err)) << err;
+  EXPECT_EQ(PR_CODE_INCOMPLETE, PR_STATUS_CODE(pr_txn_commit(txn, err, sizeof err)));
+  pr_txn_free(txn);
+  // The name is free again, and the key was never written nor is it locked.
+  ASSERT_EQ(PR_OK, pr_txn_begin(stalled, 0, &txn_options, &txn, err, sizeof err)) << err;
+  EXPECT_EQ(PR_OK, pr_txn_set_name(txn, bytes("named"), 5, err, sizeof err)) << err;
+  uint8_t buf[8];
+  pr_get_result_t result;
+  EXPECT_EQ(PR_NOT_FOUND, pr_txn_get(txn, stalled, nullptr, 0, PR_TXN_READ_FOR_UPDATE, bytes("k"), 1, buf,
+                                     sizeof buf, 0, &result, err, sizeof err));
+  pr_txn_free(txn);
+  EXPECT_EQ(PR_OK, pr_db_close(stalled, err, sizeof err)) << err;
+  pr_rate_limiter_destroy(limiter);
 }
 
 // Two-phase commit: a prepared transaction survives a close (as it does a
