@@ -818,20 +818,26 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
     }
 
     /**
-     * Invalidates the views of the current entry, for a write of the
+     * Invalidates the current entry and its views, for a write of the
      * cursor's pending writes: the write may move the memory they view. The
-     * caller holds the writes' guard, which excludes this cursor's
-     * calls; a cursor being closed closes its views itself.
+     * caller holds the writes' guard, which excludes this cursor's calls
+     * that read; a cursor being closed closes its views itself.
      *
-     * @throws IllegalStateException when views of the entry are open on another live thread
+     * @throws IllegalStateException when views of the entry are open on another live thread, or a
+     *     call of the cursor is in flight there (it fails, or waits for the writes' guard): the
+     *     write is refused, and may be retried
      */
     void invalidateViews() {
         if (guard.tryAcquire()) {
             try {
                 closeViews();
+                cursor.writtenOver();
             } finally {
                 guard.release();
             }
+        } else if (!guard.isClosed()) {
+            throw new IllegalStateException("a cursor over these writes is in use by another thread: write once"
+                    + " its call has returned");
         }
     }
 

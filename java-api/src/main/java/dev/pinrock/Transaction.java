@@ -53,10 +53,13 @@ import dev.pinrock.internal.KeyPath;
  * walks the transaction's writes merged over the database (as of its
  * snapshot, when it has one), within the bounds and prefix of its
  * {@link ReadOptions}. A write of the transaction while such a cursor is
- * open shows through the cursor at its next move, and invalidates the views
- * of the entry it is on (the write may move the memory they view; a write
- * while such views are open on another live thread is refused with
- * {@link IllegalStateException}). A cursor's call holds the transaction, so
+ * open shows through the cursor at its next move, and invalidates the entry
+ * it is on, as the write may move the memory it is in: its views close, and
+ * reading it (keys, values, {@code read}, scans) throws
+ * {@link IllegalStateException} until the cursor moves ({@code next} and
+ * {@code prev} step from it). A write while such views are open on another
+ * live thread, or while a call of such a cursor is in flight on another
+ * thread, is refused with {@link IllegalStateException}. A cursor's call holds the transaction, so
  * the transaction refuses calls from inside its cursors' scan visitors and
  * readers. {@code refresh} is not supported on them. {@link #commit()},
  * {@link #rollback()}, {@link #rollbackToSavePoint()} and {@link #close()}

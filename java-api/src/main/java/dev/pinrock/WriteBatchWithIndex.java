@@ -41,9 +41,12 @@ import dev.pinrock.internal.KeyPath;
  * reads see the same either way.
  *
  * <p><b>Cursors.</b> A cursor over the batch sees writes added while it is
- * open at its next move; each such write invalidates the views of the
- * entry it is on (refused while they are open on another live thread,
- * with {@link IllegalStateException}). A cursor's calls hold the batch, so
+ * open at its next move; each such write invalidates the entry it is on
+ * (its views close, and reading it throws {@link IllegalStateException}
+ * until the cursor moves; {@code next} and {@code prev} step from it). The
+ * write is refused, with {@link IllegalStateException}, while such views are
+ * open on another live thread or a call of such a cursor is in flight
+ * there. A cursor's calls hold the batch, so
  * the batch refuses calls from inside its cursors' scan visitors and
  * readers. {@code refresh} is not supported on them. {@link #clear()} and
  * {@link #close()} close the batch's cursors first.

@@ -210,6 +210,12 @@ class TransactionContract extends BindingContract {
                 // A write invalidates the entry views (the write may move their memory), and shows through.
                 tx.put(bytes("cc"), bytes("new"));
                 assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0));
+                // So is the entry, until the cursor moves: the write may have moved the memory it is in.
+                assertThrows(IllegalStateException.class, cursor::valueBytes);
+                assertThrows(IllegalStateException.class, cursor::keyBytes);
+                assertThrows(IllegalStateException.class, () -> cursor.scan(1, (k, v) -> { }));
+                assertTrue(cursor.next());
+                assertEquals("cc", string(cursor.keyBytes()));
                 assertEquals(List.of("c=tx", "cc=new", "d=tx"), entries(cursor));
                 assertThrows(RocksDbException.class, cursor::refresh);
                 // A call of the transaction from inside its cursor's scan is refused: the scan reads its writes.

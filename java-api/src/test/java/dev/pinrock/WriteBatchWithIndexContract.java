@@ -194,6 +194,9 @@ class WriteBatchWithIndexContract extends BindingContract {
                 // A write while the cursor is open invalidates its entry's views and shows at its next move.
                 batch.put(bytes("cc"), bytes("new"));
                 assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0));
+                // So is the entry, until the cursor moves: the write may have moved the memory it is in.
+                assertThrows(IllegalStateException.class, cursor::valueBytes);
+                assertThrows(IllegalStateException.class, () -> cursor.scan(1, (k, v) -> { }));
                 assertTrue(cursor.next());
                 assertEquals("cc", string(cursor.keyBytes()));
                 assertEquals(List.of("c=batch", "cc=new", "d=batch"), entries(cursor));

@@ -58,6 +58,12 @@ public abstract class NativeCursor {
     /** The bytes the last scan used of the scan buffer. */
     private long batchBytes;
     private boolean onEntry;
+    /**
+     * Whether the transaction or batch with index the cursor reads was
+     * written since the cursor last moved: the write may have moved the
+     * memory the current entry is in, so it is read again only by a move.
+     */
+    private boolean writtenOver;
 
     protected NativeCursor() {
         Memory pooled = POOL.take();
@@ -132,12 +138,30 @@ public abstract class NativeCursor {
      */
     public void refresh(long snapshot) {
         onEntry = false;
+        writtenOver = false;
         refreshNative(snapshot);
     }
 
     private boolean moved(int status) {
         onEntry = status == Downcalls.OK;
+        writtenOver = false;
         return onEntry;
+    }
+
+    /**
+     * Notes a write of the transaction or batch with index the cursor reads:
+     * until the cursor moves, its current entry cannot be read (a step from
+     * it, next or prev, is a move and reads what the write left).
+     */
+    public void writtenOver() {
+        writtenOver = true;
+    }
+
+    private void requireNotWrittenOver() {
+        if (writtenOver && onEntry) {
+            throw new IllegalStateException("the writes this cursor reads changed since it reached its entry: move"
+                    + " it (next, prev, first, last or a seek) before reading");
+        }
     }
 
     /** @return whether the cursor is on an entry */
@@ -147,12 +171,14 @@ public abstract class NativeCursor {
 
     /** The current key as an unscoped view: the caller scopes it before handing it out. */
     public MemorySegment rawKey() {
+        requireNotWrittenOver();
         MemorySegment entry = memory.entry;
         return pr_cursor_entry.key(entry).reinterpret(pr_cursor_entry.key_len(entry));
     }
 
     /** The current value as an unscoped view: the caller scopes it before handing it out. */
     public MemorySegment rawValue() {
+        requireNotWrittenOver();
         MemorySegment entry = memory.entry;
         return pr_cursor_entry.value(entry).reinterpret(pr_cursor_entry.value_len(entry));
     }
@@ -166,6 +192,7 @@ public abstract class NativeCursor {
      * @return the number of entries copied
      */
     public long fill(boolean reverse, long maxEntries) {
+        requireNotWrittenOver(); // a scan copies the current entry first
         int flags = reverse ? Downcalls.SCAN_REVERSE : 0;
         MemorySegment batch = memory.batch(FIRST_BATCH_BYTES);
         if (batchBytes > batch.byteSize() / 2 && batch.byteSize() < FULL_BATCH_BYTES) {
