@@ -1379,8 +1379,10 @@ PR_API int32_t pr_txn_cursor_open(pr_txn_t* txn, pr_db_t* family, const pr_snaps
  * PR_CODE_INVALID_ARGUMENT). Returns PR_OK, or a status with nothing
  * applied (a conflict, see the section's comment, PR_CODE_EXPIRED past its
  * expiration, or the write's failure): a failed commit is rolled back,
- * except a prepared transaction's, which stays prepared (the caller
- * retries the commit or rolls it back).
+ * except a prepared transaction's: RocksDB 9.10 can neither commit nor
+ * roll it back then, so the database holds it, with its locks, until it
+ * closes, and the next open recovers it prepared, to be decided
+ * (pr_db_take_prepared); until then no family can be dropped.
  * Writes into a family dropped since they were made go with the family in
  * a pessimistic commit (the others are applied); an optimistic commit fails
  * with PR_CODE_INVALID_ARGUMENT. A commit waits out write stalls as RocksDB

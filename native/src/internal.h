@@ -345,8 +345,14 @@ struct pr_database {
   // holds: recovered at open, or freed undecided; pr_db_take_prepared hands
   // them out (the TransactionDB owns them until then, and deletes those
   // left at close, which the log keeps for the next open).
-  std::mutex undecided_mutex;
+  mutable std::mutex undecided_mutex;
   std::vector<rocksdb::Transaction*> undecided_prepared;
+  // Prepared transactions whose commit failed: RocksDB 9.10 leaves them
+  // awaiting commit, which it neither commits nor rolls back. Held, with
+  // their locks (so that no write lands under a transaction the next open
+  // recovers and may commit), until the database closes; their prepared
+  // sections stay in the log for the next open. Guarded by undecided_mutex.
+  std::vector<rocksdb::Transaction*> failed_prepared_commits;
   // Whether the directory's OPTIONS file recorded allow_2pc at open (see
   // two_phase_recorded): its log may hold prepared transactions.
   bool two_phase_recorded = false;

@@ -30,6 +30,9 @@ struct pr_txn {
   // Whether pr_txn_free lets go of RocksDB's transaction without deleting
   // it (see pr_txn_commit).
   bool unfreeable = false;
+  // Whether pr_txn_free hands RocksDB's transaction to the database, to be
+  // held until it closes (pr_database::failed_prepared_commits).
+  bool held_until_close = false;
 };
 
 namespace {
@@ -254,6 +257,8 @@ void free_undecided_transactions(pr_database& database) {
   std::lock_guard<std::mutex> lock(database.undecided_mutex);
   for (rocksdb::Transaction* transaction : database.undecided_prepared) delete transaction;
   database.undecided_prepared.clear();
+  for (rocksdb::Transaction* transaction : database.failed_prepared_commits) delete transaction;
+  database.failed_prepared_commits.clear();
 }
 
 rocksdb::Status check_no_prepared_log(const std::string& path, const rocksdb::Options& options) {
@@ -277,7 +282,12 @@ rocksdb::Status check_no_prepared_transactions(const pr_database& database) {
   if (database.pessimistic != nullptr) {
     std::vector<rocksdb::Transaction*> prepared;
     database.pessimistic->GetAllPreparedTransactions(&prepared);
-    if (prepared.empty()) return rocksdb::Status::OK();
+    bool failed_commits = false;
+    {
+      std::lock_guard<std::mutex> lock(database.undecided_mutex);
+      failed_commits = !database.failed_prepared_commits.empty();
+    }
+    if (prepared.empty() && !failed_commits) return rocksdb::Status::OK();
     return rocksdb::Status::InvalidArgument(
         "a column family cannot be dropped while prepared transactions are undecided: commit or "
         "roll them back first");
@@ -411,6 +421,10 @@ void pr_txn_free(pr_txn_t* txn) {
     database.undecided_prepared.push_back(txn->txn.release());
   }
   if (txn->unfreeable) static_cast<void>(txn->txn.release());
+  if (txn->held_until_close) {
+    std::lock_guard<std::mutex> lock(database.undecided_mutex);
+    database.failed_prepared_commits.push_back(txn->txn.release());
+  }
   // RocksDB's transaction rolls back what it holds when deleted.
   delete txn;
   database.open_transactions--;
@@ -530,8 +544,11 @@ int32_t pr_txn_commit(pr_txn_t* txn, char* err, size_t err_cap) {
     rocksdb::Status s = txn->txn->Commit();
     // A failed commit of a prepared transaction leaves it prepared, to be
     // decided again; any other ends the transaction, nothing of it applied.
-    if (!s.ok() && prepared(*txn)) return to_status(s, err, err_cap);
-    if (!s.ok() && !was_prepared && !txn->name.empty() &&
+    if (!s.ok() && was_prepared) {
+      // Not prepared any more (RocksDB leaves it awaiting commit) yet not
+      // committed: see pr_database::failed_prepared_commits.
+      txn->held_until_close = true;
+    } else if (!s.ok() && !was_prepared && !txn->name.empty() &&
         txn->txn->GetState() == rocksdb::Transaction::AWAITING_COMMIT) {
       // RocksDB 9.10's failed commit without prepare of a named transaction
       // has released its locks and writes and unregistered its name, but

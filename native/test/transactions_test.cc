@@ -481,33 +481,58 @@ TEST_P(PessimisticTest, FamiliesDropWhileOtherThreadsLockKeys) {
   EXPECT_EQ(0, failures.load());
 }
 
+// A pessimistic database whose writes stall (no_slowdown writes fail with
+// PR_CODE_INCOMPLETE) once Stall fills its memtables: its flushes crawl
+// under a rate limiter of 1 KB/s.
+class StallingDatabase {
+ public:
+  StallingDatabase(const std::string& path, int32_t kind) {
+    EXPECT_EQ(PR_OK, pr_rate_limiter_create(1024, 100000, 10, PR_RATE_LIMIT_WRITES, 0, &limiter_, err_,
+                                            sizeof err_))
+        << err_;
+    pr_options_set_create_if_missing(options.handle, 1);
+    EXPECT_EQ(PR_OK, pr_options_set_rate_limiter(options.handle, limiter_, err_, sizeof err_)) << err_;
+    EXPECT_EQ(PR_OK, pr_options_set_string(options.handle, PR_OPTION_SCOPE_FAMILY,
+                                           "write_buffer_size=65536;max_write_buffer_number=2", err_,
+                                           sizeof err_))
+        << err_;
+    pr_transaction_db_options_t txn_db_options = DbOptions(20);
+    EXPECT_EQ(PR_OK, pr_db_open_transactional(options.handle, path.c_str(), kind, &txn_db_options, &db, err_,
+                                              sizeof err_))
+        << err_;
+  }
+  ~StallingDatabase() {
+    if (db != nullptr) EXPECT_EQ(PR_OK, pr_db_close(db, err_, sizeof err_)) << err_;
+    pr_rate_limiter_destroy(limiter_);
+  }
+  // Writes until a write stalls; returns that write's status.
+  int32_t Stall() {
+    const std::string value(4096, 'v');
+    int32_t s = PR_OK;
+    for (int i = 0; s == PR_OK && i < 100000; i++) {
+      Batch batch;
+      batch.Put("fill" + std::to_string(i), value);
+      s = pr_db_write(db, batch.data(), batch.size(), PR_WRITE_NO_SLOWDOWN, err_, sizeof err_);
+    }
+    return s;
+  }
+
+  Options options;
+  pr_db_t* db = nullptr;
+
+ private:
+  pr_rate_limiter_t* limiter_ = nullptr;
+  char err_[256] = {0};
+};
+
 // RocksDB 9.10's failed commit without prepare of a named transaction
 // unregisters its name but leaves it awaiting commit, and deleting it then
 // unregistered the name again: a crash. The commit fails here on a write
 // stall (no_slowdown) while flushes crawl under a rate limiter.
 TEST_P(PessimisticTest, ANamedTransactionWhoseCommitFailsIsFreedAndLeavesNothing) {
-  pr_rate_limiter_t* limiter = nullptr;
-  ASSERT_EQ(PR_OK, pr_rate_limiter_create(1024, 100000, 10, PR_RATE_LIMIT_WRITES, 0, &limiter, err, sizeof err)) << err;
-  Options stalling;
-  pr_options_set_create_if_missing(stalling.handle, 1);
-  ASSERT_EQ(PR_OK, pr_options_set_rate_limiter(stalling.handle, limiter, err, sizeof err)) << err;
-  ASSERT_EQ(PR_OK, pr_options_set_string(stalling.handle, PR_OPTION_SCOPE_FAMILY,
-                                         "write_buffer_size=65536;max_write_buffer_number=2", err,
-                                         sizeof err))
-      << err;
-  pr_transaction_db_options_t txn_db_options = DbOptions(20);
-  pr_db_t* stalled = nullptr;
-  ASSERT_EQ(PR_OK, pr_db_open_transactional(stalling.handle, dir.path("stalled").c_str(), GetParam(),
-                                            &txn_db_options, &stalled, err, sizeof err))
-      << err;
-  const std::string value(4096, 'v');
-  int32_t s = PR_OK;
-  for (int i = 0; s == PR_OK && i < 100000; i++) {
-    Batch batch;
-    batch.Put("fill" + std::to_string(i), value);
-    s = pr_db_write(stalled, batch.data(), batch.size(), PR_WRITE_NO_SLOWDOWN, err, sizeof err);
-  }
-  ASSERT_EQ(PR_CODE_INCOMPLETE, PR_STATUS_CODE(s)) << err;
+  StallingDatabase stalling(dir.path("stalled"), GetParam());
+  pr_db_t* stalled = stalling.db;
+  ASSERT_EQ(PR_CODE_INCOMPLETE, PR_STATUS_CODE(stalling.Stall()));
   pr_txn_options_t txn_options{0, -1, -1};
   pr_txn_t* txn = nullptr;
   ASSERT_EQ(PR_OK, pr_txn_begin(stalled, PR_WRITE_NO_SLOWDOWN, &txn_options, &txn, err, sizeof err)) << err;
@@ -523,8 +548,55 @@ TEST_P(PessimisticTest, ANamedTransactionWhoseCommitFailsIsFreedAndLeavesNothing
   EXPECT_EQ(PR_NOT_FOUND, pr_txn_get(txn, stalled, nullptr, 0, PR_TXN_READ_FOR_UPDATE, bytes("k"), 1, buf,
                                      sizeof buf, 0, &result, err, sizeof err));
   pr_txn_free(txn);
-  EXPECT_EQ(PR_OK, pr_db_close(stalled, err, sizeof err)) << err;
-  pr_rate_limiter_destroy(limiter);
+}
+
+// A prepared transaction whose commit fails is neither committable nor
+// rollbackable in RocksDB 9.10: the database holds it, with its locks, and
+// the next open recovers it prepared.
+TEST_P(PessimisticTest, APreparedTransactionWhoseCommitFailsIsHeldAndRecoveredAtTheNextOpen) {
+  const std::string path = dir.path("stalled");
+  {
+    StallingDatabase stalling(path, GetParam());
+    pr_txn_options_t txn_options{0, -1, -1};
+    pr_txn_t* txn = nullptr;
+    ASSERT_EQ(PR_OK, pr_txn_begin(stalling.db, PR_WRITE_NO_SLOWDOWN, &txn_options, &txn, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_txn_set_name(txn, bytes("held"), 4, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_txn_put(txn, stalling.db, bytes("k"), 1, bytes("v"), 1, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_txn_prepare(txn, err, sizeof err)) << err;
+    ASSERT_EQ(PR_CODE_INCOMPLETE, PR_STATUS_CODE(stalling.Stall()));
+    EXPECT_EQ(PR_CODE_INCOMPLETE, PR_STATUS_CODE(pr_txn_commit(txn, err, sizeof err)));
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_txn_rollback(txn, err, sizeof err)) << "done";
+    pr_txn_free(txn);
+    // Its lock is held: another transaction's read for update times out.
+    pr_txn_t* other = nullptr;
+    txn_options.lock_timeout_ms = 20;
+    ASSERT_EQ(PR_OK, pr_txn_begin(stalling.db, 0, &txn_options, &other, err, sizeof err)) << err;
+    uint8_t buf[8];
+    pr_get_result_t result;
+    EXPECT_EQ(PR_CODE_TIMED_OUT, PR_STATUS_CODE(pr_txn_get(other, stalling.db, nullptr, 0, PR_TXN_READ_FOR_UPDATE,
+                                                           bytes("k"), 1, buf, sizeof buf, 0, &result, err,
+                                                           sizeof err)));
+    pr_txn_free(other);
+    pr_db_t* family = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_create_family(stalling.db, nullptr, "f", &family, err, sizeof err)) << err;
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_db_drop_family(family, err, sizeof err));
+  }
+  pr_transaction_db_options_t txn_db_options = DbOptions(20);
+  pr_db_t* reopened = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_open_transactional(options.handle, path.c_str(), GetParam(), &txn_db_options,
+                                            &reopened, err, sizeof err))
+      << err;
+  pr_txn_t* recovered = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_take_prepared(reopened, &recovered, err, sizeof err)) << err;
+  size_t name_len = 0;
+  const uint8_t* name = pr_txn_name(recovered, &name_len);
+  EXPECT_EQ("held", std::string(reinterpret_cast<const char*>(name), name_len));
+  ASSERT_EQ(PR_OK, pr_txn_commit(recovered, err, sizeof err)) << err;
+  pr_txn_free(recovered);
+  uint8_t buf[8];
+  pr_get_result_t result;
+  EXPECT_EQ(PR_OK, pr_db_get(reopened, bytes("k"), 1, buf, sizeof buf, 0, &result, err, sizeof err)) << err;
+  EXPECT_EQ(PR_OK, pr_db_close(reopened, err, sizeof err)) << err;
 }
 
 // Two-phase commit: a prepared transaction survives a close (as it does a

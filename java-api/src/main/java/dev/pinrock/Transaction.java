@@ -219,7 +219,10 @@ public final class Transaction extends PendingWrites implements AutoCloseable {
     /**
      * Applies the transaction's writes atomically and releases its locks;
      * the transaction is then done. A prepared transaction whose commit
-     * fails stays prepared, to be committed again or rolled back.
+     * fails cannot be committed again or rolled back (RocksDB 9.10): the
+     * database keeps it, with its locks, until it closes, and the next open
+     * hands it back prepared ({@link RocksDb#preparedTransactions()}), to be
+     * decided then; until then no family can be dropped.
      *
      * @throws RocksDbException.ConflictException (optimistic) when another wrote a key this
      *     transaction wrote or read for update since; nothing is applied and the transaction is done
