@@ -229,7 +229,9 @@ public final class Transaction extends PendingWrites implements AutoCloseable {
      * @throws RocksDbException when the commit fails otherwise ({@link StatusCode#EXPIRED} past
      *     the expiration); nothing is applied and the transaction is done
      * @throws RocksDbException.InvalidArgumentException when the transaction is already done
-     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     * @throws IllegalStateException when the transaction is closed or in use by another thread,
+     *     or a cursor over it has entry views open on another live thread (see {@link #close()}):
+     *     nothing is committed then
      */
     public void commit() {
         run(() -> {
@@ -243,7 +245,9 @@ public final class Transaction extends PendingWrites implements AutoCloseable {
      * transaction is then done.
      *
      * @throws RocksDbException.InvalidArgumentException when the transaction is already done
-     * @throws IllegalStateException when the transaction is closed or in use by another thread
+     * @throws IllegalStateException when the transaction is closed or in use by another thread,
+     *     or a cursor over it has entry views open on another live thread (see {@link #close()}):
+     *     nothing is rolled back then
      */
     public void rollback() {
         run(() -> {
@@ -344,6 +348,11 @@ public final class Transaction extends PendingWrites implements AutoCloseable {
      * {@link #prepare()}).
      * Idempotent; may be called from any thread, and waits for a call in
      * flight on another.
+     *
+     * @throws IllegalStateException when a cursor over the transaction has entry views open on
+     *     another live thread: that cursor cannot be closed safely, so the transaction stays
+     *     open (cursors closed before it stay closed); close again once that thread has moved the
+     *     cursor or ended
      */
     @Override
     public void close() {
