@@ -12,7 +12,9 @@ import java.lang.foreign.MemorySegment;
  * <p><b>Who calls it.</b> RocksDB calls a filter on one of its background
  * threads, one entry at a time (each compaction, or part of one, has its
  * own filter, so a filter needs no locking of its own; the factory is
- * called on several threads at once). Flushes are not filtered: an entry is
+ * called on several threads at once). A filter runs inside the compaction:
+ * one that blocks holds it up, and {@code close()} of the database waits
+ * for it. Flushes are not filtered: an entry is
  * first asked about when a compaction rewrites it. A filter must not call
  * pinrock itself: a call into any database from inside a filter is refused
  * with {@link IllegalStateException} (RocksDB may hold locks the call needs).

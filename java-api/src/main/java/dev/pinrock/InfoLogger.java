@@ -13,8 +13,10 @@ package dev.pinrock;
  * slow logger delays no flush, compaction or write. The queue holds 4096
  * messages, shared by every database logging this way; when loggers fall
  * that far behind, the oldest messages are dropped and a warning through
- * {@link System.Logger} {@code dev.pinrock.rocksdb} says how many. A logger
- * that throws loses that message only. A logger may call pinrock.
+ * {@link System.Logger} {@code dev.pinrock.rocksdb} says how many. One
+ * thread hands over every database's messages: a logger that blocks holds
+ * up the others' too. A logger that throws loses that message only. A
+ * logger may call pinrock.
  *
  * <p>A logger is held until the last message of every database opened with
  * it was handed over, after their close.
