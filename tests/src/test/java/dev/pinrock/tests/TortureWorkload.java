@@ -31,12 +31,16 @@ import java.util.zip.CRC32C;
 import dev.pinrock.Cursor;
 import dev.pinrock.DbOptions;
 import dev.pinrock.KeyValue;
+import dev.pinrock.KeyedCalls;
 import dev.pinrock.Keyspace;
 import dev.pinrock.ReadOptions;
 import dev.pinrock.RocksDb;
 import dev.pinrock.RocksDbException;
 import dev.pinrock.Snapshot;
 import dev.pinrock.StatusCode;
+import dev.pinrock.Transaction;
+import dev.pinrock.TransactionDbOptions;
+import dev.pinrock.TransactionOptions;
 import dev.pinrock.WriteBatch;
 import dev.pinrock.WriteBatchWithIndex;
 import dev.pinrock.WriteOptions;
@@ -86,6 +90,12 @@ final class TortureWorkload {
     private static final int DATABASES = 2;
     private static final int KEYS_PER_THREAD = 64;
     private static final int POOL = 8;
+    /**
+     * The database slot that is always opened transactional, pessimistic or
+     * optimistic as each open chooses; the other never is, and only it
+     * deletes ranges (which transactional databases refuse).
+     */
+    private static final int TRANSACTIONAL = 1;
     private static final DbOptions OPTIONS = DbOptions.create().createIfMissing(true)
             .writeBufferBytes(1 << 20).blockCacheBytes(1 << 20);
 
@@ -93,7 +103,7 @@ final class TortureWorkload {
     enum Operation {
         OPEN, CLOSE, PUT, DELETE, GET, MULTI_GET, WRITE_BATCH, FAILING_BATCH, SNAPSHOTS, CURSORS,
         RELEASE_VIEWS, SHARED_ARENAS, OTHER_THREADS_ARENA, SHARED_BATCH, FAMILIES, MAINTENANCE, CLOSE_AGAIN,
-        RENEW_CONFINED_ARENA, INDEXED_BATCH
+        RENEW_CONFINED_ARENA, INDEXED_BATCH, TRANSACTION, SHARED_TRANSACTION
     }
 
     /**
@@ -169,6 +179,24 @@ final class TortureWorkload {
             "IO error: lock hold by current process: the database at .+ is already open \\(or being repaired\\)"
                     + " in this process|IO error: (lock hold by current process, acquire time \\d+ acquiring thread"
                     + " \\d+|While lock file): .+/LOCK.*");
+    /** Transaction: "IllegalStateException when the transaction is closed"; closing the database closes it. */
+    static final Outcome TRANSACTION_CLOSED = Outcome.of("transaction closed", IllegalStateException.class,
+            "Transaction is closed");
+    /** Transaction: "a call made while another thread's call on it is in flight is refused". */
+    static final Outcome TRANSACTION_IN_USE = Outcome.of("transaction in use", IllegalStateException.class,
+            "Transaction is in use by another thread: it is not thread-safe");
+    /** Transaction: "after commit() or rollback() every call but close() is refused". */
+    static final Outcome TRANSACTION_DONE = Outcome.of("transaction done",
+            RocksDbException.InvalidArgumentException.class, StatusCode.INVALID_ARGUMENT,
+            "Invalid argument: the transaction is committed or rolled back");
+    /**
+     * RocksDb.dropColumnFamily in a database whose log may hold prepared transactions: refused
+     * while one is undecided (pessimistic), or always (opened otherwise); see Transaction.prepare.
+     */
+    static final Outcome DROP_BESIDE_PREPARED = Outcome.of("drop beside prepared transactions",
+            RocksDbException.InvalidArgumentException.class, StatusCode.INVALID_ARGUMENT,
+            "Invalid argument: a column family cannot be dropped (while prepared transactions are undecided"
+                    + "|here): .+");
     /** RocksDb.write and Keyspace.merge: "InvalidArgumentException when ... merges into a database without a merge operator". */
     static final Outcome MERGE_WITHOUT_OPERATOR = Outcome.of("merge without a merge operator",
             RocksDbException.InvalidArgumentException.class, StatusCode.INVALID_ARGUMENT,
@@ -209,12 +237,19 @@ final class TortureWorkload {
         ALLOWED.put(Operation.SHARED_BATCH, List.of(DATABASE_CLOSED, BATCH_CLOSED, BATCH_IN_USE,
                 CLOSED_IN_A_WRITE_STALL));
         ALLOWED.put(Operation.FAMILIES, List.of(DATABASE_CLOSED, FAMILY_DROPPED, DEFAULT_FAMILY_DROPPED, CURSOR_CLOSED,
-                CLOSED_IN_A_WRITE_STALL));
+                CLOSED_IN_A_WRITE_STALL, DROP_BESIDE_PREPARED));
         ALLOWED.put(Operation.MAINTENANCE, List.of(DATABASE_CLOSED));
         ALLOWED.put(Operation.CLOSE_AGAIN, List.of(DATABASE_CLOSED, CURSOR_CLOSED, SNAPSHOT_CLOSED, BATCH_CLOSED));
         ALLOWED.put(Operation.RENEW_CONFINED_ARENA, List.of());
         // Closing the database closes the cursor a step walks over its batch.
         ALLOWED.put(Operation.INDEXED_BATCH, List.of(DATABASE_CLOSED, CURSOR_CLOSED, CLOSED_IN_A_WRITE_STALL));
+        // Closing the database closes its transactions, and their cursors.
+        ALLOWED.put(Operation.TRANSACTION, List.of(DATABASE_CLOSED, TRANSACTION_CLOSED, CURSOR_CLOSED,
+                CLOSED_IN_A_WRITE_STALL));
+        // A pooled transaction is used, committed, rolled back and closed by any thread.
+        // Committing, rolling back or closing one closes its cursors: refused while another thread has views.
+        ALLOWED.put(Operation.SHARED_TRANSACTION, List.of(DATABASE_CLOSED, TRANSACTION_CLOSED, TRANSACTION_IN_USE,
+                TRANSACTION_DONE, CURSOR_CLOSED, CLOSED_IN_A_WRITE_STALL, VIEWS_ON_ANOTHER_THREAD));
         if (ALLOWED.size() != Operation.values().length) {
             throw new AssertionError("an operation has no entry in ALLOWED");
         }
@@ -232,6 +267,9 @@ final class TortureWorkload {
     private final AtomicReferenceArray<MemorySegment> confinedSegments;
     private final AtomicReferenceArray<Arena> confinedArenas;
     private final AtomicReferenceArray<WriteBatch> sharedBatches = new AtomicReferenceArray<>(POOL);
+    private final AtomicReferenceArray<PooledTransaction> sharedTransactions = new AtomicReferenceArray<>(POOL);
+    /** Whether each transactional database was opened pessimistic (two-phase commits, no single deletes). */
+    private final Map<RocksDb, Boolean> pessimistic = Collections.synchronizedMap(new WeakHashMap<>());
     /** The allowed exceptions met, by class (and status code), and by operation and outcome. */
     private final Map<String, LongAdder> met = new ConcurrentHashMap<>();
     private final LongAdder operations = new LongAdder();
@@ -240,6 +278,18 @@ final class TortureWorkload {
     private final AtomicLong opens = new AtomicLong();
     /** The latest opens and closes, for the history a failure prints. */
     private final ArrayDeque<String> lifecycle = new ArrayDeque<>();
+
+    /**
+     * A transaction any thread may use, commit, roll back or close, with the
+     * key it wrote (one no other transaction writes, so none waits for its
+     * lock) and the value it wrote there, which its reads must return.
+     */
+    private record PooledTransaction(Transaction transaction, byte[] key, byte[] value) implements AutoCloseable {
+        @Override
+        public void close() {
+            transaction.close();
+        }
+    }
 
     /** A value pinned into a shared arena, with the key it was read under and the bytes it held then. */
     private record Pin(byte[] key, MemorySegment value, byte[] pinned) {
@@ -352,6 +402,7 @@ final class TortureWorkload {
             closeIfPresent(cursors.get(i));
             closeIfPresent(snapshots.get(i));
             closeIfPresent(sharedBatches.get(i));
+            closeIfPresent(sharedTransactions.get(i));
             Arena arena = sharedArenas.get(i);
             if (arena.scope().isAlive()) {
                 arena.close();
@@ -627,6 +678,10 @@ final class TortureWorkload {
                 return Operation.RENEW_CONFINED_ARENA;
             } else if (choice < 940) {
                 return Operation.INDEXED_BATCH;
+            } else if (choice < 975 && slot == TRANSACTIONAL) {
+                return Operation.TRANSACTION;
+            } else if (choice < 995 && slot == TRANSACTIONAL) {
+                return Operation.SHARED_TRANSACTION;
             }
             return Operation.GET;
         }
@@ -665,6 +720,8 @@ final class TortureWorkload {
                 case CLOSE_AGAIN -> closeAgain(db);
                 case RENEW_CONFINED_ARENA -> renewConfinedArena();
                 case INDEXED_BATCH -> indexedBatch(db, mine);
+                case TRANSACTION -> transaction(db, mine);
+                case SHARED_TRANSACTION -> sharedTransaction(db, mine);
                 default -> throw new AssertionError("no step for " + operation);
             }
         }
@@ -751,7 +808,8 @@ final class TortureWorkload {
 
         private void delete(RocksDb db, int n) {
             byte[] key = key(n);
-            int mode = random.nextInt(5);
+            int drawn = random.nextInt(5);
+            int mode = drawn == 3 && slot == TRANSACTIONAL ? 0 : drawn; // no range deletes there
             write(n, "delete in mode " + mode, db, () -> {
                 switch (mode) {
                     case 0 -> db.delete(key);
@@ -765,7 +823,7 @@ final class TortureWorkload {
         }
 
         /** Reads key through access mode 0 to 5; null when absent. Each mode's read is verified whole. */
-        private byte[] get(Keyspace db, byte[] key, int mode) {
+        private byte[] get(KeyedCalls db, byte[] key, int mode) {
             String path = "get in mode " + mode;
             switch (mode) {
                 case 0:
@@ -836,7 +894,7 @@ final class TortureWorkload {
 
         /** Verifies a key a cursor showed alone: one the workload writes to the default family. */
         private void verifyKey(String path, byte[] key) {
-            if (!new String(key, StandardCharsets.UTF_8).matches("(t\\d+|shared|family)-\\d+")) {
+            if (!new String(key, StandardCharsets.UTF_8).matches("(t\\d+|shared|family|pooled)-\\d+")) {
                 throw new AssertionError(path + " showed a key no thread writes: " + Arrays.toString(key));
             }
         }
@@ -943,12 +1001,18 @@ final class TortureWorkload {
                         }
                         default -> {
                             // Keys t<id>-<n> sort as strings: delete [t<id>-1, t<id>-2) drops 1, 10..19.
+                            // A transactional database deletes no ranges: there, each key of it.
                             int digit = random.nextInt(8) + 1;
-                            batch.deleteRange(("t" + id + "-" + digit).getBytes(StandardCharsets.UTF_8),
-                                    ("t" + id + "-" + (digit + 1)).getBytes(StandardCharsets.UTF_8));
+                            if (slot != TRANSACTIONAL) {
+                                batch.deleteRange(("t" + id + "-" + digit).getBytes(StandardCharsets.UTF_8),
+                                        ("t" + id + "-" + (digit + 1)).getBytes(StandardCharsets.UTF_8));
+                            }
                             after.keySet().removeIf(k -> String.valueOf(k).startsWith(String.valueOf(digit)));
                             for (int k = 0; k < KEYS_PER_THREAD; k++) {
                                 if (String.valueOf(k).startsWith(String.valueOf(digit))) {
+                                    if (slot == TRANSACTIONAL) {
+                                        batch.delete(key(k));
+                                    }
                                     writes.merge(k, "range deletion", (a, b) -> a + ", " + b);
                                 }
                             }
@@ -968,43 +1032,20 @@ final class TortureWorkload {
         }
 
         /**
-         * Puts and deletes of this thread's keys in a batch with index, each
-         * followed by a read of one of its keys through the batch (in a random
-         * access mode: its writes over the database), then a cursor over the
-         * batch that must show exactly those keys as the batch holds them;
-         * the batch is then written, or dropped.
+         * Writes this thread's keys into a batch with index, reading each back
+         * through it (its writes merged over the database), then writes the
+         * batch or drops it.
          */
         private void indexedBatch(RocksDb db, Map<Integer, byte[]> mine) {
             Map<Integer, byte[]> after = new HashMap<>(mine);
             Map<Integer, String> writes = new TreeMap<>();
             try (WriteBatchWithIndex batch = new WriteBatchWithIndex(db, random.nextBoolean())) {
                 for (int i = random.nextInt(20); i >= 0; i--) {
-                    int n = random.nextInt(KEYS_PER_THREAD);
-                    if (random.nextInt(4) == 0) {
-                        batch.delete(key(n));
-                        after.remove(n);
-                        writes.merge(n, "delete", (a, b) -> a + ", " + b);
-                    } else {
-                        byte[] value = value(key(n));
-                        batch.put(key(n), value);
-                        after.put(n, value);
-                        writes.merge(n, "put of " + value.length + " bytes", (a, b) -> a + ", " + b);
-                    }
+                    writeThrough(batch, after, writes);
                     int read = random.nextInt(KEYS_PER_THREAD);
                     check(after.get(read), readThrough(batch, key(read)), read);
                 }
-                String prefix = "t" + id + "-";
-                Map<Integer, byte[]> seen = new HashMap<>();
-                try (Cursor cursor = batch.cursor(ReadOptions.DEFAULT.prefix(prefix.getBytes(StandardCharsets.UTF_8)))) {
-                    for (boolean on = cursor.first(); on; on = cursor.next()) {
-                        verifyEntry("cursor over a batch with index", cursor.key(), cursor.value(), null);
-                        String key = new String(cursor.keyBytes(), StandardCharsets.UTF_8);
-                        seen.put(Integer.parseInt(key.substring(prefix.length())), cursor.valueBytes());
-                    }
-                }
-                for (int n = 0; n < KEYS_PER_THREAD; n++) {
-                    check(after.get(n), seen.get(n), n);
-                }
+                checkCursorOver(batch, after, "cursor over a batch with index");
                 if (random.nextBoolean()) {
                     return; // dropped: the database keeps what the model holds
                 }
@@ -1020,26 +1061,174 @@ final class TortureWorkload {
             mine.putAll(after);
         }
 
-        /** Reads key through a batch with index in a random access mode, its value verified. */
-        private byte[] readThrough(WriteBatchWithIndex batch, byte[] key) {
-            switch (random.nextInt(3)) {
-                case 0: {
-                    try (Arena arena = Arena.ofConfined()) {
-                        MemorySegment pinned = batch.getPinned(arena, key);
-                        if (pinned == null) {
-                            return null;
+        /**
+         * Writes this thread's keys in a transaction of the transactional
+         * database, with save points, snapshots and reads (for update too)
+         * checked against what it wrote; then closes it undecided, rolls it
+         * back, or commits it (named and prepared first, one in three in a
+         * pessimistic database). Only a commit that returned changes the model:
+         * one that a close cut off after the prepare leaves a prepared
+         * transaction, which the next open rolls back.
+         */
+        private void transaction(RocksDb db, Map<Integer, byte[]> mine) {
+            boolean pessimisticDb = pessimistic.getOrDefault(db, false);
+            boolean twoPhase = pessimisticDb && random.nextInt(3) == 0;
+            int ending = random.nextInt(6); // 0: closed undecided, 1: rolled back, otherwise committed
+            Map<Integer, byte[]> after = new HashMap<>(mine);
+            Map<Integer, String> writes = new TreeMap<>();
+            ArrayDeque<Map<Integer, byte[]>> savePoints = new ArrayDeque<>();
+            String what = (twoPhase ? "prepared " : "") + "transaction";
+            try (Transaction transaction = db.beginTransaction(TransactionOptions.DEFAULT
+                    .setSnapshot(random.nextBoolean()))) {
+                for (int i = random.nextInt(12); i >= 0; i--) {
+                    int n = random.nextInt(KEYS_PER_THREAD);
+                    switch (random.nextInt(9)) {
+                        case 0 -> {
+                            transaction.setSavePoint();
+                            savePoints.push(new HashMap<>(after));
                         }
-                        verify("batch getPinned", key, pinned);
-                        return pinned.toArray(ValueLayout.JAVA_BYTE);
+                        case 1 -> {
+                            boolean had = transaction.rollbackToSavePoint();
+                            if (had == savePoints.isEmpty()) {
+                                throw new AssertionError("rollbackToSavePoint returned " + had + " with "
+                                        + savePoints.size() + " save points set");
+                            }
+                            if (had) {
+                                after = savePoints.pop();
+                                writes.replaceAll((k, write) -> write + ", rolled back to a save point");
+                            }
+                        }
+                        case 2 -> check(after.get(n), readThrough(transaction.forUpdate(db, !pessimisticDb
+                                || random.nextBoolean()), key(n)), n);
+                        case 3 -> check(after.get(n), readThrough(transaction, key(n)), n);
+                        case 4 -> {
+                            if (random.nextBoolean()) {
+                                transaction.setSnapshot();
+                            } else {
+                                transaction.setSnapshotOnNextOperation();
+                            }
+                        }
+                        default -> writeThrough(transaction, after, writes);
                     }
                 }
-                case 1: {
-                    List<byte[]> values = batch.multiGet(List.of(key));
-                    return verified("batch multiGet", key, values.get(0));
+                if (random.nextInt(3) == 0) {
+                    checkCursorOver(transaction, after, "cursor over a transaction");
                 }
-                default:
-                    return verified("batch get", key, batch.get(key));
+                if (ending == 0) {
+                    return; // closed undecided: rolled back
+                } else if (ending == 1) {
+                    transaction.rollback();
+                    return;
+                }
+                try {
+                    if (twoPhase) {
+                        transaction.setName("t" + id + "-" + step);
+                        transaction.prepare();
+                    }
+                    transaction.commit();
+                } catch (RuntimeException e) {
+                    writes.forEach((n, write) -> record(n, what + ": " + write, db, e));
+                    throw e;
+                }
             }
+            writes.forEach((n, write) -> record(n, what + ": " + write, db, null));
+            mine.clear();
+            mine.putAll(after);
+        }
+
+        /**
+         * Takes a step on a pooled transaction of the transactional database,
+         * which any thread may have begun, used, committed, rolled back or
+         * closed: begins one (writing a key of its own) in place of the pool
+         * slot's, reads this thread's keys or the transaction's own through it,
+         * walks this thread's keys with a cursor over it, or commits, rolls
+         * back or closes it. It never reads for update, so it locks no key a
+         * thread writes.
+         */
+        private void sharedTransaction(RocksDb db, Map<Integer, byte[]> mine) {
+            int index = random.nextInt(POOL);
+            PooledTransaction pooled = sharedTransactions.get(index);
+            int n = random.nextInt(KEYS_PER_THREAD);
+            switch (pooled == null ? 0 : random.nextInt(8)) {
+                case 0 -> {
+                    byte[] key = ("pooled-" + (step * 64 + id)).getBytes(StandardCharsets.UTF_8);
+                    byte[] value = value(key);
+                    Transaction transaction = db.beginTransaction();
+                    try {
+                        transaction.put(key, value);
+                    } catch (RuntimeException e) {
+                        transaction.close();
+                        throw e;
+                    }
+                    closeIfPresent(sharedTransactions.getAndSet(index, new PooledTransaction(transaction, key,
+                            value)));
+                }
+                case 1, 2 -> check(mine.get(n), readThrough(pooled.transaction(), key(n)), n);
+                case 3 -> {
+                    byte[] read = readThrough(pooled.transaction(), pooled.key());
+                    if (!Arrays.equals(read, pooled.value())) {
+                        throw new AssertionError("a pooled transaction read its own write to "
+                                + new String(pooled.key(), StandardCharsets.UTF_8) + " as " + describe(read)
+                                + ", where it wrote " + describe(pooled.value()));
+                    }
+                }
+                case 4 -> checkCursorOver(pooled.transaction(), mine, "cursor over a pooled transaction");
+                case 5 -> pooled.transaction().commit();
+                case 6 -> pooled.transaction().rollback();
+                default -> pooled.close();
+            }
+        }
+
+        /**
+         * Writes one of this thread's keys through pending writes (a batch
+         * with index or a transaction): a put or a delete, noted in after
+         * (what the pending writes hold for the keys) and writes (their history).
+         */
+        private void writeThrough(KeyedCalls pending, Map<Integer, byte[]> after, Map<Integer, String> writes) {
+            int n = random.nextInt(KEYS_PER_THREAD);
+            if (random.nextInt(4) == 0) {
+                pending.delete(key(n));
+                after.remove(n);
+                writes.merge(n, "delete", (a, b) -> a + ", " + b);
+            } else {
+                byte[] value = value(key(n));
+                pending.put(key(n), value);
+                after.put(n, value);
+                writes.merge(n, "put of " + value.length + " bytes", (a, b) -> a + ", " + b);
+            }
+        }
+
+        /**
+         * Walks this thread's keys with a cursor over pending writes (a batch
+         * with index or a transaction, merged over the database): it must show
+         * exactly expected, every value whole.
+         */
+        private void checkCursorOver(KeyedCalls pending, Map<Integer, byte[]> expected, String path) {
+            String prefix = "t" + id + "-";
+            Map<Integer, byte[]> seen = new HashMap<>();
+            try (Cursor cursor = pending.cursor(ReadOptions.DEFAULT.prefix(prefix.getBytes(StandardCharsets.UTF_8)))) {
+                for (boolean on = cursor.first(); on; on = cursor.next()) {
+                    verifyEntry(path, cursor.key(), cursor.value(), null);
+                    String key = new String(cursor.keyBytes(), StandardCharsets.UTF_8);
+                    seen.put(Integer.parseInt(key.substring(prefix.length())), cursor.valueBytes());
+                }
+            }
+            for (int n = 0; n < KEYS_PER_THREAD; n++) {
+                check(expected.get(n), seen.get(n), n);
+            }
+        }
+
+        /**
+         * Reads key through pending writes (a batch with index or a
+         * transaction) in a random access mode (those of {@link #get} and a
+         * multiGet), its value verified.
+         */
+        private byte[] readThrough(KeyedCalls pending, byte[] key) {
+            int mode = random.nextInt(7);
+            if (mode == 6) {
+                return verified("multiGet through pending writes", key, pending.multiGet(List.of(key)).get(0));
+            }
+            return get(pending, key, mode);
         }
 
         /** A merge without a merge operator fails the whole batch before anything is written. */
@@ -1391,7 +1580,22 @@ final class TortureWorkload {
 
         /** Opens the database of a slot, numbers this open and logs it. */
         private RocksDb open(int slot, String what) {
-            RocksDb db = RocksDb.open(dir.resolve("db" + slot), OPTIONS);
+            RocksDb db;
+            if (slot == TRANSACTIONAL) {
+                boolean pessimisticOpen = random.nextBoolean();
+                db = RocksDb.openTransactional(dir.resolve("db" + slot), OPTIONS, pessimisticOpen
+                        ? TransactionDbOptions.pessimistic() : TransactionDbOptions.optimistic());
+                pessimistic.put(db, pessimisticOpen);
+                // Prepared transactions whose commit a close cut off: their threads' models hold them
+                // uncommitted, so every open that recovers them rolls them back before anyone reads.
+                for (Transaction prepared : db.preparedTransactions()) {
+                    try (prepared) {
+                        prepared.rollback();
+                    }
+                }
+            } else {
+                db = RocksDb.open(dir.resolve("db" + slot), OPTIONS);
+            }
             generations.put(db, opens.incrementAndGet());
             logLifecycle(what + " db" + slot + ": " + generation(db));
             return db;
