@@ -23,7 +23,8 @@ import dev.pinrock.bindings.PinrockNative;
  * passes or tests, and the guarded call ({@link #call}, {@link #word})
  * through which the rarely used downcalls go. The struct classes jextract
  * generated ({@code pr_get_result}, {@code pr_cursor_entry},
- * {@code pr_histogram}, {@code pr_memory_usage}) are layouts, not calls: the
+ * {@code pr_histogram}, {@code pr_memory_usage}, {@code pr_compaction_context}
+ * and the others) are layouts, not calls: the
  * classes that allocate and read those structs use them (docs/native.md
  * lists which).
  *
