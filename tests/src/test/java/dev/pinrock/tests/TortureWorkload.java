@@ -185,6 +185,14 @@ final class TortureWorkload {
     /** Transaction: "a call made while another thread's call on it is in flight is refused". */
     static final Outcome TRANSACTION_IN_USE = Outcome.of("transaction in use", IllegalStateException.class,
             "Transaction is in use by another thread: it is not thread-safe");
+    /**
+     * RocksDbException.ConflictException: "TRY_AGAIN: the memtables no longer held enough
+     * history to tell" (an optimistic commit after flushes; each thread's keys are its own,
+     * so no other conflict arises).
+     */
+    static final Outcome HISTORY_TOO_SHORT = Outcome.of("conflict history too short",
+            RocksDbException.ConflictException.class, StatusCode.TRY_AGAIN,
+            "Operation failed\\. Try again\\.: Transaction could not check for conflicts .*");
     /** Transaction: "after commit() or rollback() every call but close() is refused". */
     static final Outcome TRANSACTION_DONE = Outcome.of("transaction done",
             RocksDbException.InvalidArgumentException.class, StatusCode.INVALID_ARGUMENT,
@@ -245,11 +253,12 @@ final class TortureWorkload {
         ALLOWED.put(Operation.INDEXED_BATCH, List.of(DATABASE_CLOSED, CURSOR_CLOSED, CLOSED_IN_A_WRITE_STALL));
         // Closing the database closes its transactions, and their cursors.
         ALLOWED.put(Operation.TRANSACTION, List.of(DATABASE_CLOSED, TRANSACTION_CLOSED, CURSOR_CLOSED,
-                CLOSED_IN_A_WRITE_STALL));
+                CLOSED_IN_A_WRITE_STALL, HISTORY_TOO_SHORT));
         // A pooled transaction is used, committed, rolled back and closed by any thread.
         // Committing, rolling back or closing one closes its cursors: refused while another thread has views.
         ALLOWED.put(Operation.SHARED_TRANSACTION, List.of(DATABASE_CLOSED, TRANSACTION_CLOSED, TRANSACTION_IN_USE,
-                TRANSACTION_DONE, CURSOR_CLOSED, CLOSED_IN_A_WRITE_STALL, VIEWS_ON_ANOTHER_THREAD));
+                TRANSACTION_DONE, CURSOR_CLOSED, CLOSED_IN_A_WRITE_STALL, VIEWS_ON_ANOTHER_THREAD,
+                HISTORY_TOO_SHORT));
         if (ALLOWED.size() != Operation.values().length) {
             throw new AssertionError("an operation has no entry in ALLOWED");
         }
