@@ -37,6 +37,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class ResourceGuard {
     /** Set in {@link #state} once closing has begun; the other bits count calls in flight. */
     private static final int CLOSING = 0x8000_0000;
+    /** What {@link #admit()} returns for an admitted call; no refusing state is 0. */
+    private static final int ADMITTED = 0;
     /** Ints from one stripe's counter to the next: 128 bytes, two cache lines. */
     private static final int STRIPE_SPACING = 32;
     /** log2 of the number of stripes: twice the processors, rounded up to a power of two, at most 64. */
@@ -99,8 +101,10 @@ public final class ResourceGuard {
      */
     public void acquire() {
         Callbacks.refuseReentry();
-        if (!tryAcquire()) {
-            throw new IllegalStateException(isClosed() ? name + " is closed"
+        int refusing = admit();
+        if (refusing != ADMITTED) {
+            // Judged by the state that refused the call: a close that fails opens the guard again.
+            throw new IllegalStateException((refusing & CLOSING) != 0 ? name + " is closed"
                     : name + " is in use by another thread: it is not thread-safe");
         }
     }
@@ -113,22 +117,31 @@ public final class ResourceGuard {
      * @return whether the call may go on
      */
     public boolean tryAcquire() {
+        return admit() == ADMITTED;
+    }
+
+    /**
+     * Marks one call in flight unless the guard refuses it.
+     *
+     * @return {@link #ADMITTED}, or the state that refused the call (never 0)
+     */
+    private int admit() {
         int[] counters = stripes;
         if (counters != null) {
-            return tryAcquireStriped(counters);
+            return tryAcquireStriped(counters) ? ADMITTED : CLOSING;
         }
         int current = state;
         while ((current & CLOSING) == 0 && !(exclusive && current != 0)) {
             int witness = (int) STATE.compareAndExchange(this, current, current + 1);
             if (witness == current) {
-                return true;
+                return ADMITTED;
             }
             if (!exclusive) {
-                return tryAcquireStriped(stripes());
+                return tryAcquireStriped(stripes()) ? ADMITTED : CLOSING;
             }
             current = witness;
         }
-        return false;
+        return current;
     }
 
     /** Counts a call on the current thread's stripe, unless closing has begun. */

@@ -61,6 +61,41 @@ class ResourceGuardTest {
     }
 
     @Test
+    void aCallRefusedByACloseThatThenFailsIsToldTheResourceIsClosed() throws Exception {
+        for (ResourceGuard guard : new ResourceGuard[] {new ResourceGuard("thing"), ResourceGuard.exclusive("thing")}) {
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread closer = new Thread(() -> {
+                while (!stop.get()) {
+                    try {
+                        guard.close(() -> {
+                            throw new IllegalStateException("busy");
+                        });
+                    } catch (IllegalStateException expected) {
+                        // the guard opens again
+                    }
+                }
+            });
+            closer.start();
+            int refusals = 0;
+            try {
+                for (int call = 0; call < 200_000; call++) {
+                    try {
+                        guard.acquire();
+                        guard.release();
+                    } catch (IllegalStateException e) {
+                        assertEquals("thing is closed", e.getMessage());
+                        refusals++;
+                    }
+                }
+            } finally {
+                stop.set(true);
+                closer.join();
+            }
+            assertTrue(refusals > 0, "no call met the failing close");
+        }
+    }
+
+    @Test
     void closeWaitsForTheCallInFlight() throws Exception {
         ResourceGuard guard = new ResourceGuard("thing");
         AtomicBoolean callFinished = new AtomicBoolean();
