@@ -717,6 +717,110 @@ PR_API int32_t pr_db_get(pr_db_t* db, const uint8_t* key, size_t key_len, uint8_
                          size_t buf_cap, uint32_t flags, pr_get_result_t* result, char* err,
                          size_t err_cap);
 
+/* ---- events and background errors -----------------------------------------
+ * RocksDB tells its EventListeners what it does: flushes and compactions
+ * begun and completed, table files created and deleted, memtables sealed,
+ * files ingested, write stalls, background errors and the recoveries from
+ * them. A database opened with an event destination puts each such event,
+ * encoded and tagged with the destination, on one queue shared by the whole
+ * process, which a caller drains with pr_event_next: RocksDB's threads never
+ * wait for the reader, and no event calls back.
+ *
+ * An event's payload is its fields in the order its kind lists, each an
+ * int64 in native byte order, a string (its length as an int64, then its
+ * bytes, no NUL) or a list (its count as an int64, then its elements). A
+ * status is an int64 pinrock status (PR_OK or a code with a sub-code, as
+ * the functions return) followed by a string, the message (empty for
+ * PR_OK). Every payload begins with the database's path, a string; the
+ * kinds list what follows it. Reasons and conditions are RocksDB's enum
+ * values (rocksdb/listener.h, rocksdb/types.h). Job ids link a flush's or
+ * compaction's events to the files it creates. */
+enum pr_event_kind {
+  /* No event: a destination's end (see pr_options_set_event_listener). */
+  PR_EVENT_END = 0,
+  /* family (string), file path (string, empty when begun), job id,
+   * triggered writes slowdown (0/1), triggered writes stop (0/1), smallest
+   * and largest sequence numbers, reason (rocksdb::FlushReason), entries
+   * and deletions written (0 when begun). */
+  PR_EVENT_FLUSH_BEGUN = 1,
+  PR_EVENT_FLUSH_COMPLETED = 2,
+  /* family (string), status (PR_OK when begun), job id, base input level,
+   * output level, reason (rocksdb::CompactionReason), input files and
+   * output files (lists of: path (string), level, file number; outputs
+   * empty when begun), elapsed microseconds, records read, records
+   * written, bytes read, bytes written (0 when begun). */
+  PR_EVENT_COMPACTION_BEGUN = 3,
+  PR_EVENT_COMPACTION_COMPLETED = 4,
+  /* reason (rocksdb::BackgroundErrorReason), status: the error that
+   * stopped writes (with pr_options_set_auto_recovery's default, RocksDB
+   * tries to recover from the errors it can by itself; otherwise
+   * pr_db_resume). */
+  PR_EVENT_BACKGROUND_ERROR = 5,
+  /* the error recovered from (status), and the error after the attempt
+   * (status: PR_OK when writes are accepted again). */
+  PR_EVENT_ERROR_RECOVERY_ENDED = 6,
+  /* family (string), the condition now and before
+   * (rocksdb::WriteStallCondition: 0 delayed, 1 stopped, 2 normal). */
+  PR_EVENT_WRITE_STALL_CHANGED = 7,
+  /* family (string), file path (string), job id, reason
+   * (rocksdb::TableFileCreationReason), status, file size in bytes,
+   * entries, deletions. */
+  PR_EVENT_TABLE_FILE_CREATED = 8,
+  /* file path (string), job id, status. */
+  PR_EVENT_TABLE_FILE_DELETED = 9,
+  /* family (string), first sequence number, earliest sequence number,
+   * entries, deletions. */
+  PR_EVENT_MEMTABLE_SEALED = 10,
+  /* family (string), the external file's path (string), its path in the
+   * database (string), its global sequence number, entries. */
+  PR_EVENT_EXTERNAL_FILE_INGESTED = 11
+};
+
+/* Makes databases opened with options queue their events for
+ * pr_event_next, tagged with destination (not 0); 0 queues none (the
+ * default). Once the destination this call sets is held by nothing any
+ * more (these options destroyed or set again, and every database opened
+ * with them closed), one PR_EVENT_END for it is queued after all its
+ * events, and never dropped: a reader can keep what it needs per
+ * destination until then. Returns PR_OK, or PR_CODE_INTERNAL when memory
+ * is exhausted. */
+PR_API int32_t pr_options_set_event_listener(pr_options_t* options, uint64_t destination,
+                                             char* err, size_t err_cap);
+
+/* Sets whether databases opened with options recover by themselves from
+ * the background errors RocksDB can recover from (an out-of-space, a
+ * retryable I/O error): non-zero (the default) lets RocksDB try; 0 leaves
+ * such a database refusing writes until pr_db_resume (and overrides the
+ * option max_bgerror_resume_count with 0). Returns PR_OK. */
+PR_API int32_t pr_options_set_auto_recovery(pr_options_t* options, int32_t auto_recovery,
+                                            char* err, size_t err_cap);
+
+/* An event taken from the queue; the caller frees it with pr_event_free. */
+typedef struct pr_event pr_event_t;
+
+/* Takes the oldest event from the process-wide queue, waiting up to
+ * timeout_ms milliseconds (0 or less: do not wait; more than a day: a day)
+ * for one. Returns it, or NULL when none came in time. *kind receives its
+ * enum pr_event_kind, *destination its destination, *payload and
+ * *payload_len its encoded fields (valid until pr_event_free; empty for
+ * PR_EVENT_END), *dropped how many events were discarded since the previous
+ * call returned one, because the queue (which holds the newest 4096, ends
+ * aside) was full. Blocks only the calling thread; thread-safe, and each
+ * event goes to one caller. Never fails (out of memory: NULL). */
+PR_API pr_event_t* pr_event_next(int64_t timeout_ms, int32_t* kind, uint64_t* destination,
+                                 const uint8_t** payload, size_t* payload_len,
+                                 uint64_t* dropped);
+
+/* Frees an event. NULL is accepted. */
+PR_API void pr_event_free(pr_event_t* event);
+
+/* Asks RocksDB to recover from the background error that stopped the
+ * database's writes (RocksDB's DB::Resume): flushes what it must, and
+ * accepts writes again. Returns PR_OK when it recovered or had nothing to
+ * recover from, otherwise RocksDB's status (the error persists: an
+ * unrecoverable one, a full disk still full). Thread-safe. */
+PR_API int32_t pr_db_resume(pr_db_t* db, char* err, size_t err_cap);
+
 /* ---- bulk load: table files built outside a database, then ingested ---- */
 
 /* A writer of one sorted table file (SST). Not thread-safe. */

@@ -230,6 +230,11 @@ int32_t open_database(const pr_options_t* options, const char* path, const Datab
       families.push_back(std::move(family));
     }
     rocksdb::DBOptions db_options(rocks_options);
+    if (auto listener = queue_event_listener(*options, path)) {
+      db_options.listeners.push_back(std::move(listener));
+    }
+    // RocksDB retries retryable I/O errors without asking its listeners.
+    if (!options->event_auto_recovery) db_options.max_bgerror_resume_count = 0;
     database.two_phase_recorded = two_phase_recorded(path);
     if (database.two_phase_recorded) db_options.allow_2pc = true;
     rocksdb::Status checked =

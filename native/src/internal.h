@@ -9,6 +9,7 @@
 #define PINROCK_INTERNAL_H
 
 #include "pinrock.h"
+#include "tagged_queue.h"
 
 #include <rocksdb/advanced_cache.h>
 #include <rocksdb/cache.h>
@@ -16,6 +17,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/env.h>
 #include <rocksdb/iterator.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/merge_operator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/rate_limiter.h>
@@ -57,11 +59,6 @@ struct pr_memory_budget {
 // throws nor loses data on any input, by its name. operand_bytes, when not
 // 0, is the one operand length it reads (uint64add counts any other operand
 // as 0): a batch merging an operand of another length is refused.
-// A queue destination of info logs (pr_options_set_info_log): its tag, and
-// PR_LOG_END queued for it once the last options or database holding it
-// lets go (info_log.cc).
-struct LogDestination;
-
 struct MergeOperatorKind {
   const char* name;
   size_t operand_bytes;
@@ -87,9 +84,15 @@ struct pr_options {
   // The merge operator pinrock offers that family.merge_operator is, or null.
   const MergeOperatorKind* merge_operator_kind = nullptr;
   int32_t statistics_level = 0;
-  // Where the info log goes: the file LOG (null) or the queue, with this
-  // destination's tag (pr_options_set_info_log).
-  std::shared_ptr<const LogDestination> info_log_destination;
+  // Where the info log goes: the file LOG (null) or the info log queue,
+  // with this destination's tag (pr_options_set_info_log).
+  std::shared_ptr<const pinrock::internal::QueueDestination> info_log_destination;
+  // Where the events of databases opened with these options go: nowhere
+  // (null) or the event queue, with this destination's tag, and whether
+  // RocksDB may recover from background errors by itself
+  // (pr_options_set_event_listener).
+  std::shared_ptr<const pinrock::internal::QueueDestination> event_destination;
+  bool event_auto_recovery = true;
   // Options of existing column families opened by pr_db_open, by name.
   std::map<std::string, std::shared_ptr<pr_options>> family_options;
   // The options the option strings named, by scope (PR_OPTION_SCOPE_*) and
@@ -242,7 +245,7 @@ class DirectoryClaim {
     directories_.push_back(directory);
     return rocksdb::Status::OK();
   }
-  // Never destroyed, like LogQueue: a database may close while the process exits.
+  // Never destroyed, like the info log queue: a database may close while the process exits.
   static std::mutex& mutex() {
     static std::mutex* mutex = new std::mutex();
     return *mutex;
@@ -483,7 +486,13 @@ rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb
 // The info log of a database whose messages go to the queue (from level
 // up, prefixed with path, tagged with destination's tag).
 std::shared_ptr<rocksdb::Logger> queue_logger(rocksdb::InfoLogLevel level, std::string path,
-                                              std::shared_ptr<const LogDestination> destination);
+                                              std::shared_ptr<const QueueDestination> destination);
+
+// event_listeners.cc
+// The listener of a database opened with options that have an event
+// destination: queues its events, tagged with it, each naming path.
+std::shared_ptr<rocksdb::EventListener> queue_event_listener(const pr_options& options,
+                                                             std::string path);
 
 // database.cc
 int32_t get(const pr_db& db, const rocksdb::ReadOptions& options, const uint8_t* key,

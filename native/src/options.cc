@@ -529,6 +529,10 @@ std::vector<std::string> open_only_settings(const pr_options& options) {
   if (options.info_log_destination != defaults.info_log_destination) {
     fixed.push_back("the info log's destination");
   }
+  if (options.event_destination) fixed.push_back("an event listener");
+  if (options.event_auto_recovery != defaults.event_auto_recovery) {
+    fixed.push_back("the choice of recovering from background errors");
+  }
   if (!options.family_options.empty()) fixed.push_back("options of named column families");
   if (options.env) fixed.push_back("an Env");
   return fixed;

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -159,6 +160,125 @@ inline std::string Move(pr_cursor_t* cursor, int32_t op, const std::string& key 
   if (status != PR_OK) return "error " + std::to_string(PR_STATUS_CODE(status));
   return Entry(entry);
 }
+
+// ---- events (pr_event_next)
+
+// One event, with a reader of its payload's fields in order.
+struct Event {
+  int32_t kind;
+  uint64_t destination;
+  std::string payload;
+  size_t at = 0;
+
+  int64_t Number() {
+    int64_t value = 0;
+    EXPECT_LE(at + sizeof value, payload.size());
+    if (at + sizeof value <= payload.size()) std::memcpy(&value, payload.data() + at, sizeof value);
+    at += sizeof value;
+    return value;
+  }
+
+  std::string String() {
+    int64_t length = Number();
+    EXPECT_LE(at + static_cast<size_t>(length), payload.size());
+    std::string value = payload.substr(at, static_cast<size_t>(length));
+    at += static_cast<size_t>(length);
+    return value;
+  }
+
+  // A status: "OK", or its message.
+  std::string Status() {
+    int64_t status = Number();
+    std::string message = String();
+    return status == PR_OK ? "OK" : message;
+  }
+
+  bool Done() const { return at == payload.size(); }
+};
+
+// Takes the next event (waiting up to timeout_ms) into *event; false when none came.
+inline bool TakeEvent(int64_t timeout_ms, Event* event, uint64_t* dropped) {
+  const uint8_t* payload = nullptr;
+  size_t length = 0;
+  pr_event_t* taken =
+      pr_event_next(timeout_ms, &event->kind, &event->destination, &payload, &length, dropped);
+  if (taken == nullptr) return false;
+  event->payload.assign(reinterpret_cast<const char*>(payload), length);
+  event->at = 0;
+  pr_event_free(taken);
+  return true;
+}
+
+// The destination the event tests queue to.
+constexpr uint64_t kEventDestination = 11;
+
+// Takes events until the end of kEventDestination, the only destination
+// queued to (waiting up to 10 s for each), the end not included.
+inline std::vector<Event> DrainUntilEnd() {
+  std::vector<Event> events;
+  Event event{};
+  uint64_t dropped = 0;
+  while (TakeEvent(10000, &event, &dropped)) {
+    EXPECT_EQ(0u, dropped);
+    EXPECT_EQ(kEventDestination, event.destination);
+    if (event.kind == PR_EVENT_END) {
+      EXPECT_TRUE(event.payload.empty());
+      return events;
+    }
+    events.push_back(event);
+  }
+  ADD_FAILURE() << "no end of the destination came";
+  return events;
+}
+
+// Waits up to 10 s for an event of kind, keeping those taken before it.
+inline bool AwaitEvent(int32_t kind, std::vector<Event>* taken) {
+  Event event{};
+  uint64_t dropped = 0;
+  while (TakeEvent(10000, &event, &dropped)) {
+    taken->push_back(event);
+    if (event.kind == kind) return true;
+  }
+  return false;
+}
+
+inline std::vector<Event> OfKind(const std::vector<Event>& events, int32_t kind) {
+  std::vector<Event> found;
+  for (const Event& event : events) {
+    if (event.kind == kind) found.push_back(event);
+  }
+  return found;
+}
+
+// A database whose events are queued to kEventDestination.
+class EventQueueTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    pr_options_set_create_if_missing(options.handle, 1);
+    ASSERT_EQ(PR_OK, pr_options_set_event_listener(options.handle, kEventDestination, err, sizeof err))
+        << err;
+  }
+
+  void Open() {
+    ASSERT_EQ(PR_OK, pr_db_open(options.handle, dir.path().c_str(), &db, err, sizeof err)) << err;
+  }
+
+  int32_t Put(const std::string& key) {
+    return pr_db_put(db, bytes(key), key.size(), bytes("v"), 1, err, sizeof err);
+  }
+
+  // Closes the database and lets go of the options: the destination ends.
+  std::vector<Event> CloseAndDrain() {
+    EXPECT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+    EXPECT_EQ(PR_OK, pr_options_set_event_listener(options.handle, 0, err, sizeof err)) << err;
+    return DrainUntilEnd();
+  }
+
+  TempDir dir;
+  Options options;
+  pr_db_t* db = nullptr;
+  char err[512] = {0};
+};
 
 }  // namespace pinrock_test
 

@@ -63,6 +63,8 @@ public final class DbOptions {
         InfoLogLevel infoLogLevel = InfoLogLevel.INFO;
         boolean infoLogToSystemLogger;
         InfoLogger infoLogger;
+        EventListener eventListener;
+        boolean autoRecovery = true;
         boolean memoryFirstReads = true;
         Map<String, DbOptions> columnFamilyOptions = Map.of();
         List<String> databaseOptions = List.of();
@@ -550,6 +552,59 @@ public final class DbOptions {
     }
 
     /**
+     * Returns a copy whose databases tell listener what RocksDB does in them
+     * (see {@link EventListener}: flushes, compactions, files, stalls,
+     * background errors), or, when listener is null, tell no one (the
+     * default). Database-wide: the options of a
+     * {@link #columnFamily(String, DbOptions) column family} refuse one.
+     *
+     * @param listener the listener, or null
+     * @return a copy with the setting changed
+     */
+    public DbOptions eventListener(EventListener listener) {
+        Values v = values();
+        v.eventListener = listener;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns the listener of the databases opened with these options, or null for none.
+     *
+     * @return the listener, or null
+     */
+    public EventListener eventListener() {
+        return v.eventListener;
+    }
+
+    /**
+     * Returns a copy that sets whether RocksDB recovers by itself from the
+     * background errors it can recover from: an out-of-space it sees end
+     * (with an {@link SstFileManager}), a retryable I/O error (retried
+     * every second by default, {@code bgerror_resume_retry_interval}). With
+     * false, such a database keeps refusing what the error stopped (flushes,
+     * and writes for a hard error) until {@link RocksDb#resume()}, and the
+     * option string {@code max_bgerror_resume_count} is overridden with 0.
+     * An {@link EventListener} is told of each error and recovery either way.
+     *
+     * @param value whether RocksDB recovers by itself (default true)
+     * @return a copy with the setting changed
+     */
+    public DbOptions autoRecovery(boolean value) {
+        Values v = values();
+        v.autoRecovery = value;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns whether RocksDB recovers from background errors by itself.
+     *
+     * @return whether RocksDB recovers from background errors by itself
+     */
+    public boolean autoRecovery() {
+        return v.autoRecovery;
+    }
+
+    /**
      * Returns whether the info log goes to {@link System.Logger} rather than the file.
      *
      * @return whether the info log goes to {@link System.Logger} rather than the file
@@ -600,7 +655,8 @@ public final class DbOptions {
      * per-family settings of {@code options} apply (compression, zstd,
      * block cache, write buffer, merge operator); the database-wide ones
      * (create/error if exists, paranoid checks, open files, statistics,
-     * info log, memory budget) come from these options alone.
+     * info log, memory budget, event listener, auto recovery) come from these
+     * options alone.
      *
      * <p>A family created with a merge operator of its own must be given it
      * here on every open and repair: its log may hold merges only that
@@ -616,7 +672,7 @@ public final class DbOptions {
      *     manager of their own (a family uses the database's)
      * @return a copy with the setting changed
      * @throws IllegalArgumentException when options has a memory budget, a rate limiter, an SST
-     *     file manager or column family options,
+     *     file manager, an event listener or column family options,
      *     or name contains a NUL character or an unpaired surrogate
      */
     public DbOptions columnFamily(String name, DbOptions options) {
@@ -632,9 +688,10 @@ public final class DbOptions {
     /** Checks that options can be a column family's: no database-wide shared objects or nested families. */
     static DbOptions requireFamilyOptions(DbOptions options) {
         Objects.requireNonNull(options, "options");
-        if (options.v.memoryBudget != null || options.v.rateLimiter != null || options.v.sstFileManager != null) {
-            throw new IllegalArgumentException(
-                    "a column family uses its database's memory budget, rate limiter and SST file manager, not its own");
+        if (options.v.memoryBudget != null || options.v.rateLimiter != null || options.v.sstFileManager != null
+                || options.v.eventListener != null) {
+            throw new IllegalArgumentException("a column family uses its database's memory budget, rate limiter,"
+                    + " SST file manager and event listener, not its own");
         }
         if (!options.v.columnFamilyOptions.isEmpty()) {
             throw new IllegalArgumentException("column family options cannot name column families");
@@ -1339,7 +1396,8 @@ public final class DbOptions {
                 + ", zstdDictionaryBytes=" + v.zstdDictionaryBytes + ", zstdTrainingBytes=" + v.zstdTrainingBytes
                 + ", compressionThreads=" + v.compressionThreads + ", statistics=" + v.statistics
                 + ", infoLogLevel=" + v.infoLogLevel + ", infoLogToSystemLogger=" + v.infoLogToSystemLogger
-                + ", infoLogger=" + (v.infoLogger != null)
+                + ", infoLogger=" + (v.infoLogger != null) + ", eventListener=" + (v.eventListener != null)
+                + ", autoRecovery=" + v.autoRecovery
                 + ", memoryFirstReads=" + v.memoryFirstReads
                 + ", columnFamilyOptions=" + v.columnFamilyOptions + ", databaseOptions=" + v.databaseOptions
                 + ", familyOptions=" + v.familyOptions + ", tableOptions=" + v.tableOptions + "]";

@@ -606,6 +606,23 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     }
 
     /**
+     * Asks RocksDB to recover from the background error that stopped the
+     * database's flushes or writes (RocksDB's {@code DB::Resume}): it flushes
+     * what it must and accepts them again. Needed after an error when
+     * {@link DbOptions#autoRecovery(boolean)} is false, or when RocksDB's own
+     * recovery gave up; an {@link EventListener} is told of the error and of
+     * the recovery's end. Returns at once when there is nothing to recover
+     * from.
+     *
+     * @throws RocksDbException with RocksDB's status when the error persists (a disk still
+     *     full, an unrecoverable error: then only a reopen helps) or a recovery is under way
+     * @throws IllegalStateException when the database is closed
+     */
+    public void resume() {
+        adminRun(FfmDb::resume);
+    }
+
+    /**
      * Reads the approximate memory the database uses: memtables, table
      * readers and the block cache.
      *

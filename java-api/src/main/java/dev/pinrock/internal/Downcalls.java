@@ -43,6 +43,18 @@ final class Downcalls {
 
     static final int CALLBACK_FAILED = PinrockNative.PR_CALLBACK_FAILED();
     static final int CALLBACK_OK = PinrockNative.PR_CALLBACK_OK();
+    static final int EVENT_END = PinrockNative.PR_EVENT_END();
+    static final int EVENT_FLUSH_BEGUN = PinrockNative.PR_EVENT_FLUSH_BEGUN();
+    static final int EVENT_FLUSH_COMPLETED = PinrockNative.PR_EVENT_FLUSH_COMPLETED();
+    static final int EVENT_COMPACTION_BEGUN = PinrockNative.PR_EVENT_COMPACTION_BEGUN();
+    static final int EVENT_COMPACTION_COMPLETED = PinrockNative.PR_EVENT_COMPACTION_COMPLETED();
+    static final int EVENT_BACKGROUND_ERROR = PinrockNative.PR_EVENT_BACKGROUND_ERROR();
+    static final int EVENT_ERROR_RECOVERY_ENDED = PinrockNative.PR_EVENT_ERROR_RECOVERY_ENDED();
+    static final int EVENT_WRITE_STALL_CHANGED = PinrockNative.PR_EVENT_WRITE_STALL_CHANGED();
+    static final int EVENT_TABLE_FILE_CREATED = PinrockNative.PR_EVENT_TABLE_FILE_CREATED();
+    static final int EVENT_TABLE_FILE_DELETED = PinrockNative.PR_EVENT_TABLE_FILE_DELETED();
+    static final int EVENT_MEMTABLE_SEALED = PinrockNative.PR_EVENT_MEMTABLE_SEALED();
+    static final int EVENT_EXTERNAL_FILE_INGESTED = PinrockNative.PR_EVENT_EXTERNAL_FILE_INGESTED();
     static final int CODE_INCOMPLETE = PinrockNative.PR_CODE_INCOMPLETE();
     static final int FILTER_KEEP = PinrockNative.PR_FILTER_KEEP();
     static final int FILTER_REMOVE = PinrockNative.PR_FILTER_REMOVE();
@@ -336,6 +348,26 @@ final class Downcalls {
 
     static MethodHandle logNext() {
         return PinrockNative.pr_log_next$handle();
+    }
+
+    static MethodHandle optionsSetEventListener() {
+        return PinrockNative.pr_options_set_event_listener$handle();
+    }
+
+    static MethodHandle optionsSetAutoRecovery() {
+        return PinrockNative.pr_options_set_auto_recovery$handle();
+    }
+
+    static MethodHandle eventNext() {
+        return PinrockNative.pr_event_next$handle();
+    }
+
+    static MethodHandle eventFree() {
+        return PinrockNative.pr_event_free$handle();
+    }
+
+    static MethodHandle dbResume() {
+        return PinrockNative.pr_db_resume$handle();
     }
 
     static MethodHandle optionsSetFamilyOptions() {

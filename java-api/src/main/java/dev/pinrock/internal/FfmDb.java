@@ -262,6 +262,11 @@ public final class FfmDb {
         call((scratch, arena) -> (int) Downcalls.dbStatisticsReset().invokeExact(handle, scratch.err, ERR_CAP));
     }
 
+    /** Asks RocksDB to recover from the background error that stopped the database (pr_db_resume). */
+    public void resume() {
+        call((scratch, arena) -> (int) Downcalls.dbResume().invokeExact(handle, scratch.err, ERR_CAP));
+    }
+
     /** Fills a native pr_memory_usage (pr_db_memory_usage). */
     public void memoryUsage(MemorySegment usage) {
         call((scratch, arena) -> (int) Downcalls.dbMemoryUsage().invokeExact(handle, usage, scratch.err, ERR_CAP));

@@ -7,9 +7,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pinrock.InfoLogLevel;
 import dev.pinrock.InfoLogger;
@@ -67,20 +64,13 @@ public final class InfoLogPump {
     private static final long SYSTEM_LOGGER = 1;
     /** pr_log_level's value for a destination's end. */
     private static final int END = 6;
-    /** The loggers of the destinations not yet ended. */
-    private static final Map<Long, InfoLogger> LOGGERS = new ConcurrentHashMap<>();
-    private static final AtomicLong NEXT_DESTINATION = new AtomicLong(SYSTEM_LOGGER);
-    /** Guarded by the class: whether the thread runs. */
-    private static boolean started;
+    /** The loggers of the destinations not yet ended, and the thread. */
+    private static final TaggedDestinations<InfoLogger> LOGGERS =
+            new TaggedDestinations<>("pinrock-info-log", SYSTEM_LOGGER, InfoLogPump::pumpMessages);
     /** Pump thread only: whether a failure of the logger has been reported. */
     private static boolean loggerFailureReported;
 
     private InfoLogPump() {
-    }
-
-    /** What sets a destination: pr_options_set_info_log. */
-    interface DestinationUse {
-        void accept(long destination) throws Throwable;
     }
 
     /**
@@ -89,48 +79,21 @@ public final class InfoLogPump {
      * forgotten at once if set throws: nothing is queued for it then), and
      * starts the thread for the two latter.
      */
-    static void withDestination(boolean toSystemLogger, InfoLogger logger, DestinationUse set) throws Throwable {
-        if (logger == null) {
-            set.accept(toSystemLogger ? SYSTEM_LOGGER : FILE);
-            if (toSystemLogger) {
-                ensureStarted();
-            }
+    static void withDestination(boolean toSystemLogger, InfoLogger logger, TaggedDestinations.DestinationUse set)
+            throws Throwable {
+        if (logger != null) {
+            LOGGERS.withDestination(logger, set);
             return;
         }
-        long destination = NEXT_DESTINATION.incrementAndGet();
-        LOGGERS.put(destination, logger);
-        try {
-            set.accept(destination);
-        } catch (Throwable refused) {
-            LOGGERS.remove(destination);
-            throw refused;
+        set.accept(toSystemLogger ? SYSTEM_LOGGER : FILE);
+        if (toSystemLogger) {
+            LOGGERS.ensureStarted();
         }
-        ensureStarted();
     }
 
     /** How many loggers' destinations have not ended; for tests. */
     static int liveLoggers() {
-        return LOGGERS.size();
-    }
-
-    /** Starts the thread unless it runs already. Thread-safe. */
-    static synchronized void ensureStarted() {
-        if (!started) {
-            Thread.ofPlatform().daemon().name("pinrock-info-log").start(InfoLogPump::pump);
-            started = true;
-        }
-    }
-
-    private static synchronized void stopped() {
-        started = false;
-    }
-
-    private static void pump() {
-        try {
-            pumpMessages();
-        } finally {
-            stopped();
-        }
+        return LOGGERS.live();
     }
 
     private static void pumpMessages() {
@@ -157,10 +120,10 @@ public final class InfoLogPump {
             int severity = level.get(ValueLayout.JAVA_INT, 0);
             long to = destination.get(ValueLayout.JAVA_LONG, 0);
             if (severity == END) {
-                LOGGERS.remove(to);
+                LOGGERS.ended(to);
                 continue;
             }
-            InfoLogger logger = LOGGERS.get(to);
+            InfoLogger logger = LOGGERS.target(to);
             if (logger != null) {
                 deliver(logger, severity, text.getString(0, StandardCharsets.UTF_8));
             } else {
@@ -176,7 +139,7 @@ public final class InfoLogPump {
             logger.log(severity >= 0 && severity < INFO_LOG_LEVELS.length ? INFO_LOG_LEVELS[severity]
                     : InfoLogLevel.INFO, message);
         } catch (Throwable failure) {
-            rethrowIfTheJvmFails(failure);
+            TaggedDestinations.rethrowIfTheJvmFails(failure);
         }
     }
 
@@ -196,7 +159,7 @@ public final class InfoLogPump {
                 }
             }
         } catch (Throwable failure) {
-            rethrowIfTheJvmFails(failure);
+            TaggedDestinations.rethrowIfTheJvmFails(failure);
             reportLoggerFailure(failure);
         }
     }
@@ -211,19 +174,8 @@ public final class InfoLogPump {
             LOG.log(Level.ERROR, "the System.Logger " + LOGGER_NAME + " threw on a RocksDB info log message, which"
                     + " is lost; later messages are still delivered, and later failures are not reported", failure);
         } catch (Throwable reportFailure) {
-            rethrowIfTheJvmFails(reportFailure);
+            TaggedDestinations.rethrowIfTheJvmFails(reportFailure);
             // The logger cannot report its own failure, and there is nowhere else to: dropped.
-        }
-    }
-
-    /**
-     * Rethrows an error that means the JVM itself is failing (out of memory,
-     * an internal error); a stack overflow has unwound by the time it is
-     * caught, and is the logger's failure like any other.
-     */
-    private static void rethrowIfTheJvmFails(Throwable failure) {
-        if (failure instanceof VirtualMachineError error && !(failure instanceof StackOverflowError)) {
-            throw error;
         }
     }
 }

@@ -126,6 +126,15 @@ public final class NativeOptions {
                             destination -> check((int) Downcalls.optionsSetInfoLog().invokeExact(nativeOptions,
                                     options.infoLogLevel().nativeLevel(), destination, err, ERR_CAP), scratch));
                 }
+                if (options.eventListener() != null && (all || options.eventListener() != base.eventListener())) {
+                    EventPump.withDestination(options.eventListener(), destination -> check(
+                            (int) Downcalls.optionsSetEventListener().invokeExact(nativeOptions, destination, err,
+                                    ERR_CAP), scratch));
+                }
+                if (all || options.autoRecovery() != base.autoRecovery()) {
+                    check((int) Downcalls.optionsSetAutoRecovery().invokeExact(nativeOptions,
+                            flag(options.autoRecovery()), err, ERR_CAP), scratch);
+                }
                 if (shared.memoryBudget() != 0) {
                     check((int) Downcalls.optionsSetMemoryBudget().invokeExact(nativeOptions,
                             MemorySegment.ofAddress(shared.memoryBudget()), err, ERR_CAP), scratch);

@@ -3586,6 +3586,416 @@ public class PinrockNative {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+    private static final int PR_EVENT_END = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_END = 0
+     * }
+     */
+    public static int PR_EVENT_END() {
+        return PR_EVENT_END;
+    }
+    private static final int PR_EVENT_FLUSH_BEGUN = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_FLUSH_BEGUN = 1
+     * }
+     */
+    public static int PR_EVENT_FLUSH_BEGUN() {
+        return PR_EVENT_FLUSH_BEGUN;
+    }
+    private static final int PR_EVENT_FLUSH_COMPLETED = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_FLUSH_COMPLETED = 2
+     * }
+     */
+    public static int PR_EVENT_FLUSH_COMPLETED() {
+        return PR_EVENT_FLUSH_COMPLETED;
+    }
+    private static final int PR_EVENT_COMPACTION_BEGUN = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_COMPACTION_BEGUN = 3
+     * }
+     */
+    public static int PR_EVENT_COMPACTION_BEGUN() {
+        return PR_EVENT_COMPACTION_BEGUN;
+    }
+    private static final int PR_EVENT_COMPACTION_COMPLETED = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_COMPACTION_COMPLETED = 4
+     * }
+     */
+    public static int PR_EVENT_COMPACTION_COMPLETED() {
+        return PR_EVENT_COMPACTION_COMPLETED;
+    }
+    private static final int PR_EVENT_BACKGROUND_ERROR = (int)5L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_BACKGROUND_ERROR = 5
+     * }
+     */
+    public static int PR_EVENT_BACKGROUND_ERROR() {
+        return PR_EVENT_BACKGROUND_ERROR;
+    }
+    private static final int PR_EVENT_ERROR_RECOVERY_ENDED = (int)6L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_ERROR_RECOVERY_ENDED = 6
+     * }
+     */
+    public static int PR_EVENT_ERROR_RECOVERY_ENDED() {
+        return PR_EVENT_ERROR_RECOVERY_ENDED;
+    }
+    private static final int PR_EVENT_WRITE_STALL_CHANGED = (int)7L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_WRITE_STALL_CHANGED = 7
+     * }
+     */
+    public static int PR_EVENT_WRITE_STALL_CHANGED() {
+        return PR_EVENT_WRITE_STALL_CHANGED;
+    }
+    private static final int PR_EVENT_TABLE_FILE_CREATED = (int)8L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_TABLE_FILE_CREATED = 8
+     * }
+     */
+    public static int PR_EVENT_TABLE_FILE_CREATED() {
+        return PR_EVENT_TABLE_FILE_CREATED;
+    }
+    private static final int PR_EVENT_TABLE_FILE_DELETED = (int)9L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_TABLE_FILE_DELETED = 9
+     * }
+     */
+    public static int PR_EVENT_TABLE_FILE_DELETED() {
+        return PR_EVENT_TABLE_FILE_DELETED;
+    }
+    private static final int PR_EVENT_MEMTABLE_SEALED = (int)10L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_MEMTABLE_SEALED = 10
+     * }
+     */
+    public static int PR_EVENT_MEMTABLE_SEALED() {
+        return PR_EVENT_MEMTABLE_SEALED;
+    }
+    private static final int PR_EVENT_EXTERNAL_FILE_INGESTED = (int)11L;
+    /**
+     * {@snippet lang=c :
+     * enum pr_event_kind.PR_EVENT_EXTERNAL_FILE_INGESTED = 11
+     * }
+     */
+    public static int PR_EVENT_EXTERNAL_FILE_INGESTED() {
+        return PR_EVENT_EXTERNAL_FILE_INGESTED;
+    }
+
+    private static class pr_options_set_event_listener {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_event_listener");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_event_listener(pr_options_t *options, uint64_t destination, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_event_listener$descriptor() {
+        return pr_options_set_event_listener.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_event_listener(pr_options_t *options, uint64_t destination, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_event_listener$handle() {
+        return pr_options_set_event_listener.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_event_listener(pr_options_t *options, uint64_t destination, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_event_listener$address() {
+        return pr_options_set_event_listener.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_event_listener(pr_options_t *options, uint64_t destination, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_event_listener(MemorySegment options, long destination, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_event_listener.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_event_listener", options, destination, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, destination, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_auto_recovery {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_auto_recovery");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_auto_recovery(pr_options_t *options, int32_t auto_recovery, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_auto_recovery$descriptor() {
+        return pr_options_set_auto_recovery.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_auto_recovery(pr_options_t *options, int32_t auto_recovery, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_auto_recovery$handle() {
+        return pr_options_set_auto_recovery.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_auto_recovery(pr_options_t *options, int32_t auto_recovery, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_auto_recovery$address() {
+        return pr_options_set_auto_recovery.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_auto_recovery(pr_options_t *options, int32_t auto_recovery, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_auto_recovery(MemorySegment options, int auto_recovery, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_auto_recovery.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_auto_recovery", options, auto_recovery, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, auto_recovery, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_event_next {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_event_next");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * pr_event_t *pr_event_next(int64_t timeout_ms, int32_t *kind, uint64_t *destination, const uint8_t **payload, size_t *payload_len, uint64_t *dropped)
+     * }
+     */
+    public static FunctionDescriptor pr_event_next$descriptor() {
+        return pr_event_next.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * pr_event_t *pr_event_next(int64_t timeout_ms, int32_t *kind, uint64_t *destination, const uint8_t **payload, size_t *payload_len, uint64_t *dropped)
+     * }
+     */
+    public static MethodHandle pr_event_next$handle() {
+        return pr_event_next.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * pr_event_t *pr_event_next(int64_t timeout_ms, int32_t *kind, uint64_t *destination, const uint8_t **payload, size_t *payload_len, uint64_t *dropped)
+     * }
+     */
+    public static MemorySegment pr_event_next$address() {
+        return pr_event_next.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * pr_event_t *pr_event_next(int64_t timeout_ms, int32_t *kind, uint64_t *destination, const uint8_t **payload, size_t *payload_len, uint64_t *dropped)
+     * }
+     */
+    public static MemorySegment pr_event_next(long timeout_ms, MemorySegment kind, MemorySegment destination, MemorySegment payload, MemorySegment payload_len, MemorySegment dropped) {
+        var mh$ = pr_event_next.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_event_next", timeout_ms, kind, destination, payload, payload_len, dropped);
+            }
+            return (MemorySegment)mh$.invokeExact(timeout_ms, kind, destination, payload, payload_len, dropped);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_event_free {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_event_free");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_event_free(pr_event_t *event)
+     * }
+     */
+    public static FunctionDescriptor pr_event_free$descriptor() {
+        return pr_event_free.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_event_free(pr_event_t *event)
+     * }
+     */
+    public static MethodHandle pr_event_free$handle() {
+        return pr_event_free.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_event_free(pr_event_t *event)
+     * }
+     */
+    public static MemorySegment pr_event_free$address() {
+        return pr_event_free.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_event_free(pr_event_t *event)
+     * }
+     */
+    public static void pr_event_free(MemorySegment event) {
+        var mh$ = pr_event_free.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_event_free", event);
+            }
+            mh$.invokeExact(event);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_db_resume {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_db_resume");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_db_resume(pr_db_t *db, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_db_resume$descriptor() {
+        return pr_db_resume.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_db_resume(pr_db_t *db, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_db_resume$handle() {
+        return pr_db_resume.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_db_resume(pr_db_t *db, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_db_resume$address() {
+        return pr_db_resume.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_db_resume(pr_db_t *db, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_db_resume(MemorySegment db, MemorySegment err, long err_cap) {
+        var mh$ = pr_db_resume.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_db_resume", db, err, err_cap);
+            }
+            return (int)mh$.invokeExact(db, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
 
     private static class pr_sst_writer_open {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
