@@ -52,6 +52,11 @@ import dev.pinrock.Transaction;
  *       survives, and one prepared but not committed is recovered after the
  *       kill, named, to be committed or rolled back (each at random), and
  *       then is there whole or not at all.
+ *   <li>Logged, with the counters summed by a merge operator written in Java
+ *       and compactions (frequent) calling a compaction filter written in
+ *       Java: every write that returned survives a kill during them, and a
+ *       compaction of everything after the kill removes what the filter
+ *       removes.
  * </ul>
  *
  * <p>{@code -Dpinrock.kill.rounds=N} sets the rounds per mode (default 50 with
@@ -83,6 +88,11 @@ class KillDurabilityTest {
     }
 
     @Test
+    void everyLoggedWriteSurvivesSigkillDuringCompactionsThatCallJava() throws Exception {
+        killRounds("java-callbacks", Integer.getInteger("pinrock.kill.rounds", 50) * 3 / 10);
+    }
+
+    @Test
     void aPreparedTransactionSurvivesSigkillAndIsDecidedAfterIt() throws Exception {
         killRounds("two-phase", Integer.getInteger("pinrock.kill.rounds", 50) * 3 / 10);
     }
@@ -93,6 +103,7 @@ class KillDurabilityTest {
         long[] next = new long[KillWorkload.WRITERS];
         Arrays.fill(durable, -1);
         int killedWhileWriting = 0;
+        int killedWhileCompacting = 0;
         for (int round = 0; round < rounds; round++) {
             String context = mode + " round " + round + " (seed " + seed + ", replay with -Dpinrock.kill.seed=" + seed + ")";
             // One round in five is killed at any moment from the start (also while
@@ -116,12 +127,16 @@ class KillDurabilityTest {
             if (reported.contains("open") && reported.size() > 1) {
                 killedWhileWriting++;
             }
+            if (reported.stream().filter("compacting"::equals).count()
+                    > reported.stream().filter("compacted"::equals).count()) {
+                killedWhileCompacting++;
+            }
             long[] rolledBack = new long[KillWorkload.WRITERS];
             Arrays.fill(rolledBack, -1);
             if (mode.equals("two-phase")) {
                 decidePrepared(db, reported, durable, rolledBack, context);
             }
-            long[] highest = verify(db, mode.equals("no-wal") ? null : KillWorkload.COUNTS, durable, next, context);
+            long[] highest = verify(db, mode, durable, next, context);
             for (int w = 0; w < KillWorkload.WRITERS; w++) {
                 if (rolledBack[w] >= 0) {
                     assertEquals(rolledBack[w] - 1, highest[w], context + ": writer " + w + "'s batch "
@@ -133,12 +148,16 @@ class KillDurabilityTest {
                 next[w] = highest[w] + 1;
             }
         }
-        System.out.println(mode + ": " + rounds + " kills (" + killedWhileWriting + " while writing), "
+        System.out.println(mode + ": " + rounds + " kills (" + killedWhileWriting + " while writing"
+                + (mode.equals("java-callbacks") ? ", " + killedWhileCompacting + " while compacting" : "") + "), "
                 + Arrays.stream(next).sum() + " batches of " + KillWorkload.WRITERS + " writers, each whole, "
                 + Arrays.stream(durable).map(d -> d + 1).sum() + " of them durable, all present"
                 + (mode.equals("two-phase") ? "; " + recoveredPrepared + " prepared transactions recovered, "
                         + committedRecovered + " of them committed" : ""));
         assertTrue(killedWhileWriting >= rounds / 2, "too few kills hit the writes: " + killedWhileWriting);
+        if (mode.equals("java-callbacks")) {
+            assertTrue(killedWhileCompacting > 0, "no kill hit a compaction");
+        }
         if (mode.equals("two-phase")) {
             assertTrue(recoveredPrepared > 0, "no kill left a prepared transaction to recover");
         }
@@ -260,9 +279,12 @@ class KillDurabilityTest {
      * writer's batches 0 to some highest, each whole, that highest is at least
      * durable (every batch reported durable survived) and at least first - 1 (no
      * batch of an earlier round is lost); returns each writer's highest.
-     * Counters are in the family counts (the default one when null).
+     * Counters are in the family counts (the default one in mode no-wal);
+     * junk keys are left aside, and in mode java-callbacks a compaction of
+     * everything must remove them all (its filter is written in Java).
      */
-    private long[] verify(Path db, String counts, long[] durable, long[] first, String context) {
+    private long[] verify(Path db, String mode, long[] durable, long[] first, String context) {
+        String counts = mode.equals("no-wal") ? null : KillWorkload.COUNTS;
         long[] highest = new long[KillWorkload.WRITERS];
         Arrays.fill(highest, -1);
         // A kill while the first open creates the database may leave its directory without CURRENT:
@@ -279,7 +301,8 @@ class KillDurabilityTest {
             ranged.add(new ArrayList<>());
         }
         long[] counters = new long[KillWorkload.WRITERS];
-        try (RocksDb database = RocksDb.open(db, KillWorkload.options()); Cursor cursor = database.cursor()) {
+        boolean java = mode.equals("java-callbacks");
+        try (RocksDb database = RocksDb.open(db, KillWorkload.options(mode)); Cursor cursor = database.cursor()) {
             Keyspace counterFamily = counts == null ? database : database.columnFamily(counts);
             for (int w = 0; w < KillWorkload.WRITERS; w++) {
                 counters[w] = counterFamily == null ? 0 : KillWorkload.count(counterFamily.get(
@@ -290,6 +313,9 @@ class KillDurabilityTest {
                 if (key.startsWith("c")) {
                     assertEquals(null, counts, context + ": counter " + key + " in the default family");
                     continue; // a counter, read above
+                }
+                if (key.startsWith("j")) {
+                    continue; // junk, for the compaction filter of mode java-callbacks
                 }
                 int writer = key.charAt(1) - '0';
                 long batch = Long.parseLong(key.substring(3, 13));
@@ -305,6 +331,13 @@ class KillDurabilityTest {
                     case 'd' -> deleted.get(writer).add(key);
                     case 'r' -> ranged.get(writer).add(key);
                     default -> throw new AssertionError(context + ": a key no batch writes: " + key);
+                }
+            }
+            if (java) {
+                database.compactRange();
+                try (Cursor afterCompaction = database.cursor()) {
+                    assertTrue(!afterCompaction.seek(new byte[] {'j'}) || afterCompaction.keyBytes()[0] != 'j',
+                            context + ": a compaction of everything left junk its Java filter removes");
                 }
             }
         }

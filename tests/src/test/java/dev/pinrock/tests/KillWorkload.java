@@ -1,5 +1,7 @@
 package dev.pinrock.tests;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -10,9 +12,14 @@ import java.util.StringJoiner;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLongArray;
 
+import dev.pinrock.AssociativeMergeOperator;
+import dev.pinrock.CompactionFilter;
+import dev.pinrock.CompactionFilterFactory;
 import dev.pinrock.DbOptions;
+import dev.pinrock.EventListener;
 import dev.pinrock.KeyedCalls;
 import dev.pinrock.Keyspace;
+import dev.pinrock.MergeResult;
 import dev.pinrock.RocksDb;
 import dev.pinrock.Transaction;
 import dev.pinrock.TransactionDbOptions;
@@ -48,7 +55,13 @@ import dev.pinrock.WriteOptions;
  * Mode {@code two-phase} opens the database pessimistic transactional and
  * writes each batch in a transaction named {@code <w>-<s>}, synced: it
  * prepares it, reports {@code prepared <w> <s>}, commits it and reports
- * {@code ack <w> <s>}.
+ * {@code ack <w> <s>}. Mode {@code java-callbacks} writes as {@code no-sync}
+ * does into a database whose counters are summed by a merge operator
+ * written in Java and whose compactions, frequent under small memtables,
+ * call a compaction filter written in Java that removes the junk key
+ * {@code j<w>-<s>} every batch also puts (the other modes leave it); it
+ * reports {@code compacting} and {@code compacted} as its event listener
+ * hears of compactions.
  */
 final class KillWorkload {
     static final int WRITERS = 4;
@@ -60,7 +73,80 @@ final class KillWorkload {
     /** The options of the database: uint64add in every family ({@link #COUNTS} exists only once created). */
     static DbOptions options() {
         return DbOptions.create().createIfMissing(true).writeBufferBytes(4 << 20).mergeOperator("uint64add")
-                .columnFamily(COUNTS, DbOptions.create().mergeOperator("uint64add"));
+                .columnFamily(COUNTS, countsOptions(false));
+    }
+
+    /**
+     * The options of mode {@code java-callbacks}: a uint64add written in Java
+     * in every family, and a compaction filter written in Java that removes
+     * the junk keys every batch writes, under small memtables and a level-0
+     * trigger of 2, so that kills land during compactions that call both.
+     */
+    static DbOptions javaCallbacksOptions() {
+        return DbOptions.create().createIfMissing(true).writeBufferBytes(256 << 10).mergeOperator(new JavaUint64Add())
+                .compactionFilter(CompactionFilterFactory.of("kill-workload.junk", JUNK_FILTER))
+                .familyOptions("level0_file_num_compaction_trigger=2")
+                .columnFamily(COUNTS, countsOptions(true));
+    }
+
+    /** The options of the counters' family. */
+    private static DbOptions countsOptions(boolean java) {
+        return java ? DbOptions.create().mergeOperator(new JavaUint64Add())
+                .familyOptions("level0_file_num_compaction_trigger=2") : DbOptions.create().mergeOperator("uint64add");
+    }
+
+    /** The options of mode. */
+    static DbOptions options(String mode) {
+        return mode.equals("java-callbacks") ? javaCallbacksOptions() : options();
+    }
+
+    /** RocksDB's uint64add written in Java: little-endian 64-bit sums. */
+    static final class JavaUint64Add extends AssociativeMergeOperator {
+        JavaUint64Add() {
+            super("kill-workload.uint64add");
+        }
+
+        @Override
+        protected boolean merge(MemorySegment key, MemorySegment value, MemorySegment operand, MergeResult result) {
+            long sum = (value == null ? 0 : value.get(LITTLE_ENDIAN_LONG, 0)) + operand.get(LITTLE_ENDIAN_LONG, 0);
+            result.allocate(Long.BYTES).set(LITTLE_ENDIAN_LONG, 0, sum);
+            return true;
+        }
+    }
+
+    private static final ValueLayout.OfLong LITTLE_ENDIAN_LONG =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /** Removes the junk keys ({@link #junk}); keeps every other entry. */
+    private static final CompactionFilter JUNK_FILTER = (key, kind, value, decision) -> {
+        if (key.get(ValueLayout.JAVA_BYTE, 0) == 'j') {
+            decision.remove();
+        }
+    };
+
+    /** Reports {@code compacting} and {@code compacted} as compactions begin and end (told after the fact). */
+    private static final EventListener COMPACTIONS_REPORTED = new EventListener() {
+        @Override
+        public void onCompactionBegun(CompactionInfo compaction) {
+            report("compacting");
+        }
+
+        @Override
+        public void onCompactionCompleted(CompactionInfo compaction) {
+            report("compacted");
+        }
+    };
+
+    private static void report(String line) {
+        synchronized (System.out) {
+            System.out.println(line);
+            System.out.flush();
+        }
+    }
+
+    /** A key batch s of writer w puts in mode java-callbacks for the compaction filter to remove. */
+    static byte[] junk(int writer, long batch) {
+        return key("j" + writer + "-" + padded(batch));
     }
 
     static byte[] marker(int writer, long batch) {
@@ -185,6 +271,7 @@ final class KillWorkload {
     private static void fill(Writes writes, int writer, long s) {
         byte[] value = value(writer, s);
         writes.put(marker(writer, s), value);
+        writes.put(junk(writer, s), value);
         writes.mergeCount(counter(writer), ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN)
                 .putLong(1).array());
         writes.put(deleted(writer, s), value);
@@ -213,7 +300,7 @@ final class KillWorkload {
         boolean logged = !mode.equals("no-wal");
         WriteOptions options = switch (mode) {
             case "sync" -> WriteOptions.DEFAULT.sync(true);
-            case "no-sync" -> WriteOptions.DEFAULT;
+            case "no-sync", "java-callbacks" -> WriteOptions.DEFAULT;
             case "no-wal" -> WriteOptions.DEFAULT.disableWal(true);
             case "two-phase" -> WriteOptions.DEFAULT.sync(true);
             default -> throw new IllegalArgumentException("unknown mode " + mode);
@@ -221,8 +308,9 @@ final class KillWorkload {
         AtomicLongArray acknowledged = new AtomicLongArray(WRITERS);
         boolean twoPhase = mode.equals("two-phase");
         try (RocksDb db = twoPhase ? RocksDb.openTransactional(dir, options(), transactions())
-                : RocksDb.open(dir, options())) {
-            Keyspace counters = logged ? counts(db) : db;
+                : RocksDb.open(dir, mode.equals("java-callbacks")
+                        ? javaCallbacksOptions().eventListener(COMPACTIONS_REPORTED) : options())) {
+            Keyspace counters = logged ? counts(db, mode.equals("java-callbacks")) : db;
             // "open" once every writer has filled its first batch, so that a kill timed from it meets writes.
             CountDownLatch ready = new CountDownLatch(WRITERS);
             CountDownLatch go = new CountDownLatch(1);
@@ -291,8 +379,8 @@ final class KillWorkload {
     }
 
     /** The family {@link #COUNTS}, created by the first open. */
-    private static Keyspace counts(RocksDb db) {
+    private static Keyspace counts(RocksDb db, boolean java) {
         Keyspace counts = db.columnFamily(COUNTS);
-        return counts != null ? counts : db.createColumnFamily(COUNTS, DbOptions.create().mergeOperator("uint64add"));
+        return counts != null ? counts : db.createColumnFamily(COUNTS, countsOptions(java));
     }
 }
