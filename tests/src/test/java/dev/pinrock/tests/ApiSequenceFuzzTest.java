@@ -4,11 +4,15 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.pinrock.AssociativeMergeOperator;
+import dev.pinrock.CompactionFilter;
+import dev.pinrock.CompactionFilterFactory;
 import dev.pinrock.Compression;
 import dev.pinrock.Cursor;
 import dev.pinrock.DbOptions;
 import dev.pinrock.KeyedCalls;
 import dev.pinrock.Keyspace;
+import dev.pinrock.MergeResult;
 import dev.pinrock.ReadOptions;
 import dev.pinrock.RocksDb;
 import dev.pinrock.RocksDbException;
@@ -155,6 +159,58 @@ class ApiSequenceFuzzTest {
         }
     }
 
+    /** RocksDB's stringappend (with ',') written in Java: what {@link MergeOperator#STRING_APPEND} models. */
+    static final class JavaAppend extends AssociativeMergeOperator {
+        JavaAppend() {
+            super("fuzz.javaappend");
+        }
+
+        @Override
+        protected boolean merge(MemorySegment key, MemorySegment value, MemorySegment operand, MergeResult result) {
+            if (value == null) {
+                result.set(operand);
+                return true;
+            }
+            MemorySegment merged = result.allocate(value.byteSize() + 1 + operand.byteSize());
+            MemorySegment.copy(value, 0, merged, 0, value.byteSize());
+            merged.set(ValueLayout.JAVA_BYTE, value.byteSize(), (byte) ',');
+            MemorySegment.copy(operand, 0, merged, value.byteSize() + 1, operand.byteSize());
+            return true;
+        }
+    }
+
+    /**
+     * A compaction filter written in Java that keeps every entry (the model
+     * knows nothing of filters) but throws on some, an exception or an error:
+     * a throwing filter keeps the entry, and compactions go on.
+     */
+    static final CompactionFilterFactory THROWING_FILTER = new CompactionFilterFactory() {
+        private final CompactionFilter filter = (key, kind, value, decision) -> {
+            long last = key.byteSize() == 0 ? 0 : key.get(ValueLayout.JAVA_BYTE, key.byteSize() - 1) & 0xff;
+            if (last % 3 == 1) {
+                throw new IllegalStateException("the filter's own bug");
+            }
+            if (last % 3 == 2 && value.byteSize() % 2 == 0) {
+                throw new StackOverflowError("deep");
+            }
+        };
+
+        @Override
+        public String name() {
+            return "fuzz.throwingfilter";
+        }
+
+        @Override
+        public CompactionFilter newFilter(CompactionFilter.Context context) {
+            return filter;
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            // Expected: the entry is kept, which the model checks.
+        }
+    };
+
     /** Where a segment's memory comes from. */
     enum SegmentKind { CONFINED, SHARED, AUTO, GLOBAL, HEAP, CLOSED, OTHER_THREAD }
 
@@ -239,6 +295,8 @@ class ApiSequenceFuzzTest {
         private boolean pessimisticWrote;
         /** Whether the database was opened with FIFO compaction since the last check, which drops table files by design. */
         private boolean entriesMayBeDropped;
+        /** Whether the append merges in Java ({@link JavaAppend}) and compactions call {@link #THROWING_FILTER}. */
+        private final boolean javaCallbacks;
 
         ApiSequence(FuzzedDataProvider data, Path root) throws Exception {
             this.data = data;
@@ -247,8 +305,10 @@ class ApiSequenceFuzzTest {
             this.otherThread = OTHER_THREAD.submit(Arena::ofConfined).get();
             GlobalSegments.startInput();
             this.model = new ApiModel(data.pickValue(MergeOperator.values()));
-            this.options = DbOptions.create().createIfMissing(true).writeBufferBytes(64 << 10)
-                    .mergeOperator(model.operator().optionName);
+            // Half the inputs that append (told apart by a parity no call consumes, so that kept inputs
+            // still make the calls they made) do it in Java, with a compaction filter in Java that throws.
+            this.javaCallbacks = model.operator() == MergeOperator.STRING_APPEND && data.remainingBytes() % 2 == 1;
+            this.options = withMergeOperator(DbOptions.create().createIfMissing(true).writeBufferBytes(64 << 10));
             log("open " + options);
             db = RocksDb.open(path, options);
             families.put("default", db);
@@ -295,6 +355,12 @@ class ApiSequenceFuzzTest {
                 }
             }
             reopen(false);
+        }
+
+        /** Options with the input's merge operator (and, with Java callbacks, its compaction filter). */
+        private DbOptions withMergeOperator(DbOptions options) {
+            return javaCallbacks ? options.mergeOperator(new JavaAppend()).compactionFilter(THROWING_FILTER)
+                    : options.mergeOperator(model.operator().optionName);
         }
 
         // ---- arguments ----
@@ -447,6 +513,7 @@ class ApiSequenceFuzzTest {
 
         private AssertionError failure(String message, Throwable cause) {
             StringBuilder text = new StringBuilder(message).append("\nmerge operator ").append(model.operator())
+                    .append(javaCallbacks ? " (in Java, with a throwing compaction filter in Java)" : "")
                     .append("; the calls of this input:\n");
             for (String line : log.subList(Math.max(0, log.size() - 200), log.size())) {
                 text.append("  ").append(line).append('\n');
@@ -1169,7 +1236,7 @@ class ApiSequenceFuzzTest {
             expect.mayUnlessMustFail(StatusCode.INVALID_ARGUMENT);
             Keyspace[] created = new Keyspace[1];
             DbOptions familyOptions = data.consumeBoolean() ? null
-                    : DbOptions.create().mergeOperator(model.operator().optionName).writeBufferBytes(64 << 10)
+                    : withMergeOperator(DbOptions.create()).writeBufferBytes(64 << 10)
                             .compression(data.pickValue(new Compression[] {Compression.NONE, Compression.LZ4, Compression.ZSTD}));
             if (call("createColumnFamily(\"" + name + "\", " + familyOptions + ")", expect,
                     () -> created[0] = db.createColumnFamily(name, familyOptions))) {
@@ -1391,7 +1458,7 @@ class ApiSequenceFuzzTest {
             DbOptions repairOptions = options;
             for (String name : model.familyNames()) {
                 if (!name.equals("default")) {
-                    repairOptions = repairOptions.columnFamily(name, DbOptions.create().mergeOperator(model.operator().optionName));
+                    repairOptions = repairOptions.columnFamily(name, withMergeOperator(DbOptions.create()));
                 }
             }
             DbOptions withFamilies = repairOptions;
