@@ -16,9 +16,10 @@
 #   scripts/bench.sh --transactions    transactions, pessimistic and optimistic, and batches
 #                                      with index, pinrock against RocksJava with the same
 #                                      options, recorded in docs/benchmarks/transactions.md
-#   scripts/bench.sh --callbacks       merge operators written in Java against RocksDB's
-#                                      built-in one (pinrock and RocksJava), recorded in
-#                                      docs/benchmarks/callbacks.md
+#   scripts/bench.sh --callbacks       merge operators and compaction filters written in
+#                                      Java against RocksDB's built-in ones (pinrock and
+#                                      RocksJava), and one call into Java by FFM and by JNI,
+#                                      recorded in docs/benchmarks/callbacks.md
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 prepare
@@ -65,7 +66,9 @@ if [[ ${1:-} == --transactions ]]; then
 fi
 if [[ ${1:-} == --callbacks ]]; then
   # Reads that merge, with a merge operator written in Java and RocksDB's
-  # built-in one (about 4 minutes), recorded in docs/benchmarks/callbacks.md.
+  # built-in one, compactions with a compaction filter written in Java, and
+  # one call into Java by FFM and by JNI (about 5 minutes), recorded in
+  # docs/benchmarks/callbacks.md.
   shift
   report=docs/benchmarks
   runner=dev.pinrock.bench.CallbackComparison

@@ -1706,6 +1706,16 @@ enum pr_callback_result { PR_CALLBACK_OK = 0, PR_CALLBACK_FAILED = 1 };
  * once. Thread-safe; never calls back. */
 PR_API size_t pr_callbacks_take_released(uint64_t* states, size_t cap);
 
+/* A callback that only returns (PR_CALLBACK_OK): what pr_callbacks_probe calls. */
+typedef int32_t (*pr_probe_fn)(uint64_t state);
+
+/* Calls probe(state) times times on the calling thread, one call after
+ * another, and returns how many calls returned PR_CALLBACK_OK: the cost of
+ * one call from the shim into the caller and back, which every callback
+ * pays, measured without RocksDB (the benchmarks'). Thread-safe; calls
+ * nothing else back, and releases nothing (C1 does not apply). */
+PR_API uint64_t pr_callbacks_probe(pr_probe_fn probe, uint64_t state, uint64_t times);
+
 /* A merge operator of the caller's: RocksDB's MergeOperator, whose merges
  * the caller's functions compute. */
 typedef struct pr_merge_operator pr_merge_operator_t;

@@ -428,3 +428,18 @@ PR_JNI_EXPORT jobjectArray JNICALL Java_dev_pinrock_internal_JniDb_multiGet(
   }
   return values;
 }
+
+// JniDb.probe: times calls into JniDb.probed, each checked for an
+// exception, as a JNI callback must be: the cost of one, for the benchmarks.
+PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_callBack(JNIEnv* env, jclass type,
+                                                                     jlong times) {
+  jmethodID probed = env->GetStaticMethodID(type, "probed", "()I");
+  if (probed == nullptr) return 0;  // NoSuchMethodError pending
+  jlong returned = 0;
+  for (jlong i = 0; i < times; i++) {
+    env->CallStaticIntMethod(type, probed);
+    if (env->ExceptionCheck()) return returned;
+    returned++;
+  }
+  return returned;
+}

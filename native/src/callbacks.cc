@@ -232,6 +232,14 @@ struct pr_merge_operator {
 
 extern "C" {
 
+uint64_t pr_callbacks_probe(pr_probe_fn probe, uint64_t state, uint64_t times) {
+  uint64_t ok = 0;
+  for (uint64_t i = 0; i < times; i++) {
+    if (probe(state) == PR_CALLBACK_OK) ok++;
+  }
+  return ok;
+}
+
 size_t pr_callbacks_take_released(uint64_t* states, size_t cap) {
   std::lock_guard<std::mutex> lock(released_mutex);
   size_t taken = std::min(cap, released_states.size());

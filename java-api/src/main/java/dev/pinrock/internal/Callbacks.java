@@ -91,6 +91,8 @@ public final class Callbacks {
         static final MemorySegment FILTER = stub("filter", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS,
                 JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
+        static final MemorySegment PROBE = stub("probed", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+
         private static MemorySegment stub(String method, FunctionDescriptor descriptor) {
             try {
                 MethodType type = descriptor.toMethodType();
@@ -222,7 +224,38 @@ public final class Callbacks {
         return failure;
     }
 
+    /**
+     * Makes times calls from native code into {@link #probed(long)}, which
+     * does what every upcall of pinrock's does around the application's
+     * code and nothing else: the cost of a callback, for the benchmarks.
+     *
+     * @param times how many calls
+     * @return how many of them returned
+     */
+    public static long probe(long times) {
+        NativeLibrary.load();
+        try {
+            return (long) Downcalls.callbacksProbe().invokeExact(Stubs.PROBE, 0L, times);
+        } catch (Throwable t) {
+            throw Downcalls.unchecked(t);
+        }
+    }
+
     // The upcalls. Each enters with enter(), leaves with leave(), and lets nothing escape.
+
+    private static int probed(long state) {
+        int[] depth = null;
+        try {
+            depth = enter();
+            return Downcalls.CALLBACK_OK;
+        } catch (Throwable failure) {
+            return Downcalls.CALLBACK_FAILED;
+        } finally {
+            if (depth != null) {
+                leave(depth);
+            }
+        }
+    }
 
     private static int[] enter() {
         int[] depth = DEPTH.get();

@@ -318,6 +318,10 @@ final class Downcalls {
         return PinrockNative.pr_callbacks_take_released$handle();
     }
 
+    static MethodHandle callbacksProbe() {
+        return PinrockNative.pr_callbacks_probe$handle();
+    }
+
     static MethodHandle mergeOutputUseInput() {
         return PinrockNative.pr_merge_output_use_input$handle();
     }

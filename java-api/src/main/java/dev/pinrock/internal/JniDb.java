@@ -273,4 +273,25 @@ public final class JniDb implements DataPath {
     private static native void releasePin(long pin);
 
     private static native byte[][] multiGet(long db, byte[][] keys, int[] statuses);
+
+    /**
+     * Makes times JNI calls from native code into a static Java method that
+     * only returns, each checked for an exception as a JNI callback must be:
+     * the cost of a JNI callback beside {@link Callbacks#probe(long)}'s, for
+     * the benchmarks.
+     *
+     * @param times how many calls
+     * @return how many of them returned
+     */
+    public static long probe(long times) {
+        NativeLibrary.load();
+        return callBack(times);
+    }
+
+    private static native long callBack(long times);
+
+    /** What {@link #callBack} calls. */
+    private static int probed() {
+        return 0;
+    }
 }

@@ -8670,6 +8670,66 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_callbacks_probe {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_callbacks_probe");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * uint64_t pr_callbacks_probe(pr_probe_fn probe, uint64_t state, uint64_t times)
+     * }
+     */
+    public static FunctionDescriptor pr_callbacks_probe$descriptor() {
+        return pr_callbacks_probe.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * uint64_t pr_callbacks_probe(pr_probe_fn probe, uint64_t state, uint64_t times)
+     * }
+     */
+    public static MethodHandle pr_callbacks_probe$handle() {
+        return pr_callbacks_probe.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * uint64_t pr_callbacks_probe(pr_probe_fn probe, uint64_t state, uint64_t times)
+     * }
+     */
+    public static MemorySegment pr_callbacks_probe$address() {
+        return pr_callbacks_probe.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * uint64_t pr_callbacks_probe(pr_probe_fn probe, uint64_t state, uint64_t times)
+     * }
+     */
+    public static long pr_callbacks_probe(MemorySegment probe, long state, long times) {
+        var mh$ = pr_callbacks_probe.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_callbacks_probe", probe, state, times);
+            }
+            return (long)mh$.invokeExact(probe, state, times);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_merge_operator_create {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,

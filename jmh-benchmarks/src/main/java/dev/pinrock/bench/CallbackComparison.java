@@ -13,7 +13,8 @@ import dev.pinrock.RocksDb;
  * Runs {@link MergeOperatorBenchmark} (a merge operator written in Java on
  * pinrock, RocksDB's built-in one on pinrock and on RocksJava) and
  * {@link CompactionFilterBenchmark} (a compaction filter written in Java on
- * pinrock, none, and RocksDB's built-in one on RocksJava) and records
+ * pinrock, none, and RocksDB's built-in one on RocksJava) and
+ * {@link UpcallBenchmark} (one call from C++ into Java: FFM beside JNI) and records
  * operations/s and the ratios in {@code callbacks.md} and
  * {@code callbacks.csv}:
  * <pre>
@@ -41,6 +42,7 @@ public final class CallbackComparison {
         Files.createDirectories(report);
         List<JmhRuns.Result> results = new ArrayList<>(JmhRuns.run(MergeOperatorBenchmark.class));
         results.addAll(JmhRuns.run(CompactionFilterBenchmark.class));
+        results.addAll(JmhRuns.run(UpcallBenchmark.class));
         String markdown = markdown(results, command, ZonedDateTime.now());
         Files.writeString(report.resolve("callbacks.md"), markdown);
         List<String> csv = new ArrayList<>(List.of("benchmark,library,ops_per_s,error"));
@@ -57,7 +59,8 @@ public final class CallbackComparison {
     }
 
     static String markdown(List<JmhRuns.Result> results, String command, ZonedDateTime measured) {
-        StringBuilder md = JmhRuns.header("Callbacks: merge operators and compaction filters in Java against RocksDB's own",
+        StringBuilder md = JmhRuns.header("Callbacks: merge operators and compaction filters in Java against RocksDB's"
+                + " own, and the cost of one call into Java",
                 command,
                 measured);
         md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
@@ -101,6 +104,20 @@ public final class CallbackComparison {
         md.append(String.format(Locale.ROOT, "| compactAll | %,.2f ± %,.2f | %,.2f ± %,.2f | %,.2f ± %,.2f | %.2f | %.2f "
                 + "| %,.0f ns |%n", java.score(), java.error(), none.score(), none.error(), rocksJava.score(),
                 rocksJava.error(), java.score() / none.score(), java.score() / rocksJava.score(), perEntryNanos));
+        JmhRuns.Result ffm = find(results, "callBack", "ffm");
+        JmhRuns.Result jni = find(results, "callBack", "jni");
+        md.append("\nOne call from C++ into Java and back, without RocksDB: a loop in libpinrock.so calls a Java ")
+                .append("method that only returns, ").append(UpcallBenchmark.CALLS).append(" times per operation, ")
+                .append("on the benchmark's thread. `ffm` goes through pinrock's upcall stub with what every ")
+                .append("callback of pinrock's does around the application's code (its re-entry count, catching ")
+                .append("every `Throwable`); `jni` calls a static method through JNI and checks for an exception ")
+                .append("after each call, as a JNI callback (RocksJava's comparators) must. Nanoseconds per call ")
+                .append("from calls per second.\n\n");
+        md.append("| callback | calls/s | ns per call | JNI/FFM time |\n|---|---|---|---|\n");
+        md.append(String.format(Locale.ROOT, "| FFM upcall | %,.0f ± %,.0f | %.1f | |%n", ffm.score(), ffm.error(),
+                1e9 / ffm.score()));
+        md.append(String.format(Locale.ROOT, "| JNI callback | %,.0f ± %,.0f | %.1f | %.2f |%n", jni.score(),
+                jni.error(), 1e9 / jni.score(), ffm.score() / jni.score()));
         return md.toString();
     }
 }
