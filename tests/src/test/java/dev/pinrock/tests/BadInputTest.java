@@ -121,6 +121,7 @@ class BadInputTest {
             "DbOptions.mergeOperator(MergeOperator)#0",
             "DbOptions.compactionFilter(CompactionFilterFactory)#0",
             "DbOptions.infoLogger(InfoLogger)#0",
+            "DbOptions.eventListener(EventListener)#0",
             "RocksDb.compactRange(byte[], byte[])#0",
             "RocksDb.compactRange(byte[], byte[])#1",
             "ColumnFamily.compactRange(byte[], byte[])#0",
