@@ -106,13 +106,19 @@ class KillDurabilityTest {
         int killedWhileCompacting = 0;
         for (int round = 0; round < rounds; round++) {
             String context = mode + " round " + round + " (seed " + seed + ", replay with -Dpinrock.kill.seed=" + seed + ")";
-            // One round in five is killed at any moment from the start (also while
+            // One round in five (the third of every five, so that the three rounds of a
+            // short run have one) is killed at any moment from the start (also while
             // recovering at open); the others 50 to 350 ms after the writer's first report
             // after the open (on a slow machine, a two-phase writer's first commit came
-            // later than 350 ms after the open, and too few kills hit the writes).
-            boolean anyMoment = random.nextInt(5) == 0;
-            List<String> reported = runAndKill(db, mode, next, anyMoment,
-                    anyMoment ? random.nextInt(1500) : 50 + random.nextInt(300));
+            // later than 350 ms after the open, and too few kills hit the writes). In mode
+            // java-callbacks, every other round (the first included) is killed instead
+            // within 1 ms of the writer's first report of a compaction begun: kills at
+            // random moments missed every compaction in 3 rounds under the sanitizers.
+            boolean anyMoment = round % 5 == 2;
+            boolean atCompaction = !anyMoment && mode.equals("java-callbacks") && round % 2 == 0;
+            List<String> reported = runAndKill(db, mode, next, anyMoment ? Start.ANY_MOMENT
+                    : atCompaction ? Start.COMPACTING : Start.WRITING,
+                    anyMoment ? random.nextInt(1500) : atCompaction ? random.nextInt(2) : 50 + random.nextInt(300));
             for (String line : reported) {
                 String[] words = line.split(" ");
                 if (words[0].equals("ack")) {
@@ -223,7 +229,17 @@ class KillDurabilityTest {
      * with what it printed on stderr, when it ended before the kill or printed
      * anything there.
      */
-    private List<String> runAndKill(Path db, String mode, long[] first, boolean fromStart, long delayMillis)
+    /** What the delay before a writer's kill counts from. */
+    private enum Start {
+        /** The writer's start. */
+        ANY_MOMENT,
+        /** Its first report after the open. */
+        WRITING,
+        /** Its first report of a compaction begun. */
+        COMPACTING
+    }
+
+    private List<String> runAndKill(Path db, String mode, long[] first, Start start, long delayMillis)
             throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "--enable-native-access=ALL-UNNAMED"));
@@ -236,6 +252,7 @@ class KillDurabilityTest {
         List<String> lines = new ArrayList<>();
         // Counted down by the writer's first two lines ("open" and its first report), or its end.
         CountDownLatch wroteOrEnded = new CountDownLatch(2);
+        CountDownLatch compactingOrEnded = new CountDownLatch(1);
         Thread reader = Thread.ofPlatform().start(() -> {
             try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
                     StandardCharsets.UTF_8))) {
@@ -244,6 +261,9 @@ class KillDurabilityTest {
                         lines.add(line);
                     }
                     wroteOrEnded.countDown();
+                    if (line.equals("compacting")) {
+                        compactingOrEnded.countDown();
+                    }
                 }
             } catch (IOException e) {
                 synchronized (lines) {
@@ -252,10 +272,14 @@ class KillDurabilityTest {
             } finally {
                 wroteOrEnded.countDown();
                 wroteOrEnded.countDown();
+                compactingOrEnded.countDown();
             }
         });
-        if (!fromStart) {
+        if (start != Start.ANY_MOMENT) {
             assertTrue(wroteOrEnded.await(60, TimeUnit.SECONDS), "the writer did not open the database and write");
+        }
+        if (start == Start.COMPACTING) {
+            assertTrue(compactingOrEnded.await(60, TimeUnit.SECONDS), "the writer began no compaction in 60 s");
         }
         boolean exited = child.waitFor(delayMillis, TimeUnit.MILLISECONDS);
         if (exited) {
