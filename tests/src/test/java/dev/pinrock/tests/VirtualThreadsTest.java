@@ -44,6 +44,7 @@ class VirtualThreadsTest {
         assertEquals(THREADS, Integer.parseInt(measured.group(1)), "threads alive while measured");
         long direct = Long.parseLong(measured.group(2));
         assertTrue(direct <= POOL_BOUND + SLACK, "native memory of automatic arenas with " + THREADS
-                + " live virtual threads that read: " + direct + " bytes, bound " + (POOL_BOUND + SLACK));
+                + " live virtual threads that read: " + direct + " bytes, bound " + (POOL_BOUND + SLACK) + "; "
+                + outcome.stdout());
     }
 }

@@ -24,7 +24,8 @@ import dev.pinrock.Snapshot;
  * threads that each read one key in every access mode and then stay alive,
  * waiting; with all of them alive, prints the native memory the JVM's
  * automatic arenas hold ({@code direct=<bytes>}, the "direct" buffer pool,
- * where segments of automatic arenas are counted), then lets them end.
+ * where segments of automatic arenas are counted; once it stops falling
+ * from one collection to the next, with each reading), then lets them end.
  * Exits 1 when a read answered a wrong value.
  */
 public final class VirtualThreadsWorkload {
@@ -66,13 +67,20 @@ public final class VirtualThreadsWorkload {
                 }));
             }
             read.await();
-            // Garbage scratches (a pool slot was full) are freed once collected.
-            for (int i = 0; i < 3; i++) {
+            // Garbage scratches (a pool slot was full) are freed once collected, by the JVM's
+            // cleaner thread, which lags on a loaded machine: collect until what the arenas hold
+            // stops falling (at most 30 s).
+            List<Long> readings = new ArrayList<>(List.of(directBytes()));
+            for (int round = 0; round < 150; round++) {
                 System.gc();
                 Thread.sleep(200);
+                readings.add(directBytes());
+                if (round >= 2 && readings.getLast() >= readings.get(readings.size() - 2)) {
+                    break;
+                }
             }
             System.out.println("alive=" + started.stream().filter(Thread::isAlive).count() + " direct="
-                    + directBytes());
+                    + readings.getLast() + " (after each collection: " + readings + ")");
             release.countDown();
             for (Thread thread : started) {
                 thread.join();
