@@ -2,8 +2,9 @@
 // RocksDB program, damaged, or hostile): the input is written as the
 // directory's only OPTIONS file and read with pr_options_latest. A file
 // RocksDB or pinrock refuses is fine (a status with a message). What it
-// returns must be texts pr_options_set_string and pr_options_set_merge_operator
-// take back or refuse with PR_CODE_INVALID_ARGUMENT, and an open with what
+// returns must be texts pr_options_set_string, pr_options_set_merge_operator
+// and pr_options_set_comparator take back or refuse with
+// PR_CODE_INVALID_ARGUMENT, and an open with what
 // they accept may fail with a status, but must not crash; a database that
 // opened takes a write (a refused or failed one is a finding: one put cannot
 // meet a write stall), reads it back, closes, and reopens with the same
@@ -60,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(length <= buf.size(), "the texts fit the buffer they were measured for");
   std::vector<std::string> texts;
   for (size_t pos = 0; pos < length; pos += texts.back().size() + 1) texts.emplace_back(buf.data() + pos);
-  FUZZ_CHECK(texts.size() % 4 == 1, "the database's text, then four texts per family");
+  FUZZ_CHECK(texts.size() % 5 == 1, "the database's text, then five texts per family");
 
   std::shared_ptr<rocksdb::Env> env(rocksdb::NewMemEnv(rocksdb::Env::Default()));
   pr_options_t* options = pr_options_create();
@@ -71,10 +72,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   };
   accepted(pr_options_set_string(options, PR_OPTION_SCOPE_DB, texts[0].c_str(), err, sizeof err));
   // The default family's texts: the first family the file names.
-  if (texts.size() >= 5) {
+  if (texts.size() >= 6) {
     if (!texts[2].empty()) accepted(pr_options_set_merge_operator(options, texts[2].c_str(), err, sizeof err));
-    accepted(pr_options_set_string(options, PR_OPTION_SCOPE_FAMILY, texts[3].c_str(), err, sizeof err));
-    accepted(pr_options_set_string(options, PR_OPTION_SCOPE_TABLE, texts[4].c_str(), err, sizeof err));
+    accepted(pr_options_set_comparator(options, texts[3].c_str(), err, sizeof err));
+    accepted(pr_options_set_string(options, PR_OPTION_SCOPE_FAMILY, texts[4].c_str(), err, sizeof err));
+    accepted(pr_options_set_string(options, PR_OPTION_SCOPE_TABLE, texts[5].c_str(), err, sizeof err));
   }
   pr_db_t* db = nullptr;
   if (pr_db_open(options, "/db", &db, err, sizeof err) == PR_OK) {

@@ -259,9 +259,9 @@ enum pr_option_scope {
  * string overrides an earlier one. Returns PR_OK, or PR_CODE_INVALID_ARGUMENT
  * (nothing changed) naming the text and why: it does not parse, a name the
  * scope does not have, a value RocksDB refuses, an unknown scope, or an
- * option pinrock sets itself (statistics, info_log, merge_operator, the
- * block cache, a memory budget's write_buffer_manager), keeps fixed
- * (comparator: bytewise; the block-based table factory;
+ * option pinrock sets itself (statistics, info_log, merge_operator,
+ * comparator, the block cache, a memory budget's write_buffer_manager),
+ * keeps fixed (the block-based table factory;
  * enforce_single_del_contracts: off, since enforcing it stops a database's
  * flushes and compactions at the first misused SingleDelete) or does not offer (objects RocksDB would make by name: env,
  * file_system, rate_limiter, sst_file_manager, wal_filter, listeners,
@@ -289,8 +289,9 @@ PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const
  * into buf, each NUL-terminated and back to back: the database options,
  * then for each column family (the default one first) its name, the merge
  * operator pinrock offers that it uses ("" for none; see
- * pr_options_set_merge_operator), its column family options and its table
- * options. *length receives the full length; the first min(length, buf_cap)
+ * pr_options_set_merge_operator), its comparator (a name
+ * pr_options_set_comparator takes), its column family options and its
+ * table options. *length receives the full length; the first min(length, buf_cap)
  * bytes are copied, so a caller can retry with a larger buffer. The texts
  * leave out what belongs to an open rather than to the database
  * (create_if_missing, create_missing_column_families, error_if_exists), what
@@ -298,7 +299,7 @@ PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const
  * budget's write buffer manager) and the objects pinrock does not offer by
  * name, which it checks instead: a database it cannot open as it was is
  * PR_CODE_INVALID_ARGUMENT naming the family and the object (a comparator
- * that is not bytewise, a merge operator pinrock does not offer, a
+ * pr_options_set_comparator does not take, a merge operator pinrock does not offer, a
  * compaction filter (a caller's too: its code is not in the file), a
  * table format other than block-based), or naming an
  * object of another program's own that RocksDB cannot make by the name the
@@ -356,6 +357,23 @@ PR_API uint64_t pr_memory_budget_usage(const pr_memory_budget_t* budget);
  * counts as 0. name is not kept after the call. */
 PR_API int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,
                                              size_t err_cap);
+
+/* Sets the order of the keys of the column families opened or created
+ * with options, by the name of one of RocksDB's built-in comparators:
+ * "leveldb.BytewiseComparator" (the default: by their bytes, unsigned, a
+ * key before every longer key it begins) or
+ * "rocksdb.ReverseBytewiseComparator" (the reverse of that). RocksDB
+ * records the comparator in the database; a family opens only with the one
+ * it was created with (pr_db_open and pr_db_repair return
+ * PR_CODE_INVALID_ARGUMENT naming both before reading the log). Cursors
+ * walk keys in that order, bounds and ranges (pr_db_delete_range,
+ * pr_db_compact_range) are in it, a table file writer made with options
+ * takes keys in it, and pr_db_ingest refuses a file written in another.
+ * Returns PR_OK, or PR_CODE_INVALID_ARGUMENT naming the two for any other
+ * name (those with a timestamp included: they change every key's format).
+ * name is not kept after the call. */
+PR_API int32_t pr_options_set_comparator(pr_options_t* options, const char* name, char* err,
+                                         size_t err_cap);
 
 /* Collects statistics (tickers and histograms, read with pr_db_statistics)
  * at a RocksDB StatsLevel: 0 collects none (the default), 1 tickers only
@@ -833,8 +851,9 @@ typedef struct pr_sst_writer pr_sst_writer_t;
 PR_API int32_t pr_sst_writer_open(const pr_options_t* options, const char* path,
                                   pr_sst_writer_t** writer_out, char* err, size_t err_cap);
 
-/* Adds key -> value. Keys must come in strictly ascending bytewise order:
- * otherwise PR_CODE_INVALID_ARGUMENT and nothing is added. */
+/* Adds key -> value. Keys must come in strictly ascending order, by the
+ * comparator of the options the writer was opened with (bytewise by
+ * default): otherwise PR_CODE_INVALID_ARGUMENT and nothing is added. */
 PR_API int32_t pr_sst_writer_put(pr_sst_writer_t* writer, const uint8_t* key, size_t key_len,
                                  const uint8_t* value, size_t value_len, char* err,
                                  size_t err_cap);
@@ -977,6 +996,12 @@ PR_API int32_t pr_db_flush(pr_db_t* db, char* err, size_t err_cap);
  * PR_RANGE_HAS_END it ends after the last one (an empty key is a key). */
 #define PR_RANGE_HAS_BEGIN 1
 #define PR_RANGE_HAS_END 2
+/* For the opens of cursors: the bounds are a key prefix's, in bytewise
+ * order (lower the prefix, upper the smallest key after every key it
+ * begins, if any): refused with PR_CODE_INVALID_ARGUMENT over a family
+ * whose keys are in another order, where they would not bound the keys
+ * that begin with the prefix. */
+#define PR_RANGE_PREFIX 4
 
 /* Compacts the keys in [begin, end) (bounds per PR_RANGE_* flags) down the
  * LSM tree, rewriting the files of the last level too (so the data is
@@ -1104,7 +1129,10 @@ PR_API int32_t pr_db_family(pr_db_t* db, const char* name, pr_db_t** family_out,
 /* Creates column family name in db's database with family_options (NULL:
  * the options the default family was opened with) and returns its handle
  * (owned by the database) in *family_out. Returns PR_OK or a RocksDB
- * status (PR_CODE_INVALID_ARGUMENT when the name exists). */
+ * status (PR_CODE_INVALID_ARGUMENT when the name exists, or when a family
+ * of that name dropped since the database opened had another comparator:
+ * RocksDB's next open would check the new comparator against the dropped
+ * family's creation, still in the MANIFEST, and refuse the database). */
 PR_API int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_options,
                                    const char* name, pr_db_t** family_out, char* err,
                                    size_t err_cap);
@@ -1197,7 +1225,8 @@ PR_API int32_t pr_db_memory_usage(pr_db_t* db, pr_memory_usage_t* usage, char* e
                                   size_t err_cap);
 
 /* ---- cursors ---------------------------------------------------------------
- * A cursor walks the database's keys in bytewise order, in both directions,
+ * A cursor walks a family's keys in their order (pr_options_set_comparator:
+ * bytewise unless the family was created with another), in both directions,
  * over a consistent view taken when it is opened. It is not thread-safe: one
  * thread at a time moves it. Every cursor must be closed before its
  * database: pr_db_close refuses to close a database with cursors open. */

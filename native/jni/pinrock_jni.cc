@@ -296,11 +296,12 @@ PR_JNI_EXPORT void JNICALL Java_dev_pinrock_internal_JniDb_multiGetPinned(
 
 PR_JNI_EXPORT jlong JNICALL Java_dev_pinrock_internal_JniDb_openCursor(
     JNIEnv* env, jclass, jlong db, jlong snapshot, jint read_flags, jlong readahead_bytes,
-    jbyteArray lower, jbyteArray upper) {
+    jbyteArray lower, jbyteArray upper, jboolean prefix) {
   std::unique_ptr<JavaBytes> first(lower != nullptr ? new JavaBytes(env, lower) : nullptr);
   std::unique_ptr<JavaBytes> last(upper != nullptr ? new JavaBytes(env, upper) : nullptr);
   if ((first && !first->valid()) || (last && !last->valid())) return 0;
-  uint32_t bounds = (first ? PR_RANGE_HAS_BEGIN : 0) | (last ? PR_RANGE_HAS_END : 0);
+  uint32_t bounds = (first ? PR_RANGE_HAS_BEGIN : 0) | (last ? PR_RANGE_HAS_END : 0) |
+                    (prefix ? PR_RANGE_PREFIX : 0);
   pr_cursor_t* cursor = nullptr;
   char err[kErrCap];
   ok(env,

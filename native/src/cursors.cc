@@ -3,6 +3,7 @@
 #include "internal.h"
 #include "scan_copy.h"
 
+#include <rocksdb/comparator.h>
 #include <rocksdb/iterator.h>
 
 #include <memory>
@@ -82,6 +83,13 @@ pr_cursor_t* open_cursor(pr_db* family, rocksdb::ReadOptions options, uint64_t r
   }
   if (options.tailing && options.snapshot != nullptr) {
     throw refused_argument("a tailing cursor reads the latest state: it takes no snapshot");
+  }
+  if ((bounds & PR_RANGE_PREFIX) != 0 &&
+      std::string(family->family->GetComparator()->Name()) != rocksdb::BytewiseComparator()->Name()) {
+    throw refused_argument(std::string("bounds of a prefix are bytewise, and column family '") +
+                           family->family->GetName() + "' orders its keys with " +
+                           family->family->GetComparator()->Name() +
+                           ": give the bounds in its order instead");
   }
   auto cursor = std::make_unique<pr_cursor>();
   cursor->db = family;

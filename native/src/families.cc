@@ -395,7 +395,8 @@ rocksdb::Status check_recorded_family_options(
         std::string(family.options.comparator->Name()) != given.comparator->Name()) {
       return rocksdb::Status::InvalidArgument(
           "column family '" + family.name + "' was last opened with comparator " +
-          family.options.comparator->Name() + ", not " + given.comparator->Name());
+          family.options.comparator->Name() + ", not " + given.comparator->Name() +
+          ": its keys are in that order; give the family the comparator it was created with");
     }
   }
   return rocksdb::Status::OK();
@@ -514,6 +515,19 @@ int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_options, con
       family->merge_operator = family_options->merge_operator_kind;
     }
     std::unique_lock<std::shared_mutex> lock(database.mutex);
+    auto dropped = database.dropped_comparators.find(name);
+    if (dropped != database.dropped_comparators.end()) {
+      for (const std::string& comparator : dropped->second) {
+        if (comparator != options.comparator->Name()) {
+          return invalid_argument(
+              std::string("column family '") + name + "' was dropped since the database opened, when "
+              "its keys were in the order of " + comparator + ", not " + options.comparator->Name() +
+              ": RocksDB would refuse to open the database until it forgets the dropped family, "
+              "which its next open does. Reopen the database first, or give the family another name",
+              err, err_cap);
+        }
+      }
+    }
     rocksdb::Status s = db->db->CreateColumnFamily(options, name, &family->family);
     if (!s.ok()) return to_status(s, err, err_cap);
     *family_out = family.get();
@@ -543,6 +557,8 @@ int32_t pr_db_drop_family(pr_db_t* family, char* err, size_t err_cap) {
     if (s.ok()) s = dropping->DropColumnFamily(family->family);
     if (!s.ok()) return to_status(s, err, err_cap);
     family->database->open_families.erase(family->name);
+    family->database->dropped_comparators[family->name].insert(
+        family->family->GetComparator()->Name());
     family->dropped = true;
     return PR_OK;
   });

@@ -380,6 +380,13 @@ struct pr_database {
   std::vector<std::unique_ptr<pr_db>> families;
   // The families not dropped, the default one included, by name.
   std::map<std::string, pr_db*> open_families;
+  // The comparators of the families dropped since the open, by name. The
+  // MANIFEST keeps a dropped family's creation record until the next open
+  // writes a new MANIFEST, and RocksDB's recovery checks the comparator
+  // given for a name against every creation record of it, a dropped
+  // family's too: a name created again in another order would make the
+  // database refuse every open (pr_db_create_family refuses that).
+  std::map<std::string, std::set<std::string>> dropped_comparators;
 };
 
 struct pr_pin {

@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "testing.h"
 
+#include <rocksdb/comparator.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
@@ -49,6 +50,21 @@ auto compression_options(Family& family) {
   return std::array{&family.compression_opts, &family.bottommost_compression_opts};
 }
 
+// The comparator pinrock offers by name (pr_options_set_comparator), or null.
+const rocksdb::Comparator* offered_comparator(const std::string& name) {
+  for (const rocksdb::Comparator* offered :
+       {rocksdb::BytewiseComparator(), rocksdb::ReverseBytewiseComparator()}) {
+    if (name == offered->Name()) return offered;
+  }
+  return nullptr;
+}
+
+// The names of the comparators pinrock offers, for messages.
+std::string offered_comparator_names() {
+  return std::string(rocksdb::BytewiseComparator()->Name()) + ", " +
+         rocksdb::ReverseBytewiseComparator()->Name();
+}
+
 // Why an option string may not set name in scope (the part of name before
 // a '.', as RocksDB reads "table_factory.id"), or null when it may.
 const char* refused_by_name(int32_t scope, const std::string& name) {
@@ -72,7 +88,7 @@ const char* refused_by_name(int32_t scope, const std::string& name) {
       {PR_OPTION_SCOPE_DB, "wal_filter", kObject},
       {PR_OPTION_SCOPE_DB, "listeners", kObject},
       {PR_OPTION_SCOPE_FAMILY, "merge_operator", "is set with pr_options_set_merge_operator"},
-      {PR_OPTION_SCOPE_FAMILY, "comparator", "stays bytewise: pinrock orders keys by their bytes"},
+      {PR_OPTION_SCOPE_FAMILY, "comparator", "is set with pr_options_set_comparator"},
       {PR_OPTION_SCOPE_FAMILY, "table_factory", "is block-based: set table options in the table scope"},
       {PR_OPTION_SCOPE_FAMILY, "block_based_table_factory",
        "is block-based: set table options in the table scope"},
@@ -797,6 +813,20 @@ int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const char* 
   });
 }
 
+int32_t pr_options_set_comparator(pr_options_t* options, const char* name, char* err,
+                                  size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    const rocksdb::Comparator* comparator = offered_comparator(name);
+    if (comparator == nullptr) {
+      return invalid_argument(std::string("unknown comparator \"") + name + "\": pinrock offers " +
+                                  offered_comparator_names(),
+                              err, err_cap);
+    }
+    options->family.comparator = comparator;
+    return PR_OK;
+  });
+}
+
 int32_t pr_db_set_options(pr_db_t* db, int32_t scope, const char* text, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
     if (scope == PR_OPTION_SCOPE_TABLE) {
@@ -880,10 +910,10 @@ int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t*
     for (const rocksdb::ColumnFamilyDescriptor& family : families) {
       const rocksdb::ColumnFamilyOptions& options = family.options;
       const std::string where = "column family '" + family.name + "' of " + path;
-      if (options.comparator != nullptr &&
-          std::string(options.comparator->Name()) != rocksdb::BytewiseComparator()->Name()) {
-        return invalid_argument(where + " orders its keys with comparator " +
-                                    options.comparator->Name() + "; pinrock orders keys bytewise",
+      const std::string comparator = options.comparator != nullptr ? options.comparator->Name() : "";
+      if (offered_comparator(comparator) == nullptr) {
+        return invalid_argument(where + " orders its keys with comparator " + comparator +
+                                    ", which pinrock does not offer (" + offered_comparator_names() + ")",
                                 err, err_cap);
       }
       std::string unoffered = unoffered_object_error(where, options);
@@ -921,7 +951,7 @@ int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t*
       std::string table_text = option_text(
           serialized, {"block_cache", "no_block_cache", "block_cache_compressed", "persistent_cache",
                        "flush_block_policy_factory", "id"});
-      texts.insert(texts.end(), {family.name, merge_operator, family_text, table_text});
+      texts.insert(texts.end(), {family.name, merge_operator, comparator, family_text, table_text});
     }
     // Texts are NUL-terminated: a name or value holding a NUL byte (a
     // hostile or damaged file) would shift every text after it.

@@ -693,14 +693,16 @@ TEST_F(SetOptionsTest, OptionsFromAHandleOfAnotherScopeOrOnlyForAnOpenAreRefused
 }
 
 // The texts of the options a database was last opened with: the database's,
-// then name, merge operator, family and table options of each family; each
-// text pr_options_set_string takes back.
+// then name, merge operator, comparator, family and table options of each
+// family; each text the setters take back.
 TEST(OptionsLatestTest, TheTextsReadBackAndOpenTheDatabaseAsItWas) {
   TempDir dir;
   char err[512] = {0};
   {
     Options o;
     ASSERT_EQ(PR_OK, pr_options_set_merge_operator(o.handle, "max", err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_options_set_comparator(o.handle, "rocksdb.ReverseBytewiseComparator", err, sizeof err))
+        << err;
     ASSERT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_TABLE,
                                            "filter_policy=bloomfilter:10:false", err, sizeof err));
     ASSERT_EQ(PR_OK, pr_options_set_string(o.handle, PR_OPTION_SCOPE_DB, "max_background_jobs=3", err,
@@ -716,21 +718,39 @@ TEST(OptionsLatestTest, TheTextsReadBackAndOpenTheDatabaseAsItWas) {
   ASSERT_EQ(PR_OK, pr_options_latest(dir.path().c_str(), buf.data(), buf.size(), &length, err, sizeof err));
   std::vector<std::string> texts;
   for (size_t pos = 0; pos < length; pos += texts.back().size() + 1) texts.emplace_back(buf.data() + pos);
-  ASSERT_EQ(5u, texts.size());
+  ASSERT_EQ(6u, texts.size());
   EXPECT_NE(std::string::npos, texts[0].find("max_background_jobs=3;")) << texts[0];
   EXPECT_EQ(std::string::npos, texts[0].find("create_if_missing")) << texts[0];
   EXPECT_EQ("default", texts[1]);
   EXPECT_EQ("max", texts[2]);
-  EXPECT_EQ(std::string::npos, texts[3].find("comparator")) << texts[3];
-  EXPECT_NE(std::string::npos, texts[4].find("filter_policy=bloomfilter:10:false;")) << texts[4];
+  EXPECT_EQ("rocksdb.ReverseBytewiseComparator", texts[3]);
+  EXPECT_EQ(std::string::npos, texts[4].find("comparator")) << texts[4];
+  EXPECT_NE(std::string::npos, texts[5].find("filter_policy=bloomfilter:10:false;")) << texts[5];
   Options again;
   EXPECT_EQ(PR_OK, pr_options_set_string(again.handle, PR_OPTION_SCOPE_DB, texts[0].c_str(), err, sizeof err)) << err;
   EXPECT_EQ(PR_OK, pr_options_set_merge_operator(again.handle, texts[2].c_str(), err, sizeof err)) << err;
-  EXPECT_EQ(PR_OK, pr_options_set_string(again.handle, PR_OPTION_SCOPE_FAMILY, texts[3].c_str(), err, sizeof err)) << err;
-  EXPECT_EQ(PR_OK, pr_options_set_string(again.handle, PR_OPTION_SCOPE_TABLE, texts[4].c_str(), err, sizeof err)) << err;
+  EXPECT_EQ(PR_OK, pr_options_set_comparator(again.handle, texts[3].c_str(), err, sizeof err)) << err;
+  EXPECT_EQ(PR_OK, pr_options_set_string(again.handle, PR_OPTION_SCOPE_FAMILY, texts[4].c_str(), err, sizeof err)) << err;
+  EXPECT_EQ(PR_OK, pr_options_set_string(again.handle, PR_OPTION_SCOPE_TABLE, texts[5].c_str(), err, sizeof err)) << err;
   std::string reopened = options_file_of(dir.path(), again);
   EXPECT_NE(std::string::npos, reopened.find("filter_policy=bloomfilter:10:false")) << reopened;
   EXPECT_NE(std::string::npos, reopened.find("max_background_jobs=3")) << reopened;
+  EXPECT_NE(std::string::npos, reopened.find("comparator=rocksdb.ReverseBytewiseComparator")) << reopened;
+}
+
+// Only RocksDB's bytewise comparators are offered: not those with a
+// timestamp (they change every key's format).
+TEST(OptionsTest, OnlyTheBytewiseComparatorsAreOffered) {
+  Options o;
+  char err[512] = {0};
+  for (const char* name : {"leveldb.BytewiseComparator", "rocksdb.ReverseBytewiseComparator"}) {
+    EXPECT_EQ(PR_OK, pr_options_set_comparator(o.handle, name, err, sizeof err)) << name << ": " << err;
+  }
+  for (const char* name : {"", "leveldb.BytewiseComparator.u64ts", "rocksdb.ReverseBytewiseComparator.u64ts",
+                           "bytewise", "comparator=rocksdb.ReverseBytewiseComparator"}) {
+    EXPECT_EQ(PR_CODE_INVALID_ARGUMENT, pr_options_set_comparator(o.handle, name, err, sizeof err)) << name;
+    EXPECT_NE(nullptr, std::strstr(err, "rocksdb.ReverseBytewiseComparator")) << err;
+  }
 }
 
 TEST(OptionsLatestTest, ADirectoryWithoutOptionsIsNotFound) {

@@ -51,6 +51,7 @@ public final class DbOptions {
         int maxOpenFiles = UNLIMITED_OPEN_FILES;
         String mergeOperator;
         MergeOperator javaMergeOperator;
+        KeyComparator comparator = KeyComparator.BYTEWISE;
         CompactionFilterFactory compactionFilter;
         MemoryBudget memoryBudget;
         RateLimiter rateLimiter;
@@ -107,7 +108,8 @@ public final class DbOptions {
      * RocksJava or any RocksDB application. They come as option strings
      * ({@link #databaseOptions(String)}, {@link #familyOptions(String)},
      * {@link #tableOptions(String)}; every option RocksDB records, a Bloom
-     * filter and a prefix extractor included), a {@link #mergeOperator(String)}
+     * filter and a prefix extractor included), a
+     * {@link #comparator(KeyComparator)}, a {@link #mergeOperator(String)}
      * and a {@link #columnFamily(String, DbOptions)} for each other family, so
      * that {@link RocksDb#open(Path, DbOptions)} opens it as it was. Not in
      * them: {@code create_if_missing} and {@code error_if_exists} (they belong
@@ -119,7 +121,7 @@ public final class DbOptions {
      * @return the options it was last opened with
      * @throws RocksDbException with {@link StatusCode#NOT_FOUND} when the directory holds no OPTIONS file
      * @throws RocksDbException.InvalidArgumentException naming the family and what pinrock cannot offer,
-     *     for a database written with a comparator that is not bytewise, a merge operator pinrock does
+     *     for a database written with a comparator that is not a {@link KeyComparator}, a merge operator pinrock does
      *     not offer, a compaction filter (one written in Java too) or a table format other than
      *     block-based, or naming an object
      *     of the writing program's own that RocksDB cannot make by name (a merge operator, comparator,
@@ -129,18 +131,15 @@ public final class DbOptions {
         NativeLibrary.load(); // before any class that needs the library, see NativeLibrary
         List<String> texts = FfmDb.latestOptions(Objects.requireNonNull(database, "database").toAbsolutePath());
         DbOptions options = create().databaseOptions(texts.get(0));
-        // Four texts per family: name, merge operator, family options, table options.
-        for (int i = 1; i + 3 < texts.size(); i += 4) {
+        // Five texts per family: name, merge operator, comparator, family options, table options.
+        for (int i = 1; i + 4 < texts.size(); i += 5) {
             String name = texts.get(i);
             String mergeOperator = texts.get(i + 1);
-            if (name.equals(DEFAULT_FAMILY)) {
-                options = options.familyOptions(texts.get(i + 2)).tableOptions(texts.get(i + 3));
-                options = mergeOperator.isEmpty() ? options : options.mergeOperator(mergeOperator);
-            } else {
-                DbOptions family = create().familyOptions(texts.get(i + 2)).tableOptions(texts.get(i + 3));
-                options = options.columnFamily(name,
-                        mergeOperator.isEmpty() ? family : family.mergeOperator(mergeOperator));
-            }
+            DbOptions family = (name.equals(DEFAULT_FAMILY) ? options : create())
+                    .comparator(KeyComparator.named(texts.get(i + 2)))
+                    .familyOptions(texts.get(i + 3)).tableOptions(texts.get(i + 4));
+            family = mergeOperator.isEmpty() ? family : family.mergeOperator(mergeOperator);
+            options = name.equals(DEFAULT_FAMILY) ? family : options.columnFamily(name, family);
         }
         return options;
     }
@@ -320,6 +319,22 @@ public final class DbOptions {
         Values v = values();
         v.javaMergeOperator = operator;
         v.mergeOperator = null;
+        return new DbOptions(v);
+    }
+
+    /**
+     * Returns a copy whose keys are in another order (see
+     * {@link KeyComparator}), for the default family or, in the options of
+     * {@link #columnFamily(String, DbOptions)}, for that family. A family
+     * keeps the order it was created with: {@code open} throws
+     * InvalidArgumentException naming both when it is given another.
+     *
+     * @param comparator the order of the keys (default {@link KeyComparator#BYTEWISE})
+     * @return a copy with the setting changed
+     */
+    public DbOptions comparator(KeyComparator comparator) {
+        Values v = values();
+        v.comparator = Objects.requireNonNull(comparator, "comparator");
         return new DbOptions(v);
     }
 
@@ -1355,6 +1370,15 @@ public final class DbOptions {
      */
     public int maxOpenFiles() {
         return v.maxOpenFiles;
+    }
+
+    /**
+     * Returns the order of the keys.
+     *
+     * @return the comparator
+     */
+    public KeyComparator comparator() {
+        return v.comparator;
     }
 
     /**

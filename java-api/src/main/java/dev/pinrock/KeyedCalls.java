@@ -111,7 +111,7 @@ public abstract sealed class KeyedCalls permits Keyspace, PendingWrites, Pending
         long snapshot = acquire(options);
         try {
             return adopt(keys.openCursor(snapshot, options.flags(), options.readaheadBytes(),
-                    options.lowerBoundNoCopy(), options.upperBoundNoCopy()));
+                    options.lowerBoundNoCopy(), options.upperBoundNoCopy(), options.prefixBounds()));
         } finally {
             release(options);
         }

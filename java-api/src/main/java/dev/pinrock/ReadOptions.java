@@ -35,6 +35,8 @@ public final class ReadOptions {
         boolean memoryOnly;
         byte[] lowerBound;
         byte[] upperBound;
+        /** Whether the bounds are a prefix's ({@link #prefix(byte[])}), which are bytewise. */
+        boolean prefixBounds;
         long readaheadBytes;
         boolean asyncIo;
         boolean tailing;
@@ -115,6 +117,7 @@ public final class ReadOptions {
     public ReadOptions lowerBound(byte[] value) {
         Values v = values.copy();
         v.lowerBound = value == null ? null : value.clone();
+        v.prefixBounds = false;
         return new ReadOptions(v);
     }
 
@@ -127,6 +130,7 @@ public final class ReadOptions {
     public ReadOptions upperBound(byte[] value) {
         Values v = values.copy();
         v.upperBound = value == null ? null : value.clone();
+        v.prefixBounds = false;
         return new ReadOptions(v);
     }
 
@@ -134,14 +138,22 @@ public final class ReadOptions {
      * Returns a copy whose cursors see only the keys that start with a
      * prefix: it sets the lower bound to the prefix and the upper bound to
      * the smallest key after every key with that prefix (none when the
-     * prefix is all 0xff bytes). No prefix extractor is needed.
+     * prefix is all 0xff bytes). No prefix extractor is needed. These
+     * bounds are bytewise: a cursor over a column family whose keys are in
+     * another order ({@link KeyComparator}) refuses them with
+     * {@link RocksDbException.InvalidArgumentException}, as they would not
+     * bound the keys with the prefix there.
      *
-     * @param prefix the prefix (copied); empty means every key
+     * @param prefix the prefix (copied); empty means every key (no bounds)
      * @return a copy with both bounds changed
      */
     public ReadOptions prefix(byte[] prefix) {
-        Objects.requireNonNull(prefix, "prefix");
-        return lowerBound(prefix).upperBound(prefixEnd(prefix));
+        if (Objects.requireNonNull(prefix, "prefix").length == 0) {
+            return lowerBound(null).upperBound(null);
+        }
+        Values v = lowerBound(prefix).upperBound(prefixEnd(prefix)).values.copy();
+        v.prefixBounds = true;
+        return new ReadOptions(v);
     }
 
     /** The smallest key greater than every key starting with prefix, or null when there is none. */
@@ -300,6 +312,11 @@ public final class ReadOptions {
         return (values.fillCache ? 0 : SKIP_FILL_CACHE) | (values.verifyChecksums ? 0 : SKIP_CHECKSUMS)
                 | (values.memoryOnly ? MEMORY_ONLY : 0) | (values.asyncIo ? ASYNC_IO : 0)
                 | (values.tailing ? TAILING : 0);
+    }
+
+    /** Whether the bounds are a prefix's, for the native call. */
+    boolean prefixBounds() {
+        return values.prefixBounds;
     }
 
     /** The bounds without copying, for the native call. */

@@ -752,8 +752,10 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      * @param name the new family's name
      * @param options the family's options, or null for those of the default family
      * @return the family
-     * @throws RocksDbException.InvalidArgumentException when a family of that name exists or an
-     *     option is out of range
+     * @throws RocksDbException.InvalidArgumentException when a family of that name exists, an
+     *     option is out of range, or a family of that name dropped since the database opened had
+     *     another {@link DbOptions#comparator(KeyComparator) comparator} (RocksDB would refuse to
+     *     open the database until an open has forgotten the dropped family: reopen first)
      * @throws IllegalArgumentException when options has a memory budget, rate limiter or SST file
      *     manager of its own, or name contains a NUL character or an unpaired surrogate
      * @throws IllegalStateException when the database is closed

@@ -15,8 +15,9 @@ import dev.pinrock.internal.Binding;
  * read options on every call), {@link KeyMayExistContract}, {@link WriteBatchContract},
  * {@link MultiGetContract}, {@link CursorContract}, {@link SnapshotContract}
  * (snapshot reads), {@link ClosedDatabaseContract} (calls racing a close),
- * {@link HostileInputContract} and {@link MergeOperatorContract} (merges in
- * Java, called back from either binding's reads). Each is a {@code @ParameterizedClass} over
+ * {@link HostileInputContract}, {@link MergeOperatorContract} (merges in
+ * Java, called back from either binding's reads) and
+ * {@link KeyComparatorContract} (keys in reverse order). Each is a {@code @ParameterizedClass} over
  * {@link Binding} that takes the binding in its constructor; its runs are
  * reported as {@code [FFM]} and {@code [JNI]}.
  *

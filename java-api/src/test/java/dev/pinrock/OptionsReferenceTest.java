@@ -191,6 +191,8 @@ class OptionsReferenceTest {
             values.add("max");
         } else if (type == Compression[].class) {
             values.add(new Compression[] {Compression.NONE, Compression.ZSTD});
+        } else if (type == KeyComparator.class) {
+            values.add(KeyComparator.REVERSE_BYTEWISE);
         }
         return values.stream().map(value -> new Object[] {value}).toList();
     }

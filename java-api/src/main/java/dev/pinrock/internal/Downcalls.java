@@ -82,6 +82,7 @@ final class Downcalls {
     static final int RATE_LIMITER_TOTAL_REQUESTS = PinrockNative.PR_RATE_LIMITER_TOTAL_REQUESTS();
     static final int RANGE_HAS_BEGIN = PinrockNative.PR_RANGE_HAS_BEGIN();
     static final int RANGE_HAS_END = PinrockNative.PR_RANGE_HAS_END();
+    static final int RANGE_PREFIX = PinrockNative.PR_RANGE_PREFIX();
     static final int READ_MEMORY_ONLY = PinrockNative.PR_READ_MEMORY_ONLY();
     static final int SCAN_REVERSE = PinrockNative.PR_SCAN_REVERSE();
     static final int SST_COMPACTION_BUFFER = PinrockNative.PR_SST_COMPACTION_BUFFER();
@@ -294,6 +295,10 @@ final class Downcalls {
 
     static MethodHandle optionsSetMergeOperator() {
         return PinrockNative.pr_options_set_merge_operator$handle();
+    }
+
+    static MethodHandle optionsSetComparator() {
+        return PinrockNative.pr_options_set_comparator$handle();
     }
 
     // Callbacks (the stubs they are given are Callbacks')

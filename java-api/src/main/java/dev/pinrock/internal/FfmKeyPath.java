@@ -61,8 +61,10 @@ abstract sealed class FfmKeyPath implements KeyPath permits FfmDataPath, FfmTran
             MemorySegment upper, int bounds, Scratch scratch) throws Throwable;
 
     @Override
-    public NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper) {
-        int bounds = (lower != null ? Downcalls.RANGE_HAS_BEGIN : 0) | (upper != null ? Downcalls.RANGE_HAS_END : 0);
+    public NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper,
+            boolean prefix) {
+        int bounds = (lower != null ? Downcalls.RANGE_HAS_BEGIN : 0) | (upper != null ? Downcalls.RANGE_HAS_END : 0)
+                | (prefix ? Downcalls.RANGE_PREFIX : 0);
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment first = lower != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, lower) : MemorySegment.NULL;
             MemorySegment last = upper != null ? arena.allocateFrom(ValueLayout.JAVA_BYTE, upper) : MemorySegment.NULL;

@@ -230,8 +230,9 @@ public final class JniDb implements DataPath {
     }
 
     @Override
-    public NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper) {
-        return new JniCursor(openCursor(handle, snapshot, readFlags, readaheadBytes, lower, upper));
+    public NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper,
+            boolean prefix) {
+        return new JniCursor(openCursor(handle, snapshot, readFlags, readaheadBytes, lower, upper, prefix));
     }
 
     private static native void multiGetInto(long db, long snapshot, int readFlags, long families, long count,
@@ -242,7 +243,7 @@ public final class JniDb implements DataPath {
             long keys, long keyLengths, long results, long statuses);
 
     private static native long openCursor(long db, long snapshot, int readFlags, long readaheadBytes, byte[] lower,
-            byte[] upper);
+            byte[] upper, boolean prefix);
 
     private static native void put(long db, byte[] key, byte[] value);
 

@@ -83,6 +83,8 @@ public interface KeyPath {
      * @param readaheadBytes table-file read-ahead, 0 for RocksDB's automatic one
      * @param lower the first key the cursor sees, or null for none
      * @param upper the first key past what the cursor sees, or null for none
+     * @param prefix whether the bounds are a prefix's (PR_RANGE_PREFIX: bytewise)
      */
-    NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper);
+    NativeCursor openCursor(long snapshot, int readFlags, long readaheadBytes, byte[] lower, byte[] upper,
+            boolean prefix);
 }

@@ -153,6 +153,11 @@ public final class NativeOptions {
                             (int) Downcalls.optionsSetFamilyOptions().invokeExact(nativeOptions, name, familyOptions,
                                     err, ERR_CAP), scratch));
                 }
+                if (all || options.comparator() != base.comparator()) {
+                    check((int) Downcalls.optionsSetComparator().invokeExact(nativeOptions,
+                            NativeStrings.allocate(arena, options.comparator().name(), "comparator"), err, ERR_CAP),
+                            scratch);
+                }
                 if (options.mergeOperator() != null) {
                     check((int) Downcalls.optionsSetMergeOperator().invokeExact(nativeOptions,
                             NativeStrings.allocate(arena, options.mergeOperator(), "mergeOperator"), err, ERR_CAP),

@@ -203,6 +203,15 @@ public class PinrockNative {
     public static int PR_RANGE_HAS_END() {
         return PR_RANGE_HAS_END;
     }
+    private static final int PR_RANGE_PREFIX = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_RANGE_PREFIX 4
+     * }
+     */
+    public static int PR_RANGE_PREFIX() {
+        return PR_RANGE_PREFIX;
+    }
     private static final int PR_SCAN_REVERSE = (int)1L;
     /**
      * {@snippet lang=c :
@@ -2062,6 +2071,67 @@ public class PinrockNative {
         try {
             if (TRACE_DOWNCALLS) {
                 traceDowncall("pr_options_set_merge_operator", options, name, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, name, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_comparator {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_comparator");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_comparator$descriptor() {
+        return pr_options_set_comparator.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_comparator$handle() {
+        return pr_options_set_comparator.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_comparator$address() {
+        return pr_options_set_comparator.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_comparator(MemorySegment options, MemorySegment name, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_comparator.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_comparator", options, name, err, err_cap);
             }
             return (int)mh$.invokeExact(options, name, err, err_cap);
         } catch (Throwable ex$) {

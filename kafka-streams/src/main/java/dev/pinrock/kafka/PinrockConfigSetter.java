@@ -25,7 +25,9 @@ public interface PinrockConfigSetter {
      * @param options pinrock's defaults for Kafka Streams stores, with the application's
      *     memory bound already applied
      * @param configs the application's configuration
-     * @return the options to open with; returning {@code options} keeps the defaults
+     * @return the options to open with; returning {@code options} keeps the defaults. Their
+     *     {@link DbOptions#comparator() comparator} stays bytewise: the stores' range queries
+     *     need that order, and the open fails with another
      */
     DbOptions setConfig(String storeName, DbOptions options, Map<String, Object> configs);
 

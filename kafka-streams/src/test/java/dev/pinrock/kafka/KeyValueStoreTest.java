@@ -50,6 +50,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.pinrock.DbOptions;
+import dev.pinrock.KeyComparator;
 import dev.pinrock.kafka.internal.StoreInternals;
 
 class KeyValueStoreTest {
@@ -397,6 +398,23 @@ class KeyValueStoreTest {
                 .orElseThrow());
         store.close();
         assertEquals("set(ERROR),close", SmallCacheSetter.CALLS.get("tuned"));
+    }
+
+    /** Orders keys in reverse, which no store's queries can take. */
+    public static final class ReverseOrderSetter implements PinrockConfigSetter {
+        @Override
+        public DbOptions setConfig(String storeName, DbOptions options, Map<String, Object> configs) {
+            return options.comparator(KeyComparator.REVERSE_BYTEWISE);
+        }
+    }
+
+    @Test
+    void aConfigSetterCannotChangeTheOrderOfKeys() {
+        StoreContexts.Recording context = context("pinrock",
+                Map.of(PinrockStoreConfig.CONFIG_SETTER_CLASS_CONFIG, ReverseOrderSetter.class.getName()));
+        ProcessorStateException e = assertThrows(ProcessorStateException.class,
+                () -> PinrockStores.keyValueStore("s").get().init(context, null));
+        assertTrue(e.getMessage().contains("bytewise"), e.getMessage());
     }
 
     @Test

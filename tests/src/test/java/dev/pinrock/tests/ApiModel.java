@@ -11,9 +11,12 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 
+import dev.pinrock.KeyComparator;
+
 /**
  * What a database driven by {@link ApiSequenceFuzzTest} must hold: per column
- * family, every acknowledged write, in bytewise key order. Writes reach the
+ * family, every acknowledged write, in the database's key order (every
+ * family's is the same). Writes reach the
  * model only after the database acknowledged them, as one list of records
  * applied together (a batch is atomic), so a write that threw leaves it
  * unchanged. It also keeps each key's write history, for RocksDB's
@@ -70,16 +73,28 @@ final class ApiModel {
     }
 
     private final MergeOperator operator;
+    private final KeyComparator order;
     private final Map<String, NavigableMap<byte[], byte[]>> families = new TreeMap<>();
     private final Map<String, NavigableMap<byte[], History>> histories = new HashMap<>();
 
-    ApiModel(MergeOperator operator) {
+    ApiModel(MergeOperator operator, KeyComparator order) {
         this.operator = operator;
+        this.order = order;
         createFamily("default");
     }
 
     MergeOperator operator() {
         return operator;
+    }
+
+    /** The order of every family's keys. */
+    KeyComparator order() {
+        return order;
+    }
+
+    /** An empty map of keys in the model's order. */
+    <V> NavigableMap<byte[], V> emptyMap() {
+        return new TreeMap<>(order::compare);
     }
 
     Set<String> familyNames() {
@@ -91,8 +106,8 @@ final class ApiModel {
     }
 
     void createFamily(String name) {
-        families.put(name, new TreeMap<>(Arrays::compareUnsigned));
-        histories.put(name, new TreeMap<>(Arrays::compareUnsigned));
+        families.put(name, emptyMap());
+        histories.put(name, emptyMap());
     }
 
     void dropFamily(String name) {
@@ -105,11 +120,10 @@ final class ApiModel {
         return range(families.get(family), lower, upper);
     }
 
-    /** The entries of all in [lower, upper) (null: unbounded), a live view. */
-    static NavigableMap<byte[], byte[]> range(NavigableMap<byte[], byte[]> all, byte[] lower, byte[] upper) {
+    /** The entries of all (a map of the model's) in [lower, upper) (null: unbounded), a live view. */
+    NavigableMap<byte[], byte[]> range(NavigableMap<byte[], byte[]> all, byte[] lower, byte[] upper) {
         if (lower != null && upper != null) {
-            return Arrays.compareUnsigned(lower, upper) >= 0 ? new TreeMap<>(Arrays::compareUnsigned)
-                    : all.subMap(lower, true, upper, false);
+            return order.compare(lower, upper) >= 0 ? emptyMap() : all.subMap(lower, true, upper, false);
         }
         if (lower != null) {
             return all.tailMap(lower, true);
@@ -198,7 +212,7 @@ final class ApiModel {
     }
 
     /** Adds a write's effect on key (ignored when it does not touch key) to history. */
-    private static void record(History history, Write write, byte[] key) {
+    private void record(History history, Write write, byte[] key) {
         switch (write.kind()) {
             case PUT -> {
                 if (Arrays.equals(write.key(), key)) {
@@ -215,7 +229,7 @@ final class ApiModel {
             }
             case DELETE_RANGE -> {
                 // A range tombstone hides older puts but is no point delete: the count stays.
-                if (Arrays.compareUnsigned(write.key(), key) <= 0 && Arrays.compareUnsigned(key, write.valueOrEnd()) < 0) {
+                if (order.compare(write.key(), key) <= 0 && order.compare(key, write.valueOrEnd()) < 0) {
                     history.everDeleted = true;
                 }
             }

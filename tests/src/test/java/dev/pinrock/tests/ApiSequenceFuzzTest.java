@@ -10,6 +10,7 @@ import dev.pinrock.CompactionFilterFactory;
 import dev.pinrock.Compression;
 import dev.pinrock.Cursor;
 import dev.pinrock.DbOptions;
+import dev.pinrock.KeyComparator;
 import dev.pinrock.KeyedCalls;
 import dev.pinrock.Keyspace;
 import dev.pinrock.MergeResult;
@@ -50,7 +51,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -304,9 +304,13 @@ class ApiSequenceFuzzTest {
             this.path = root.resolve("db");
             this.otherThread = OTHER_THREAD.submit(Arena::ofConfined).get();
             GlobalSegments.startInput();
-            this.model = new ApiModel(data.pickValue(MergeOperator.values()));
-            // Half the inputs that append (told apart by a parity no call consumes, so that kept inputs
-            // still make the calls they made) do it in Java, with a compaction filter in Java that throws.
+            // Half the inputs (told apart by the second bit of the input's length, which no call
+            // consumes, so that kept inputs still make the calls they made) order every family's keys
+            // in reverse.
+            KeyComparator order = data.remainingBytes() % 4 >= 2 ? KeyComparator.REVERSE_BYTEWISE : KeyComparator.BYTEWISE;
+            this.model = new ApiModel(data.pickValue(MergeOperator.values()), order);
+            // Half the inputs that append (told apart by the first bit of that length) do it in Java,
+            // with a compaction filter in Java that throws.
             this.javaCallbacks = model.operator() == MergeOperator.STRING_APPEND && data.remainingBytes() % 2 == 1;
             this.options = withMergeOperator(DbOptions.create().createIfMissing(true).writeBufferBytes(64 << 10));
             log("open " + options);
@@ -357,10 +361,14 @@ class ApiSequenceFuzzTest {
             reopen(false);
         }
 
-        /** Options with the input's merge operator (and, with Java callbacks, its compaction filter). */
+        /**
+         * Options with the input's key order and merge operator (and, with Java
+         * callbacks, its compaction filter).
+         */
         private DbOptions withMergeOperator(DbOptions options) {
-            return javaCallbacks ? options.mergeOperator(new JavaAppend()).compactionFilter(THROWING_FILTER)
-                    : options.mergeOperator(model.operator().optionName);
+            DbOptions ordered = options.comparator(model.order());
+            return javaCallbacks ? ordered.mergeOperator(new JavaAppend()).compactionFilter(THROWING_FILTER)
+                    : ordered.mergeOperator(model.operator().optionName);
         }
 
         // ---- arguments ----
@@ -770,7 +778,7 @@ class ApiSequenceFuzzTest {
                             && write.valueOrEnd().length != Long.BYTES) {
                         expect.mustFail("a uint64add operand of other than 8 bytes", StatusCode.INVALID_ARGUMENT);
                     }
-                    if (write.kind() == Kind.DELETE_RANGE && Arrays.compareUnsigned(write.key(), write.valueOrEnd()) > 0) {
+                    if (write.kind() == Kind.DELETE_RANGE && model.order().compare(write.key(), write.valueOrEnd()) > 0) {
                         expect.mustFail("a reversed deleteRange", StatusCode.INVALID_ARGUMENT);
                     }
                     if (write.kind() == Kind.DELETE_RANGE && transactions != null) {
@@ -1177,7 +1185,7 @@ class ApiSequenceFuzzTest {
                 return model.entries(name, lower, upper);
             }
             // A family created after the snapshot was empty then.
-            return ApiModel.range(view.getOrDefault(name, new TreeMap<>(Arrays::compareUnsigned)), lower, upper);
+            return model.range(view.getOrDefault(name, model.emptyMap()), lower, upper);
         }
 
         private void snapshot() {
@@ -1306,7 +1314,7 @@ class ApiSequenceFuzzTest {
             }
             byte[] begin = data.consumeBoolean() ? key() : null;
             byte[] end = data.consumeBoolean() ? key() : null;
-            if (begin != null && end != null && Arrays.compareUnsigned(begin, end) > 0) {
+            if (begin != null && end != null && model.order().compare(begin, end) > 0) {
                 expect.mayUnlessMustFail(StatusCode.INVALID_ARGUMENT);
             }
             call("compactRange(" + family.name() + ", " + ApiModel.hex(begin) + ", " + ApiModel.hex(end) + ")", expect, () -> {
@@ -1344,7 +1352,7 @@ class ApiSequenceFuzzTest {
                 byte[] last = null;
                 for (int i = 0; i < entries; i++) {
                     byte[] key = key();
-                    boolean inOrder = last == null || Arrays.compareUnsigned(last, key) < 0;
+                    boolean inOrder = last == null || model.order().compare(last, key) < 0;
                     Expect order = inOrder ? new Expect() : new Expect().mustFail("the key is out of order", StatusCode.INVALID_ARGUMENT);
                     boolean put = data.consumeBoolean();
                     byte[] value = put ? value() : null;
@@ -1766,7 +1774,7 @@ class ApiSequenceFuzzTest {
         private void keepWhatFifoCompactionKept() {
             log("keep what FIFO compaction kept");
             for (String name : model.familyNames()) {
-                NavigableMap<byte[], byte[]> kept = new TreeMap<>(Arrays::compareUnsigned);
+                NavigableMap<byte[], byte[]> kept = model.emptyMap();
                 try (Cursor cursor = db.columnFamily(name).cursor()) {
                     for (boolean valid = cursor.first(); valid; valid = cursor.next()) {
                         kept.put(cursor.keyBytes(), cursor.valueBytes());

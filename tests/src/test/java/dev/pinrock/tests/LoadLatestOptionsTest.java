@@ -107,16 +107,32 @@ class LoadLatestOptionsTest {
 
     @Test
     void aComparatorPinrockDoesNotOfferIsNamed() throws Exception {
-        Path path = dir.resolve("reverse-order");
+        Path path = dir.resolve("own-order");
         RocksDB.loadLibrary();
-        try (org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true)
-                .setComparator(org.rocksdb.BuiltinComparator.REVERSE_BYTEWISE_COMPARATOR);
+        // A comparator of RocksJava's application (bytewise in its code, under a name of its own).
+        try (org.rocksdb.ComparatorOptions comparatorOptions = new org.rocksdb.ComparatorOptions();
+                org.rocksdb.AbstractComparator comparator = new org.rocksdb.AbstractComparator(comparatorOptions) {
+                    @Override
+                    public String name() {
+                        return "test.ApplicationsOwnOrder";
+                    }
+
+                    @Override
+                    public int compare(java.nio.ByteBuffer a, java.nio.ByteBuffer b) {
+                        return a.compareTo(b);
+                    }
+                };
+                org.rocksdb.Options options = new org.rocksdb.Options().setCreateIfMissing(true)
+                        .setComparator(comparator);
                 RocksDB db = RocksDB.open(options, path.toString())) {
             db.put(bytes("k"), bytes("v"));
         }
         RocksDbException.InvalidArgumentException e = assertThrows(RocksDbException.InvalidArgumentException.class,
                 () -> DbOptions.loadLatest(path));
-        assertTrue(e.getMessage().contains("rocksdb.ReverseBytewiseComparator"), e.getMessage());
+        assertTrue(e.getMessage().contains("test.ApplicationsOwnOrder"), e.getMessage());
+        e = assertThrows(RocksDbException.InvalidArgumentException.class,
+                () -> RocksDb.open(path, DbOptions.create()).close());
+        assertTrue(e.getMessage().contains("test.ApplicationsOwnOrder"), e.getMessage());
     }
 
     @Test

@@ -16,6 +16,7 @@ import dev.pinrock.CompactionStyle;
 import dev.pinrock.Compression;
 import dev.pinrock.DbOptions;
 import dev.pinrock.InfoLogLevel;
+import dev.pinrock.KeyComparator;
 import dev.pinrock.MemoryBudget;
 import dev.pinrock.RocksDb;
 import dev.pinrock.RocksDbException;
@@ -90,6 +91,11 @@ public final class StoreDatabase implements AutoCloseable {
             if (setter != null) {
                 options = Objects.requireNonNull(setter.setConfig(name, options, new HashMap<>(appConfigs)),
                         "PinrockConfigSetter.setConfig returned null");
+                if (options.comparator() != KeyComparator.BYTEWISE) {
+                    throw new ProcessorStateException("Error opening store " + name + ": its "
+                            + setter.getClass().getName() + " orders keys with " + options.comparator()
+                            + ", and the store's range queries need bytewise order: leave the comparator as it is");
+                }
             }
             Files.createDirectories(directory.getParent());
             return new StoreDatabase(name, RocksDb.open(directory, options), budget, setter);
