@@ -148,11 +148,11 @@ public final class ReadOptions {
      * @return a copy with both bounds changed
      */
     public ReadOptions prefix(byte[] prefix) {
-        if (Objects.requireNonNull(prefix, "prefix").length == 0) {
-            return lowerBound(null).upperBound(null);
-        }
-        Values v = lowerBound(prefix).upperBound(prefixEnd(prefix)).values.copy();
-        v.prefixBounds = true;
+        boolean bounded = Objects.requireNonNull(prefix, "prefix").length > 0;
+        Values v = values.copy();
+        v.lowerBound = bounded ? prefix.clone() : null;
+        v.upperBound = bounded ? prefixEnd(prefix) : null;
+        v.prefixBounds = bounded;
         return new ReadOptions(v);
     }
 

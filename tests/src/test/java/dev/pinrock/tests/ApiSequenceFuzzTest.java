@@ -312,7 +312,7 @@ class ApiSequenceFuzzTest {
             // Half the inputs that append (told apart by the first bit of that length) do it in Java,
             // with a compaction filter in Java that throws.
             this.javaCallbacks = model.operator() == MergeOperator.STRING_APPEND && data.remainingBytes() % 2 == 1;
-            this.options = withMergeOperator(DbOptions.create().createIfMissing(true).writeBufferBytes(64 << 10));
+            this.options = withFamilySettings(DbOptions.create().createIfMissing(true).writeBufferBytes(64 << 10));
             log("open " + options);
             db = RocksDb.open(path, options);
             families.put("default", db);
@@ -365,7 +365,7 @@ class ApiSequenceFuzzTest {
          * Options with the input's key order and merge operator (and, with Java
          * callbacks, its compaction filter).
          */
-        private DbOptions withMergeOperator(DbOptions options) {
+        private DbOptions withFamilySettings(DbOptions options) {
             DbOptions ordered = options.comparator(model.order());
             return javaCallbacks ? ordered.mergeOperator(new JavaAppend()).compactionFilter(THROWING_FILTER)
                     : ordered.mergeOperator(model.operator().optionName);
@@ -522,7 +522,7 @@ class ApiSequenceFuzzTest {
         private AssertionError failure(String message, Throwable cause) {
             StringBuilder text = new StringBuilder(message).append("\nmerge operator ").append(model.operator())
                     .append(javaCallbacks ? " (in Java, with a throwing compaction filter in Java)" : "")
-                    .append("; the calls of this input:\n");
+                    .append(", keys in the order of ").append(model.order()).append("; the calls of this input:\n");
             for (String line : log.subList(Math.max(0, log.size() - 200), log.size())) {
                 text.append("  ").append(line).append('\n');
             }
@@ -1244,7 +1244,7 @@ class ApiSequenceFuzzTest {
             expect.mayUnlessMustFail(StatusCode.INVALID_ARGUMENT);
             Keyspace[] created = new Keyspace[1];
             DbOptions familyOptions = data.consumeBoolean() ? null
-                    : withMergeOperator(DbOptions.create()).writeBufferBytes(64 << 10)
+                    : withFamilySettings(DbOptions.create()).writeBufferBytes(64 << 10)
                             .compression(data.pickValue(new Compression[] {Compression.NONE, Compression.LZ4, Compression.ZSTD}));
             if (call("createColumnFamily(\"" + name + "\", " + familyOptions + ")", expect,
                     () -> created[0] = db.createColumnFamily(name, familyOptions))) {
@@ -1466,7 +1466,7 @@ class ApiSequenceFuzzTest {
             DbOptions repairOptions = options;
             for (String name : model.familyNames()) {
                 if (!name.equals("default")) {
-                    repairOptions = repairOptions.columnFamily(name, withMergeOperator(DbOptions.create()));
+                    repairOptions = repairOptions.columnFamily(name, withFamilySettings(DbOptions.create()));
                 }
             }
             DbOptions withFamilies = repairOptions;
