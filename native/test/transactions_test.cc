@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -674,6 +675,77 @@ TEST_P(PessimisticTest, APreparedTransactionIsRecoveredAtTheNextOpenAndDecidedTh
   EXPECT_EQ("1", ReadCommitted("a"));
   EXPECT_EQ("absent", ReadCommitted("c"));
   EXPECT_EQ(PR_NOT_FOUND, pr_db_take_prepared(db, &none, err, sizeof err));
+}
+
+namespace {
+
+// The newest log file of the database in directory path.
+std::filesystem::path NewestLog(const std::string& path) {
+  std::filesystem::path newest;
+  for (const auto& entry : std::filesystem::directory_iterator(path)) {
+    if (entry.path().extension() == ".log" && entry.path() > newest) newest = entry.path();
+  }
+  return newest;
+}
+
+}
+
+// A recovery with allow_2pc (which a pessimistic open sets) used to keep the
+// log files it recovered, so a log whose end a crash damaged was read again
+// at every later open: its damage stopped the replay there, and every later
+// log was dropped, with the synced writes acknowledged since. The engine's
+// patch two-phase-recovery-drops-recovered-logs.patch (docs/native.md).
+TEST_P(PessimisticTest, AWriteAcknowledgedAfterARecoveryFromADamagedLogSurvivesTheNextOpen) {
+  std::string torn = Batch().Put("torn", "1").rep();
+  ASSERT_EQ(PR_OK, pr_db_write(db, bytes(torn), torn.size(), 0, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  // The crash: the log keeps no whole record.
+  std::filesystem::resize_file(NewestLog(dir.path()), 5);
+
+  OpenTransactional();
+  EXPECT_EQ("absent", ReadCommitted("torn"));
+  std::string synced = Batch().Put("synced", "2").rep();
+  ASSERT_EQ(PR_OK, pr_db_write(db, bytes(synced), synced.size(), PR_WRITE_SYNC, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  OpenTransactional();
+  EXPECT_EQ("2", ReadCommitted("synced"));
+}
+
+// The recovery still keeps a damaged log that holds an undecided prepared
+// transaction, before the damage: it is recovered at every open until it is
+// decided, and the writes after it survive as well.
+TEST_P(PessimisticTest, APreparedTransactionBeforeALogsDamageIsRecoveredUntilItIsDecided) {
+  pr_txn_t* prepared = Begin();
+  ASSERT_EQ(PR_OK, pr_txn_set_name(prepared, bytes("p"), 1, err, sizeof err)) << err;
+  ASSERT_EQ(0, Put(prepared, "a", "1"));
+  ASSERT_EQ(PR_OK, pr_txn_prepare(prepared, err, sizeof err)) << err;
+  pr_txn_free(prepared);
+  std::string after = Batch().Put("after", std::string(200, 'x')).rep();
+  ASSERT_EQ(PR_OK, pr_db_write(db, bytes(after), after.size(), 0, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  // The crash: the log's second record is cut short.
+  std::filesystem::path log = NewestLog(dir.path());
+  std::filesystem::resize_file(log, std::filesystem::file_size(log) - 100);
+
+  for (int open = 0; open < 2; open++) {
+    OpenTransactional();
+    EXPECT_EQ("absent", ReadCommitted("after"));
+    EXPECT_EQ("absent", ReadCommitted("a"));
+    pr_txn_t* recovered = nullptr;
+    ASSERT_EQ(PR_OK, pr_db_take_prepared(db, &recovered, err, sizeof err)) << "open " << open << ": " << err;
+    pr_txn_free(recovered);
+    std::string synced = Batch().Put("synced" + std::to_string(open), "2").rep();
+    ASSERT_EQ(PR_OK, pr_db_write(db, bytes(synced), synced.size(), PR_WRITE_SYNC, err, sizeof err)) << err;
+    ASSERT_EQ(PR_OK, pr_db_close(db, err, sizeof err)) << err;
+  }
+  OpenTransactional();
+  EXPECT_EQ("2", ReadCommitted("synced0"));
+  EXPECT_EQ("2", ReadCommitted("synced1"));
+  pr_txn_t* recovered = nullptr;
+  ASSERT_EQ(PR_OK, pr_db_take_prepared(db, &recovered, err, sizeof err)) << err;
+  ASSERT_EQ(PR_OK, pr_txn_commit(recovered, err, sizeof err)) << err;
+  pr_txn_free(recovered);
+  EXPECT_EQ("1", ReadCommitted("a"));
 }
 
 // RocksDB 9.10's open crashes on a prepared transaction that wrote into a
