@@ -316,36 +316,6 @@ PR_API int32_t pr_options_set_string(pr_options_t* options, int32_t scope, const
 PR_API int32_t pr_options_latest(const char* path, char* buf, size_t buf_cap, uint64_t* length,
                                  char* err, size_t err_cap);
 
-/* ---- memory budget -------------------------------------------------------
- * One memory cap shared by several databases: an LRU block cache of the
- * budget's size, with a write-buffer manager charging every memtable to that
- * same cache (RocksDB's unified memory tracking). Thread-safe; databases
- * opened with it keep their own references, so it may be destroyed while
- * they are open. */
-typedef struct pr_memory_budget pr_memory_budget_t;
-
-/* Creates a budget of total_bytes, of which at most memtable_bytes go to
- * memtables (the rest caches blocks). Returns PR_OK, or
- * PR_CODE_INVALID_ARGUMENT when total_bytes is 0 or exceeds 2^62, or
- * memtable_bytes exceeds total_bytes (0 leaves memtables uncapped). The
- * caller destroys it with pr_memory_budget_destroy. */
-PR_API int32_t pr_memory_budget_create(uint64_t total_bytes, uint64_t memtable_bytes,
-                                       pr_memory_budget_t** budget_out, char* err,
-                                       size_t err_cap);
-
-/* Drops the caller's reference to a budget. NULL is accepted. */
-PR_API void pr_memory_budget_destroy(pr_memory_budget_t* budget);
-
-/* Makes databases opened with these options share the budget (replacing
- * their own block cache). The options take their own reference. Returns
- * PR_OK, or PR_CODE_INTERNAL when memory is exhausted. */
-PR_API int32_t pr_options_set_memory_budget(pr_options_t* options, const pr_memory_budget_t* budget,
-                                            char* err, size_t err_cap);
-
-/* Reads the bytes the budget's cache holds now, blocks and memtable charges
- * together. Never fails. */
-PR_API uint64_t pr_memory_budget_usage(const pr_memory_budget_t* budget);
-
 /* Sets the merge operator by the name of one of the RocksDB built-ins
  * pinrock offers: "uint64add" (little-endian 64-bit sums), "stringappend"
  * (comma-joined), "max" (bytewise maximum), "put" (last value wins),
@@ -385,6 +355,36 @@ PR_API int32_t pr_options_set_comparator(pr_options_t* options, const char* name
  * stays 0. Returns PR_OK or PR_CODE_INVALID_ARGUMENT for another level. */
 PR_API int32_t pr_options_set_statistics(pr_options_t* options, int32_t level, char* err,
                                          size_t err_cap);
+
+/* ---- memory budget -------------------------------------------------------
+ * One memory cap shared by several databases: an LRU block cache of the
+ * budget's size, with a write-buffer manager charging every memtable to that
+ * same cache (RocksDB's unified memory tracking). Thread-safe; databases
+ * opened with it keep their own references, so it may be destroyed while
+ * they are open. */
+typedef struct pr_memory_budget pr_memory_budget_t;
+
+/* Creates a budget of total_bytes, of which at most memtable_bytes go to
+ * memtables (the rest caches blocks). Returns PR_OK, or
+ * PR_CODE_INVALID_ARGUMENT when total_bytes is 0 or exceeds 2^62, or
+ * memtable_bytes exceeds total_bytes (0 leaves memtables uncapped). The
+ * caller destroys it with pr_memory_budget_destroy. */
+PR_API int32_t pr_memory_budget_create(uint64_t total_bytes, uint64_t memtable_bytes,
+                                       pr_memory_budget_t** budget_out, char* err,
+                                       size_t err_cap);
+
+/* Drops the caller's reference to a budget. NULL is accepted. */
+PR_API void pr_memory_budget_destroy(pr_memory_budget_t* budget);
+
+/* Makes databases opened with these options share the budget (replacing
+ * their own block cache). The options take their own reference. Returns
+ * PR_OK, or PR_CODE_INTERNAL when memory is exhausted. */
+PR_API int32_t pr_options_set_memory_budget(pr_options_t* options, const pr_memory_budget_t* budget,
+                                            char* err, size_t err_cap);
+
+/* Reads the bytes the budget's cache holds now, blocks and memtable charges
+ * together. Never fails. */
+PR_API uint64_t pr_memory_budget_usage(const pr_memory_budget_t* budget);
 
 /* ---- shared I/O limits --------------------------------------------------
  * Two objects several databases may share, as they share a memory budget:

@@ -488,6 +488,8 @@ inline rocksdb::Slice value_slice(const uint8_t* data, size_t len) {
 
 // options.cc
 rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb::Cache>* cache);
+// The merge operators pinrock offers (pr_options_set_merge_operator).
+const std::vector<MergeOperatorKind>& offered_merge_operators();
 
 // info_log.cc
 // The info log of a database whose messages go to the queue (from level
@@ -587,9 +589,6 @@ std::string unoffered_object_error(const std::string& where,
 // *names_len receives their whole length. Returns PR_OK.
 int32_t write_names(const std::vector<std::string>& names, char* buf, size_t buf_cap,
                     uint64_t* names_len);
-
-// The merge operators pinrock offers (pr_options_set_merge_operator).
-const std::vector<MergeOperatorKind>& offered_merge_operators();
 
 // directories.cc
 rocksdb::Status claim_written_directories(const std::string& path, rocksdb::DBOptions* options,

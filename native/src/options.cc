@@ -7,12 +7,14 @@
 
 #include <rocksdb/comparator.h>
 #include <rocksdb/convenience.h>
+#include <rocksdb/merge_operator.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 #include <zstd.h>
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <map>
 #include <set>
 #include <memory>
@@ -616,6 +618,16 @@ pr_options::pr_options() {
 
 namespace pinrock::internal {
 
+const std::vector<MergeOperatorKind>& offered_merge_operators() {
+  // RocksDB's other built-ins are left out: sortlist throws on an operand
+  // that is not a list of numbers (std::terminate in a compaction), and the
+  // test operators and option strings reach RocksDB's object registry.
+  static const std::vector<MergeOperatorKind> kinds = {
+      {"uint64add", 8}, {"stringappend", 0}, {"max", 0}, {"put", 0}, {"bytesxor", 0}};
+  return kinds;
+}
+
+
 rocksdb::Options to_rocksdb_options(const pr_options& o, std::shared_ptr<rocksdb::Cache>* cache) {
   rocksdb::Options options(o.db, o.family);
   if (o.env) options.env = o.env.get();
@@ -823,6 +835,42 @@ int32_t pr_options_set_comparator(pr_options_t* options, const char* name, char*
                               err, err_cap);
     }
     options->family.comparator = comparator;
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_merge_operator(pr_options_t* options, const char* name, char* err,
+                                      size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    const MergeOperatorKind* kind = nullptr;
+    std::string allowed;
+    for (const MergeOperatorKind& candidate : offered_merge_operators()) {
+      if (std::strcmp(candidate.name, name) == 0) kind = &candidate;
+      allowed += (allowed.empty() ? "" : ", ") + std::string(candidate.name);
+    }
+    if (kind == nullptr) {
+      return invalid_argument(std::string("unknown merge operator \"") + name +
+                                  "\": pinrock offers " + allowed,
+                              err, err_cap);
+    }
+    std::shared_ptr<rocksdb::MergeOperator> merge_operator;
+    rocksdb::Status s = rocksdb::MergeOperator::CreateFromString(rocksdb::ConfigOptions(),
+                                                                 kind->name, &merge_operator);
+    if (!s.ok()) return to_status(s, err, err_cap);
+    options->family.merge_operator = std::move(merge_operator);
+    options->merge_operator_kind = kind;
+    return PR_OK;
+  });
+}
+
+int32_t pr_options_set_statistics(pr_options_t* options, int32_t level, char* err,
+                                  size_t err_cap) {
+  return guarded(err, err_cap, [&] {
+    if (level < 0 || level > rocksdb::StatsLevel::kAll) {
+      return invalid_argument("statistics level must be 0..5, got " + std::to_string(level), err,
+                              err_cap);
+    }
+    options->statistics_level = level;
     return PR_OK;
   });
 }

@@ -1779,6 +1779,189 @@ public class PinrockNative {
         }
     }
 
+    private static class pr_options_set_merge_operator {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_merge_operator");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_merge_operator$descriptor() {
+        return pr_options_set_merge_operator.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_merge_operator$handle() {
+        return pr_options_set_merge_operator.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_merge_operator$address() {
+        return pr_options_set_merge_operator.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_merge_operator(MemorySegment options, MemorySegment name, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_merge_operator.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_merge_operator", options, name, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, name, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_comparator {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_comparator");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_comparator$descriptor() {
+        return pr_options_set_comparator.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_comparator$handle() {
+        return pr_options_set_comparator.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_comparator$address() {
+        return pr_options_set_comparator.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_comparator(MemorySegment options, MemorySegment name, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_comparator.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_comparator", options, name, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, name, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_statistics {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_statistics");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_statistics$descriptor() {
+        return pr_options_set_statistics.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_statistics$handle() {
+        return pr_options_set_statistics.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_statistics$address() {
+        return pr_options_set_statistics.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_statistics(MemorySegment options, int level, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_statistics.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_statistics", options, level, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, level, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class pr_memory_budget_create {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             PinrockNative.C_INT,
@@ -2012,189 +2195,6 @@ public class PinrockNative {
                 traceDowncall("pr_memory_budget_usage", budget);
             }
             return (long)mh$.invokeExact(budget);
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class pr_options_set_merge_operator {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            PinrockNative.C_INT,
-            PinrockNative.C_POINTER,
-            PinrockNative.C_POINTER,
-            PinrockNative.C_POINTER,
-            PinrockNative.C_LONG
-        );
-
-        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_merge_operator");
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
-     * }
-     */
-    public static FunctionDescriptor pr_options_set_merge_operator$descriptor() {
-        return pr_options_set_merge_operator.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
-     * }
-     */
-    public static MethodHandle pr_options_set_merge_operator$handle() {
-        return pr_options_set_merge_operator.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
-     * }
-     */
-    public static MemorySegment pr_options_set_merge_operator$address() {
-        return pr_options_set_merge_operator.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * int32_t pr_options_set_merge_operator(pr_options_t *options, const char *name, char *err, size_t err_cap)
-     * }
-     */
-    public static int pr_options_set_merge_operator(MemorySegment options, MemorySegment name, MemorySegment err, long err_cap) {
-        var mh$ = pr_options_set_merge_operator.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("pr_options_set_merge_operator", options, name, err, err_cap);
-            }
-            return (int)mh$.invokeExact(options, name, err, err_cap);
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class pr_options_set_comparator {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            PinrockNative.C_INT,
-            PinrockNative.C_POINTER,
-            PinrockNative.C_POINTER,
-            PinrockNative.C_POINTER,
-            PinrockNative.C_LONG
-        );
-
-        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_comparator");
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
-     * }
-     */
-    public static FunctionDescriptor pr_options_set_comparator$descriptor() {
-        return pr_options_set_comparator.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
-     * }
-     */
-    public static MethodHandle pr_options_set_comparator$handle() {
-        return pr_options_set_comparator.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
-     * }
-     */
-    public static MemorySegment pr_options_set_comparator$address() {
-        return pr_options_set_comparator.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * int32_t pr_options_set_comparator(pr_options_t *options, const char *name, char *err, size_t err_cap)
-     * }
-     */
-    public static int pr_options_set_comparator(MemorySegment options, MemorySegment name, MemorySegment err, long err_cap) {
-        var mh$ = pr_options_set_comparator.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("pr_options_set_comparator", options, name, err, err_cap);
-            }
-            return (int)mh$.invokeExact(options, name, err, err_cap);
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class pr_options_set_statistics {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            PinrockNative.C_INT,
-            PinrockNative.C_POINTER,
-            PinrockNative.C_INT,
-            PinrockNative.C_POINTER,
-            PinrockNative.C_LONG
-        );
-
-        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_statistics");
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
-     * }
-     */
-    public static FunctionDescriptor pr_options_set_statistics$descriptor() {
-        return pr_options_set_statistics.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
-     * }
-     */
-    public static MethodHandle pr_options_set_statistics$handle() {
-        return pr_options_set_statistics.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
-     * }
-     */
-    public static MemorySegment pr_options_set_statistics$address() {
-        return pr_options_set_statistics.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * int32_t pr_options_set_statistics(pr_options_t *options, int32_t level, char *err, size_t err_cap)
-     * }
-     */
-    public static int pr_options_set_statistics(MemorySegment options, int level, MemorySegment err, long err_cap) {
-        var mh$ = pr_options_set_statistics.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("pr_options_set_statistics", options, level, err, err_cap);
-            }
-            return (int)mh$.invokeExact(options, level, err, err_cap);
         } catch (Throwable ex$) {
            throw new AssertionError("should not reach here", ex$);
         }
