@@ -529,7 +529,8 @@ public final class DbOptions {
      * from one daemon thread, {@code pinrock-info-log}, started with the first
      * database that uses it. Messages wait in a native queue of 4096 shared by
      * all databases; when the logger falls that far behind, the oldest are
-     * dropped and a warning says how many.
+     * dropped and a warning says how many. Database-wide: the options of a
+     * {@link #columnFamily(String, DbOptions) column family} refuse it.
      *
      * @param value whether to log through System.Logger (default false: the file)
      * @return a copy with the setting changed
@@ -545,7 +546,8 @@ public final class DbOptions {
      * Returns a copy that sends RocksDB's info log to logger instead of the
      * file {@code LOG} in the database directory (see {@link InfoLogger}),
      * or, when logger is null, back to the file. Replaces
-     * {@link #infoLogToSystemLogger(boolean)}.
+     * {@link #infoLogToSystemLogger(boolean)}. Database-wide: the options of
+     * a {@link #columnFamily(String, DbOptions) column family} refuse one.
      *
      * @param logger the logger of the databases opened with these options, or null
      * @return a copy with the setting changed
@@ -687,7 +689,8 @@ public final class DbOptions {
      *     manager of their own (a family uses the database's)
      * @return a copy with the setting changed
      * @throws IllegalArgumentException when options has a memory budget, a rate limiter, an SST
-     *     file manager, an event listener or column family options,
+     *     file manager, an event listener, an info logger (or the info log to {@link System.Logger})
+     *     or column family options,
      *     or name contains a NUL character or an unpaired surrogate
      */
     public DbOptions columnFamily(String name, DbOptions options) {
@@ -704,9 +707,9 @@ public final class DbOptions {
     static DbOptions requireFamilyOptions(DbOptions options) {
         Objects.requireNonNull(options, "options");
         if (options.v.memoryBudget != null || options.v.rateLimiter != null || options.v.sstFileManager != null
-                || options.v.eventListener != null) {
+                || options.v.eventListener != null || options.v.infoLogger != null || options.v.infoLogToSystemLogger) {
             throw new IllegalArgumentException("a column family uses its database's memory budget, rate limiter,"
-                    + " SST file manager and event listener, not its own");
+                    + " SST file manager, event listener and info log, not its own");
         }
         if (!options.v.columnFamilyOptions.isEmpty()) {
             throw new IllegalArgumentException("column family options cannot name column families");

@@ -756,8 +756,10 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
      *     option is out of range, or a family of that name dropped since the database opened had
      *     another {@link DbOptions#comparator(KeyComparator) comparator} (RocksDB would refuse to
      *     open the database until an open has forgotten the dropped family: reopen first)
-     * @throws IllegalArgumentException when options has a memory budget, rate limiter or SST file
-     *     manager of its own, or name contains a NUL character or an unpaired surrogate
+     * @throws IllegalArgumentException when options has what
+     *     {@link DbOptions#columnFamily(String, DbOptions)} refuses (a memory budget, rate limiter,
+     *     SST file manager, event listener or info log of its own), or name contains a NUL character
+     *     or an unpaired surrogate
      * @throws IllegalStateException when the database is closed
      */
     public ColumnFamily createColumnFamily(String name, DbOptions options) {

@@ -2,6 +2,7 @@ package dev.pinrock.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -102,5 +103,19 @@ class InfoLoggerTest {
             assertTrue(Files.exists(dir.resolve("file").resolve("LOG")));
         }
         assertEquals(null, logged.infoLogToSystemLogger(true).infoLogger(), "System.Logger replaces the logger");
+    }
+
+    @Test
+    void theInfoLogIsTheDatabasesAndAFamilysOptionsRefuseOne() {
+        for (DbOptions logging : List.of(DbOptions.create().infoLogger((level, message) -> { }),
+                DbOptions.create().infoLogToSystemLogger(true))) {
+            var refused = assertThrows(IllegalArgumentException.class,
+                    () -> DbOptions.create().columnFamily("f", logging));
+            assertTrue(refused.getMessage().contains("info log"), refused.getMessage());
+            try (RocksDb db = RocksDb.open(dir.resolve("db"), DbOptions.create().createIfMissing(true))) {
+                assertThrows(IllegalArgumentException.class, () -> db.createColumnFamily("f", logging));
+                assertEquals(List.of("default"), db.columnFamilyNames());
+            }
+        }
     }
 }
