@@ -72,6 +72,7 @@ class TortureTest {
                 .collect(Collectors.toMap(kv -> kv[0], kv -> Long.parseLong(kv[1].trim())));
         System.out.println("torture counts: " + counts);
         assertTrue(counts.getOrDefault("operations", 0L) >= operations - 3, counts.toString());
+        assertTrue(counts.getOrDefault("java merges", 0L) > 0, "no merge reached the Java merge operator: " + counts);
         // Each kind of misuse happened and was answered with its documented exception.
         for (String kind : List.of("IllegalStateException", "WrongThreadException",
                 "RocksIoException.IO_ERROR", "IllegalArgumentException")) {

@@ -13,11 +13,13 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,11 +30,14 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 
+import dev.pinrock.AssociativeMergeOperator;
 import dev.pinrock.Cursor;
 import dev.pinrock.DbOptions;
+import dev.pinrock.KeyComparator;
 import dev.pinrock.KeyValue;
 import dev.pinrock.KeyedCalls;
 import dev.pinrock.Keyspace;
+import dev.pinrock.MergeResult;
 import dev.pinrock.ReadOptions;
 import dev.pinrock.RocksDb;
 import dev.pinrock.RocksDbException;
@@ -49,7 +54,10 @@ import dev.pinrock.WriteOptions;
  * The lifetime and misuse torture run by {@link TortureTest} in a child JVM:
  * several threads take random steps through the public API over databases,
  * cursors, snapshots, arenas and column families that every thread shares and
- * any thread may close at any moment.
+ * any thread may close at any moment. The families the threads create keep
+ * their keys in reverse order and merge through a merge operator written in
+ * Java ({@link #FAMILY_OPTIONS}), so RocksDB calls into Java while databases
+ * close under it.
  *
  * <p><b>Values check themselves.</b> Every value written encodes its key, its
  * own length and a CRC-32C of its bytes ({@link SelfCheckingValue}), so every
@@ -83,7 +91,8 @@ import dev.pinrock.WriteOptions;
  * choices, not the run; with one thread it repeats the run.
  *
  * <p>Arguments: seed, operations (in total), threads, directory. Prints one
- * line {@code operations=N}, then the exceptions met by class (and status
+ * line {@code operations=N}, one {@code java merges=N} (the calls of the
+ * families' merge operator), then the exceptions met by class (and status
  * code), then by step and allowed outcome.
  */
 final class TortureWorkload {
@@ -98,6 +107,15 @@ final class TortureWorkload {
     private static final int TRANSACTIONAL = 1;
     private static final DbOptions OPTIONS = DbOptions.create().createIfMissing(true)
             .writeBufferBytes(1 << 20).blockCacheBytes(1 << 20);
+    /**
+     * The options of the column families the workers create: their keys in
+     * reverse order, and a merge operator written in Java, so that merges
+     * cross into Java on RocksDB's threads (reads, flushes, compactions)
+     * while other threads close and reopen the database. Its result is the
+     * last operand, so merged values check themselves as written ones do.
+     */
+    private static final DbOptions FAMILY_OPTIONS = DbOptions.create().comparator(KeyComparator.REVERSE_BYTEWISE)
+            .mergeOperator(new LastOperandWins());
 
     /** The kinds of step a worker takes; {@link #ALLOWED} lists the exceptions each may end in. */
     enum Operation {
@@ -267,6 +285,16 @@ final class TortureWorkload {
     private final long seed;
     private final Path dir;
     private final AtomicReferenceArray<RocksDb> databases = new AtomicReferenceArray<>(DATABASES);
+    /**
+     * Per slot, the column families the workers created and did not drop,
+     * which an open names with their options (a family in reverse order
+     * opens only so). Read and changed with the slot's family lock held,
+     * which an open holds until it returns: no family is created or dropped
+     * meanwhile. (Listing the families on disk instead would race with the
+     * MANIFEST writes of a close still under way.)
+     */
+    private final List<Set<String>> createdFamilies = List.of(new HashSet<>(), new HashSet<>());
+    private final Object[] familyLocks = {new Object(), new Object()};
     private final AtomicReferenceArray<Viewed<Cursor>> cursors = new AtomicReferenceArray<>(POOL);
     private final AtomicReferenceArray<Viewed<Snapshot>> snapshots = new AtomicReferenceArray<>(POOL);
     private final AtomicReferenceArray<Arena> sharedArenas = new AtomicReferenceArray<>(POOL);
@@ -398,6 +426,7 @@ final class TortureWorkload {
         }
         workload.closeEverything(workers);
         System.out.println("operations=" + workload.operations.sum());
+        System.out.println("java merges=" + LastOperandWins.MERGES.sum());
         new TreeMap<>(workload.met).forEach((kind, count) -> System.out.println(kind + "=" + count.sum()));
     }
 
@@ -419,10 +448,23 @@ final class TortureWorkload {
         }
         for (int i = 0; i < DATABASES; i++) {
             closeIfPresent(databases.get(i));
-            try (RocksDb db = RocksDb.open(dir.resolve("db" + i), OPTIONS)) {
+            try (RocksDb db = RocksDb.open(dir.resolve("db" + i), optionsNamingFamilies(i))) {
                 sweep(db, i, workers);
             }
         }
+    }
+
+    /**
+     * The options that open the database of a slot: {@link #OPTIONS}, and
+     * {@link #FAMILY_OPTIONS} for each family the workers created. Call with
+     * the slot's family lock held, until the open returns.
+     */
+    private DbOptions optionsNamingFamilies(int slot) {
+        DbOptions options = OPTIONS;
+        for (String name : createdFamilies.get(slot)) {
+            options = options.columnFamily(name, FAMILY_OPTIONS);
+        }
+        return options;
     }
 
     /**
@@ -517,6 +559,23 @@ final class TortureWorkload {
         z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
         return z ^ (z >>> 31);
+    }
+
+    /** A merge operator written in Java whose merge is the last operand: a put by merge. */
+    static final class LastOperandWins extends AssociativeMergeOperator {
+        /** The merges RocksDB called it for, on any thread: the run fails when there were none. */
+        static final LongAdder MERGES = new LongAdder();
+
+        LastOperandWins() {
+            super("torture.LastOperandWins");
+        }
+
+        @Override
+        protected boolean merge(MemorySegment key, MemorySegment value, MemorySegment operand, MergeResult result) {
+            MERGES.increment();
+            result.useOperand(0);
+            return true;
+        }
     }
 
     /**
@@ -1372,15 +1431,23 @@ final class TortureWorkload {
          * the keys come in the path's order.
          */
         private void walk(String what, Cursor cursor, boolean reverse, int entries, boolean ordered, View view) {
+            walk(what, cursor, reverse, entries, ordered, view, false);
+        }
+
+        /** As above, over keys in reverse bytewise order when keysReversed. */
+        private void walk(String what, Cursor cursor, boolean reverse, int entries, boolean ordered, View view,
+                boolean keysReversed) {
+            boolean descending = reverse != keysReversed;
             EntryOrder order;
             if (random.nextBoolean()) {
-                order = new EntryOrder(what + (reverse ? " reverseIterator" : " iterator"), reverse, ordered, view);
+                order = new EntryOrder(what + (reverse ? " reverseIterator" : " iterator"), descending, ordered,
+                        view);
                 Iterator<KeyValue> iterator = reverse ? cursor.reverseIterator() : cursor.iterator();
                 for (int i = entries; i > 0 && iterator.hasNext(); i--) {
                     order.visit(iterator.next());
                 }
             } else {
-                order = new EntryOrder(what + (reverse ? " reverseStream" : " stream"), reverse, ordered, view);
+                order = new EntryOrder(what + (reverse ? " reverseStream" : " stream"), descending, ordered, view);
                 (reverse ? cursor.reverseStream() : cursor.stream()).limit(entries).forEach(order::visit);
             }
         }
@@ -1517,6 +1584,11 @@ final class TortureWorkload {
             }
         }
 
+        /**
+         * Creates, drops, writes and reads column families. The families the
+         * workers create have {@link #FAMILY_OPTIONS}: keys in reverse order,
+         * and merges by a merge operator written in Java.
+         */
         private void families(RocksDb db) {
             int use = random.nextInt(4);
             int pick = random.nextInt(Integer.MAX_VALUE);
@@ -1525,13 +1597,20 @@ final class TortureWorkload {
             switch (use) {
                 case 0 -> {
                     if (names.size() < 6) {
-                        db.createColumnFamily("f" + id + "-" + step); // unique without shared counters
+                        String created = "f" + id + "-" + step; // unique without shared counters
+                        synchronized (familyLocks[slot]) {
+                            db.createColumnFamily(created, FAMILY_OPTIONS);
+                            createdFamilies.get(slot).add(created);
+                        }
                     }
                 }
                 case 1 -> {
                     Keyspace family = db.columnFamily(name); // null when another thread dropped it since
                     if (family != null) {
-                        db.dropColumnFamily(family);
+                        synchronized (familyLocks[slot]) {
+                            db.dropColumnFamily(family);
+                            createdFamilies.get(slot).remove(name);
+                        }
                     }
                 }
                 default -> {
@@ -1539,18 +1618,25 @@ final class TortureWorkload {
                     if (family == null) {
                         return;
                     }
+                    boolean created = !name.equals("default");
                     // Only this thread writes its key, so it reads back what it just wrote (or the family is gone).
                     byte[] key = ("family-" + id).getBytes(StandardCharsets.UTF_8);
                     byte[] value = value(key);
-                    family.put(key, value);
+                    boolean merged = created && random.nextBoolean();
+                    if (merged) {
+                        family.merge(key, value);
+                    } else {
+                        family.put(key, value);
+                    }
                     byte[] read = get(family, key, random.nextInt(6));
                     if (!Arrays.equals(value, read)) {
                         throw new AssertionError("family " + name + " read " + describe(read) + " under "
-                                + new String(key, StandardCharsets.UTF_8) + " just after a put of " + describe(value));
+                                + new String(key, StandardCharsets.UTF_8) + " just after a "
+                                + (merged ? "merge" : "put") + " of " + describe(value));
                     }
                     try (Cursor cursor = family.cursor()) {
                         walk("cursor of family " + name, cursor, random.nextBoolean(), 1 + random.nextInt(20), true,
-                                null);
+                                null, created);
                     }
                 }
             }
@@ -1592,8 +1678,10 @@ final class TortureWorkload {
             RocksDb db;
             if (slot == TRANSACTIONAL) {
                 boolean pessimisticOpen = random.nextBoolean();
-                db = RocksDb.openTransactional(dir.resolve("db" + slot), OPTIONS, pessimisticOpen
-                        ? TransactionDbOptions.pessimistic() : TransactionDbOptions.optimistic());
+                synchronized (familyLocks[slot]) {
+                    db = RocksDb.openTransactional(dir.resolve("db" + slot), optionsNamingFamilies(slot),
+                            pessimisticOpen ? TransactionDbOptions.pessimistic() : TransactionDbOptions.optimistic());
+                }
                 pessimistic.put(db, pessimisticOpen);
                 // Prepared transactions whose commit a close cut off: their threads' models hold them
                 // uncommitted, so every open that recovers them rolls them back before anyone reads.
@@ -1603,7 +1691,9 @@ final class TortureWorkload {
                     }
                 }
             } else {
-                db = RocksDb.open(dir.resolve("db" + slot), OPTIONS);
+                synchronized (familyLocks[slot]) {
+                    db = RocksDb.open(dir.resolve("db" + slot), optionsNamingFamilies(slot));
+                }
             }
             generations.put(db, opens.incrementAndGet());
             logLifecycle(what + " db" + slot + ": " + generation(db));
