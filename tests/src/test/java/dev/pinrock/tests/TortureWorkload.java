@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 import dev.pinrock.AssociativeMergeOperator;
@@ -288,13 +289,13 @@ final class TortureWorkload {
     /**
      * Per slot, the column families the workers created and did not drop,
      * which an open names with their options (a family in reverse order
-     * opens only so). Read and changed with the slot's family lock held,
-     * which an open holds until it returns: no family is created or dropped
-     * meanwhile. (Listing the families on disk instead would race with the
-     * MANIFEST writes of a close still under way.)
+     * opens only so). Each set is its own lock: read and changed with it
+     * held, which an open holds until it returns, so no family is created or
+     * dropped meanwhile. (Listing the families on disk instead would race
+     * with the MANIFEST writes of a close still under way.)
      */
-    private final List<Set<String>> createdFamilies = List.of(new HashSet<>(), new HashSet<>());
-    private final Object[] familyLocks = {new Object(), new Object()};
+    private final List<Set<String>> createdFamilies = Stream.generate(() -> (Set<String>) new HashSet<String>())
+            .limit(DATABASES).toList();
     private final AtomicReferenceArray<Viewed<Cursor>> cursors = new AtomicReferenceArray<>(POOL);
     private final AtomicReferenceArray<Viewed<Snapshot>> snapshots = new AtomicReferenceArray<>(POOL);
     private final AtomicReferenceArray<Arena> sharedArenas = new AtomicReferenceArray<>(POOL);
@@ -457,7 +458,7 @@ final class TortureWorkload {
     /**
      * The options that open the database of a slot: {@link #OPTIONS}, and
      * {@link #FAMILY_OPTIONS} for each family the workers created. Call with
-     * the slot's family lock held, until the open returns.
+     * the slot's set of them locked, until the open returns.
      */
     private DbOptions optionsNamingFamilies(int slot) {
         DbOptions options = OPTIONS;
@@ -1598,7 +1599,7 @@ final class TortureWorkload {
                 case 0 -> {
                     if (names.size() < 6) {
                         String created = "f" + id + "-" + step; // unique without shared counters
-                        synchronized (familyLocks[slot]) {
+                        synchronized (createdFamilies.get(slot)) {
                             db.createColumnFamily(created, FAMILY_OPTIONS);
                             createdFamilies.get(slot).add(created);
                         }
@@ -1607,7 +1608,7 @@ final class TortureWorkload {
                 case 1 -> {
                     Keyspace family = db.columnFamily(name); // null when another thread dropped it since
                     if (family != null) {
-                        synchronized (familyLocks[slot]) {
+                        synchronized (createdFamilies.get(slot)) {
                             db.dropColumnFamily(family);
                             createdFamilies.get(slot).remove(name);
                         }
@@ -1678,7 +1679,7 @@ final class TortureWorkload {
             RocksDb db;
             if (slot == TRANSACTIONAL) {
                 boolean pessimisticOpen = random.nextBoolean();
-                synchronized (familyLocks[slot]) {
+                synchronized (createdFamilies.get(slot)) {
                     db = RocksDb.openTransactional(dir.resolve("db" + slot), optionsNamingFamilies(slot),
                             pessimisticOpen ? TransactionDbOptions.pessimistic() : TransactionDbOptions.optimistic());
                 }
@@ -1691,7 +1692,7 @@ final class TortureWorkload {
                     }
                 }
             } else {
-                synchronized (familyLocks[slot]) {
+                synchronized (createdFamilies.get(slot)) {
                     db = RocksDb.open(dir.resolve("db" + slot), optionsNamingFamilies(slot));
                 }
             }
