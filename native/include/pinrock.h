@@ -340,7 +340,8 @@ PR_API int32_t pr_options_set_merge_operator(pr_options_t* options, const char* 
  * pr_db_compact_range) are in it, a table file writer made with options
  * takes keys in it, and pr_db_ingest refuses a file written in another.
  * Returns PR_OK, or PR_CODE_INVALID_ARGUMENT naming the two for any other
- * name (those with a timestamp included: they change every key's format).
+ * name (those with a timestamp included: they change every key's format;
+ * pr_options_set_comparator_object sets a comparator of the caller's).
  * name is not kept after the call. */
 PR_API int32_t pr_options_set_comparator(pr_options_t* options, const char* name, char* err,
                                          size_t err_cap);
@@ -921,8 +922,8 @@ PR_API void pr_db_snapshot_release(pr_db_t* db, pr_snapshot_t* snapshot);
 /* pr_db_get with read options: reads as of snapshot (NULL: the latest
  * state) with PR_READ_* read_flags; everything else as pr_db_get.
  * With PR_READ_MEMORY_ONLY the call does no I/O and never calls back into
- * the caller's runtime (a family whose merge operator is the caller's
- * answers PR_CODE_INCOMPLETE at once), so a binding may make it without a
+ * the caller's runtime (a family whose merge operator or comparator is the
+ * caller's answers PR_CODE_INCOMPLETE at once), so a binding may make it without a
  * thread-state transition (a critical downcall) and fall back to a normal
  * call when it answers PR_CODE_INCOMPLETE. */
 PR_API int32_t pr_db_get_at(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_flags,
@@ -1694,7 +1695,7 @@ PR_API int32_t pr_indexed_batch_cursor_open(pr_indexed_batch_t* batch, pr_db_t* 
 
 /* ---- callbacks ---------------------------------------------------------------
  * Code of the caller's that RocksDB calls back: merge operators, and the
- * compaction filters of the next section. This section amends conventions
+ * compaction filters and comparators of the next sections. This section amends conventions
  * 4 and 6 for them:
  *  C1. A callback is an opaque state (a uint64_t the caller chooses) and
  *      the function pointers RocksDB calls with it. Once RocksDB can no
@@ -1727,7 +1728,8 @@ PR_API int32_t pr_indexed_batch_cursor_open(pr_indexed_batch_t* batch, pr_db_t* 
  *      never end. Background work then stops where it is, as at a kill:
  *      nothing RocksDB acknowledged is lost. Exit handlers registered
  *      before the first callback's creation (pr_merge_operator_create,
- *      pr_compaction_filter_factory_create) do not run then. */
+ *      pr_compaction_filter_factory_create, pr_comparator_create) do not
+ *      run then. */
 enum pr_callback_result { PR_CALLBACK_OK = 0, PR_CALLBACK_FAILED = 1 };
 
 /* Writes up to cap states of callbacks released since the last call (C1)
@@ -1911,6 +1913,65 @@ PR_API int32_t pr_options_set_compaction_filter_factory(
  * length). Returns NULL when memory is exhausted, and the entry is then
  * kept. */
 PR_API uint8_t* pr_filter_output_reserve(pr_filter_output_t* output, size_t len);
+
+/* ---- comparators -------------------------------------------------------------
+ * A comparator of the caller's (a callback: the rules C1 to C6 of the
+ * section "callbacks" hold): the order of a family's keys, which RocksDB
+ * asks on every thread that touches the family (writes into the memtable,
+ * reads, cursors, flushes, compactions), far more often than any other
+ * callback. RocksDB records its name: a family created with it opens only
+ * with a comparator of that name (RocksDB checks the MANIFEST, pinrock the
+ * OPTIONS file first), and an OPTIONS file naming it is readable from then
+ * on in the process.
+ *
+ * A comparison has no way to fail in RocksDB: a compare that returns
+ * PR_COMPARE_FAILED is answered as RocksDB's bytewise comparator would, and
+ * the database is then out of order for that pair. From that moment the
+ * database writes no table file and no MANIFEST record (each fails with
+ * PR_CODE_IO_ERROR naming the comparator, which stops the database's
+ * flushes, compactions and writes as a background error does), so nothing
+ * written in a mixed order is kept; its log still takes the writes in
+ * flight, and an open with a comparator that answers replays them. The
+ * caller must stop using the database (pinrock's Java API refuses every
+ * later call on it) and close it, whose status then reports the stop. A
+ * table file writer (pr_sst_writer_open) and a repair (pr_db_repair) made
+ * with such a comparator write through the same gate. */
+
+/* Compares key a with key b: returns a negative number when a comes first,
+ * 0 when they are the same key, a positive one when b comes first, or
+ * PR_COMPARE_FAILED. The answers must be a total order that never changes
+ * for the life of the data. */
+typedef int32_t (*pr_compare_fn)(uint64_t state, const uint8_t* a, size_t a_len,
+                                 const uint8_t* b, size_t b_len);
+
+/* What a compare returns when it cannot answer. */
+#define PR_COMPARE_FAILED INT32_MIN
+
+/* A comparator of the caller's. */
+typedef struct pr_comparator pr_comparator_t;
+
+/* Creates a comparator named name (the rules of pr_merge_operator_create's
+ * names; none of RocksDB's built-in comparators' names) whose comparisons
+ * compare makes. Returns PR_OK, or PR_CODE_INVALID_ARGUMENT for a name out
+ * of range or RocksDB's. state is released once (C1), also when this call
+ * fails. name is not kept. The caller destroys the handle with
+ * pr_comparator_destroy; options, databases and table file writers hold
+ * the comparator on their own. A family ordered by it answers pr_db_get_at
+ * with PR_READ_MEMORY_ONLY with PR_CODE_INCOMPLETE at once: that read must
+ * not call back. */
+PR_API int32_t pr_comparator_create(const char* name, uint64_t state, pr_compare_fn compare,
+                                    pr_comparator_t** comparator_out, char* err, size_t err_cap);
+
+/* Drops the caller's hold of a comparator. NULL is accepted. */
+PR_API void pr_comparator_destroy(pr_comparator_t* comparator);
+
+/* Sets options' comparator (replacing one set before, by name or not); the
+ * options, and the databases, families and table file writers made with
+ * them, hold it. Returns PR_OK, or PR_CODE_INTERNAL when memory is
+ * exhausted. */
+PR_API int32_t pr_options_set_comparator_object(pr_options_t* options,
+                                                const pr_comparator_t* comparator, char* err,
+                                                size_t err_cap);
 
 #ifdef __cplusplus
 }

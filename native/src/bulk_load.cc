@@ -11,6 +11,9 @@
 using namespace pinrock::internal;
 
 struct pr_sst_writer {
+  // What the writer writes through, holding its comparator: before writer,
+  // so that it is released after it.
+  std::unique_ptr<ComparatorGate> gate;
   std::unique_ptr<rocksdb::SstFileWriter> writer;
 };
 
@@ -25,6 +28,9 @@ int32_t pr_sst_writer_open(const pr_options_t* options, const char* path,
     rocksdb::Options rocks_options =
         to_rocksdb_options(options != nullptr ? *options : defaults, &unused_cache);
     auto handle = std::make_unique<pr_sst_writer>();
+    handle->gate = std::make_unique<ComparatorGate>(rocks_options.env);
+    handle->gate->Hold(options != nullptr ? *options : defaults);
+    rocks_options.env = handle->gate->env();
     handle->writer = std::make_unique<rocksdb::SstFileWriter>(rocksdb::EnvOptions(), rocks_options);
     rocksdb::Status s = handle->writer->Open(path);
     if (!s.ok()) return to_status(s, err, err_cap);

@@ -199,12 +199,16 @@ int32_t open_database(const pr_options_t* options, const char* path, const Datab
     rocksdb::Status claimed = database.directory.Claim(path);
     if (!claimed.ok() && !claimed.IsNotFound()) return to_status(claimed, err, err_cap);
     rocksdb::Options rocks_options = to_rocksdb_options(*options, &database.default_block_cache);
+    database.gate = std::make_unique<ComparatorGate>(rocks_options.env);
+    database.gate->Hold(*options);
+    rocks_options.env = database.gate->env();
     if (options->info_log_destination) {
       rocks_options.info_log =
           queue_logger(rocks_options.info_log_level, path, options->info_log_destination);
     }
     database.default_family_options = rocksdb::ColumnFamilyOptions(rocks_options);
     database.default_merge_operator = options->merge_operator_kind;
+    database.default_ordered_by_caller = options->caller_comparator != nullptr;
     database.statistics = rocks_options.statistics;
     database.rate_limiter = LiftableRateLimiter::Of(rocks_options.rate_limiter);
     // Every existing family must be opened; a new database has the default one.
@@ -222,10 +226,12 @@ int32_t open_database(const pr_options_t* options, const char* path, const Datab
         descriptors.emplace_back(name, database.default_family_options);
         family->block_cache = database.default_block_cache;
         family->merge_operator = database.default_merge_operator;
+        family->ordered_by_caller = database.default_ordered_by_caller;
       } else {
         descriptors.emplace_back(
             name, rocksdb::ColumnFamilyOptions(to_rocksdb_options(*own->second, &family->block_cache)));
         family->merge_operator = own->second->merge_operator_kind;
+        family->ordered_by_caller = own->second->caller_comparator != nullptr;
       }
       families.push_back(std::move(family));
     }
@@ -269,6 +275,7 @@ int32_t open_database(const pr_options_t* options, const char* path, const Datab
         handle->name = family->name;
         handle->block_cache = family->block_cache;
         handle->merge_operator = family->merge_operator;
+        handle->ordered_by_caller = family->ordered_by_caller;
         database.open_families[family->name] = handle.get();
       } else {
         database.open_families[family->name] = family;

@@ -437,6 +437,9 @@ int32_t pr_db_repair(const pr_options_t* options, const char* path, char* err, s
     pr_options defaults;
     const pr_options& repair_options = options != nullptr ? *options : defaults;
     rocksdb::Options rocks_options = to_rocksdb_options(repair_options, &unused_cache);
+    ComparatorGate gate(rocks_options.env);
+    gate.Hold(repair_options);
+    rocks_options.env = gate.env();
     // RepairDB would create an empty database where there is none.
     DirectoryClaim directory;
     rocksdb::Status claimed = directory.Claim(path);
@@ -510,9 +513,12 @@ int32_t pr_db_create_family(pr_db_t* db, const pr_options_t* family_options, con
     rocksdb::ColumnFamilyOptions options = database.default_family_options;
     family->block_cache = database.default_block_cache;
     family->merge_operator = database.default_merge_operator;
+    family->ordered_by_caller = database.default_ordered_by_caller;
     if (family_options != nullptr) {
       options = rocksdb::ColumnFamilyOptions(to_rocksdb_options(*family_options, &family->block_cache));
       family->merge_operator = family_options->merge_operator_kind;
+      family->ordered_by_caller = family_options->caller_comparator != nullptr;
+      database.gate->Hold(*family_options);
     }
     std::unique_lock<std::shared_mutex> lock(database.mutex);
     auto dropped = database.dropped_comparators.find(name);

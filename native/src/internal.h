@@ -83,6 +83,9 @@ struct pr_options {
   std::shared_ptr<pr_memory_budget> memory_budget;
   // The merge operator pinrock offers that family.merge_operator is, or null.
   const MergeOperatorKind* merge_operator_kind = nullptr;
+  // The caller's comparator that family.comparator is (pr_options_set_comparator_object),
+  // or null: RocksDB holds comparators by plain pointer, so what it is given must live on.
+  std::shared_ptr<const rocksdb::Comparator> caller_comparator;
   int32_t statistics_level = 0;
   // Where the info log goes: the file LOG (null) or the info log queue,
   // with this destination's tag (pr_options_set_info_log).
@@ -106,6 +109,29 @@ struct pr_options {
 struct pr_database;
 
 namespace pinrock::internal {
+
+// comparators.cc
+// The Env a database or table file writer writes through: base's, except
+// that its table files and MANIFESTs cannot be synced or closed once a
+// caller's comparator it holds has failed a comparison (pinrock.h, section
+// "comparators"), so that nothing ordered by a failed comparison is kept.
+// The gate must outlive every user of env(). Thread-safe.
+class ComparatorGate {
+ public:
+  explicit ComparatorGate(rocksdb::Env* base);
+  ~ComparatorGate();
+  ComparatorGate(const ComparatorGate&) = delete;
+  ComparatorGate& operator=(const ComparatorGate&) = delete;
+
+  rocksdb::Env* env() const;
+  // Holds, and watches, the caller's comparators of options and of the
+  // family options it carries; for as long as the gate lives.
+  void Hold(const pr_options& options);
+
+ private:
+  struct Parts;
+  std::unique_ptr<Parts> parts_;
+};
 
 // The rate limiter pr_rate_limiter_create makes: RocksDB's
 // GenericRateLimiter, which closing a database lifts. A flush or compaction
@@ -320,6 +346,9 @@ struct pr_db {
   rocksdb::WriteOptions write_options = pinrock::internal::base_write_options();
   // The family's merge operator, null without one.
   const MergeOperatorKind* merge_operator = nullptr;
+  // Whether the family's keys are in the order of a caller's comparator,
+  // which every read calls back.
+  bool ordered_by_caller = false;
   // Set once the family is dropped: writes through the handle are refused.
   std::atomic<bool> dropped{false};
   // The handle's own hold, until pr_db_family_release, plus one per open
@@ -334,6 +363,9 @@ struct pr_db {
 struct pr_database {
   // First, so that it is released last, once the database is closed.
   pinrock::internal::DirectoryClaim directory;
+  // What the database writes through, holding its families' comparators:
+  // before db, so that it is released after it.
+  std::unique_ptr<pinrock::internal::ComparatorGate> gate;
   std::unique_ptr<rocksdb::DB> db;
   // Cursors not yet closed: RocksDB's iterators must die before the DB.
   std::atomic<int64_t> open_cursors{0};
@@ -371,6 +403,7 @@ struct pr_database {
   rocksdb::ColumnFamilyOptions default_family_options;
   std::shared_ptr<rocksdb::Cache> default_block_cache;
   const MergeOperatorKind* default_merge_operator = nullptr;
+  bool default_ordered_by_caller = false;
   // Guards what follows: shared by readers (every batch write checks its
   // families), exclusive for creating and dropping families.
   std::shared_mutex mutex;

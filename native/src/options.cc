@@ -543,6 +543,7 @@ std::vector<std::string> open_only_settings(const pr_options& options) {
   if (options.db.rate_limiter) fixed.push_back("a rate limiter");
   if (options.db.sst_file_manager) fixed.push_back("an SST file manager");
   if (options.merge_operator_kind != nullptr) fixed.push_back("a merge operator");
+  if (options.caller_comparator) fixed.push_back("a comparator");
   if (options.statistics_level != defaults.statistics_level) fixed.push_back("statistics");
   if (options.info_log_destination != defaults.info_log_destination) {
     fixed.push_back("the info log's destination");
@@ -835,6 +836,7 @@ int32_t pr_options_set_comparator(pr_options_t* options, const char* name, char*
                               err, err_cap);
     }
     options->family.comparator = comparator;
+    options->caller_comparator = nullptr;
     return PR_OK;
   });
 }

@@ -199,11 +199,12 @@ int32_t pr_db_get_at(pr_db_t* db, const pr_snapshot_t* snapshot, uint32_t read_f
                      const uint8_t* key, size_t key_len, uint8_t* buf, size_t buf_cap,
                      uint32_t flags, pr_get_result_t* result, char* err, size_t err_cap) {
   return guarded(err, err_cap, [&] {
-    if ((read_flags & PR_READ_MEMORY_ONLY) != 0 && db->merge_operator != nullptr &&
-        db->merge_operator->calls_back) {
-      // A merge would call back, which a memory-only read must not do.
-      return fail(PR_CODE_INCOMPLETE, "Result incomplete: merges of this family call back",
-                  err, err_cap);
+    if ((read_flags & PR_READ_MEMORY_ONLY) != 0 &&
+        (db->ordered_by_caller ||
+         (db->merge_operator != nullptr && db->merge_operator->calls_back))) {
+      // A merge or comparison would call back, which a memory-only read must not do.
+      return fail(PR_CODE_INCOMPLETE, "Result incomplete: reads of this family call back", err,
+                  err_cap);
     }
     if (snapshot == nullptr && read_flags == PR_READ_MEMORY_ONLY) {
       return get(*db, db->memory_only_read_options, key, key_len, buf, buf_cap, flags, result, err,

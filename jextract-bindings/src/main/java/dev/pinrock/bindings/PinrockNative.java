@@ -9394,6 +9394,187 @@ public class PinrockNative {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+
+    private static class pr_comparator_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_comparator_create");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_comparator_create(const char *name, uint64_t state, pr_compare_fn compare, pr_comparator_t **comparator_out, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_comparator_create$descriptor() {
+        return pr_comparator_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_comparator_create(const char *name, uint64_t state, pr_compare_fn compare, pr_comparator_t **comparator_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_comparator_create$handle() {
+        return pr_comparator_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_comparator_create(const char *name, uint64_t state, pr_compare_fn compare, pr_comparator_t **comparator_out, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_comparator_create$address() {
+        return pr_comparator_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_comparator_create(const char *name, uint64_t state, pr_compare_fn compare, pr_comparator_t **comparator_out, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_comparator_create(MemorySegment name, long state, MemorySegment compare, MemorySegment comparator_out, MemorySegment err, long err_cap) {
+        var mh$ = pr_comparator_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_comparator_create", name, state, compare, comparator_out, err, err_cap);
+            }
+            return (int)mh$.invokeExact(name, state, compare, comparator_out, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_comparator_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            PinrockNative.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_comparator_destroy");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * void pr_comparator_destroy(pr_comparator_t *comparator)
+     * }
+     */
+    public static FunctionDescriptor pr_comparator_destroy$descriptor() {
+        return pr_comparator_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * void pr_comparator_destroy(pr_comparator_t *comparator)
+     * }
+     */
+    public static MethodHandle pr_comparator_destroy$handle() {
+        return pr_comparator_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * void pr_comparator_destroy(pr_comparator_t *comparator)
+     * }
+     */
+    public static MemorySegment pr_comparator_destroy$address() {
+        return pr_comparator_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * void pr_comparator_destroy(pr_comparator_t *comparator)
+     * }
+     */
+    public static void pr_comparator_destroy(MemorySegment comparator) {
+        var mh$ = pr_comparator_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_comparator_destroy", comparator);
+            }
+            mh$.invokeExact(comparator);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class pr_options_set_comparator_object {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            PinrockNative.C_INT,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_POINTER,
+            PinrockNative.C_LONG
+        );
+
+        public static final MemorySegment ADDR = PinrockNative.findOrThrow("pr_options_set_comparator_object");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator_object(pr_options_t *options, const pr_comparator_t *comparator, char *err, size_t err_cap)
+     * }
+     */
+    public static FunctionDescriptor pr_options_set_comparator_object$descriptor() {
+        return pr_options_set_comparator_object.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator_object(pr_options_t *options, const pr_comparator_t *comparator, char *err, size_t err_cap)
+     * }
+     */
+    public static MethodHandle pr_options_set_comparator_object$handle() {
+        return pr_options_set_comparator_object.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator_object(pr_options_t *options, const pr_comparator_t *comparator, char *err, size_t err_cap)
+     * }
+     */
+    public static MemorySegment pr_options_set_comparator_object$address() {
+        return pr_options_set_comparator_object.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int32_t pr_options_set_comparator_object(pr_options_t *options, const pr_comparator_t *comparator, char *err, size_t err_cap)
+     * }
+     */
+    public static int pr_options_set_comparator_object(MemorySegment options, MemorySegment comparator, MemorySegment err, long err_cap) {
+        var mh$ = pr_options_set_comparator_object.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("pr_options_set_comparator_object", options, comparator, err, err_cap);
+            }
+            return (int)mh$.invokeExact(options, comparator, err, err_cap);
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
     private static final int PR_COMPRESSION_INHERIT = (int)-1L;
     /**
      * {@snippet lang=c :
@@ -9411,6 +9592,15 @@ public class PinrockNative {
      */
     public static long PR_MULTI_GET_NOT_COPIED() {
         return PR_MULTI_GET_NOT_COPIED;
+    }
+    private static final int PR_COMPARE_FAILED = (int)-2147483648L;
+    /**
+     * {@snippet lang=c :
+     * #define PR_COMPARE_FAILED -2147483648
+     * }
+     */
+    public static int PR_COMPARE_FAILED() {
+        return PR_COMPARE_FAILED;
     }
 }
 
