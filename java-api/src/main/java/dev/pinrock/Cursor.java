@@ -99,6 +99,11 @@ public final class Cursor implements AutoCloseable, Iterable<KeyValue> {
         public boolean callsBackOn(Thread thread) {
             return callbackThread == thread;
         }
+
+        @Override
+        public void poison(String reason, Throwable cause) {
+            guard.poison(reason, cause);
+        }
     };
     /** Whether the cursor has been placed at least once (scans start at an end otherwise). */
     private boolean placed;

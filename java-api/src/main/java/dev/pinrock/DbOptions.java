@@ -121,7 +121,8 @@ public final class DbOptions {
      * @return the options it was last opened with
      * @throws RocksDbException with {@link StatusCode#NOT_FOUND} when the directory holds no OPTIONS file
      * @throws RocksDbException.InvalidArgumentException naming the family and what pinrock cannot offer,
-     *     for a database written with a comparator that is not a {@link KeyComparator}, a merge operator pinrock does
+     *     for a database written with a comparator that is not one of RocksDB's built-in ones (one written in Java
+     *     included), a merge operator pinrock does
      *     not offer, a compaction filter (one written in Java too) or a table format other than
      *     block-based, or naming an object
      *     of the writing program's own that RocksDB cannot make by name (a merge operator, comparator,

@@ -62,6 +62,9 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     private final MemoryBudget memoryBudget;
     /** Snapshots and cursors not yet closed; closing the database closes them first. */
     private final Set<Dependent> dependents = ConcurrentHashMap.newKeySet();
+    /** Why every call is refused ({@link #poison}), and what caused it; set once, the cause first. */
+    private volatile Throwable poisonCause;
+    private volatile String poisonReason;
     /** The column families other than the default one, once asked for, by name. */
     private final Map<String, ColumnFamily> families = new ConcurrentHashMap<>();
 
@@ -78,6 +81,17 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         default boolean callsBackOn(Thread thread) {
             return false;
         }
+
+        /**
+         * Refuses every later call on the resource (see
+         * {@link ResourceGuard#poison}) whose answers the database's state
+         * could make wrong; its close goes on working.
+         *
+         * @param reason why, for the exceptions
+         * @param cause what made it so
+         */
+        default void poison(String reason, Throwable cause) {
+        }
     }
 
     private RocksDb(Path path, FfmDb db, Binding binding, MemoryBudget memoryBudget) {
@@ -85,6 +99,7 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
         this.path = path;
         this.binding = binding;
         this.memoryBudget = memoryBudget;
+        db.comparators().onFailure(this::poison);
     }
 
     @Override
@@ -415,6 +430,32 @@ public final class RocksDb extends Keyspace implements AutoCloseable {
     /** Registers a snapshot or cursor that closing the database must free first. */
     void register(Dependent dependent) {
         dependents.add(dependent);
+        // Registered by a call admitted before a poison that then missed it in dependents.
+        String reason = poisonReason;
+        if (reason != null) {
+            dependent.poison(reason, poisonCause);
+        }
+    }
+
+    /**
+     * Makes the database, and each cursor and transaction over it, refuse
+     * every later call: a comparator written in Java threw, so its keys may
+     * be out of order (see {@link KeyComparator}). Close still works.
+     */
+    private void poison(String comparatorName, Throwable cause) {
+        String reason = "its comparator " + comparatorName + " threw, so its keys may be out of order and it writes"
+                + " no more table files: close the database and open it again with a comparator that answers";
+        synchronized (dependents) {
+            if (poisonReason != null) {
+                return;
+            }
+            poisonCause = cause;
+            poisonReason = reason;
+        }
+        guard.poison(reason, cause);
+        for (Dependent dependent : dependents) {
+            dependent.poison(reason, cause);
+        }
     }
 
     /**

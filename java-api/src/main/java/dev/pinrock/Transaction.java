@@ -80,7 +80,17 @@ import dev.pinrock.internal.KeyPath;
 public final class Transaction extends PendingWrites implements AutoCloseable {
     private final FfmTransaction transaction;
     /** How the database frees this transaction natively, before it closes or when the transaction does. */
-    final RocksDb.Dependent dependent = this::closeNative;
+    final RocksDb.Dependent dependent = new RocksDb.Dependent() {
+        @Override
+        public void closeNative() {
+            Transaction.this.closeNative();
+        }
+
+        @Override
+        public void poison(String reason, Throwable cause) {
+            guard.poison(reason, cause);
+        }
+    };
 
     private Transaction(RocksDb owner, FfmTransaction transaction) {
         super(transaction.path(owner.db, FfmTransaction.READ), owner, "Transaction");

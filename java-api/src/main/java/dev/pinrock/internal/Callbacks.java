@@ -19,9 +19,11 @@ import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 import dev.pinrock.CompactionFilter;
 import dev.pinrock.CompactionFilterFactory;
+import dev.pinrock.KeyComparator;
 import dev.pinrock.MergeOperator;
 import dev.pinrock.MergeResult;
 import dev.pinrock.bindings.pr_compaction_context;
@@ -57,11 +59,21 @@ public final class Callbacks {
     /** The Java objects RocksDB may call, by the state their native peers carry. */
     private static final Map<Long, Object> LIVE = new ConcurrentHashMap<>();
     private static final AtomicLong NEXT_STATE = new AtomicLong();
-    /** Callbacks running on any thread: while 0, no thread needs its own count read. */
+    /**
+     * Callbacks other than comparisons running on any thread: while 0, and
+     * while no comparator written in Java exists, no thread needs its own
+     * count read.
+     */
     private static volatile int running;
     private static final VarHandle RUNNING;
-    /** Callbacks running on this thread (more than one when a callback's read merges). */
-    private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+    /**
+     * Whether a comparator written in Java was ever made: comparisons, far
+     * more frequent than any other callback, do not count themselves in
+     * {@link #running}, whose shared counter would cost each of them.
+     */
+    private static volatile boolean comparators;
+    /** What each thread's callbacks keep: how many run on it, and what its comparisons reuse. */
+    private static final ThreadLocal<CallbackThread> THREAD = ThreadLocal.withInitial(CallbackThread::new);
     /**
      * What the latest failed merge on this thread threw, for the exception of
      * the read it failed ({@link #takeMergeFailure()}).
@@ -90,6 +102,9 @@ public final class Callbacks {
                 ADDRESS, ADDRESS));
         static final MemorySegment FILTER = stub("filter", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS,
                 JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+
+        static final MemorySegment COMPARE = stub("compare", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS,
+                JAVA_LONG, ADDRESS, JAVA_LONG));
 
         static final MemorySegment PROBE = stub("probed", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
 
@@ -160,6 +175,79 @@ public final class Callbacks {
         }
     }
 
+    /**
+     * Runs use with a native comparator (pr_comparator_t) calling comparator,
+     * watched by watch, then drops this hold of it, as
+     * {@link #withMergeOperator} does.
+     *
+     * @throws dev.pinrock.RocksDbException.InvalidArgumentException when the shim refuses the
+     *     comparator's name
+     */
+    static void withComparator(KeyComparator comparator, ComparatorWatch watch, Scratch scratch, Arena arena,
+            NativeOptions.OptionsUse use) throws Throwable {
+        forgetReleased();
+        comparators = true;
+        MemorySegment name = NativeStrings.allocate(arena, comparator.name(), "comparator name");
+        MemorySegment out = arena.allocate(ADDRESS);
+        long state = NEXT_STATE.incrementAndGet();
+        LIVE.put(state, new WatchedComparator(comparator, watch));
+        // From here the shim releases the state once, whether or not the creation succeeds.
+        Downcalls.check((int) Downcalls.comparatorCreate().invokeExact(name, state, Stubs.COMPARE, out,
+                scratch.err, Scratch.ERR_CAP), scratch);
+        MemorySegment nativeComparator = out.get(ADDRESS, 0);
+        try {
+            use.accept(nativeComparator);
+        } finally {
+            Downcalls.comparatorDestroy().invokeExact(nativeComparator);
+        }
+    }
+
+    /**
+     * The comparators written in Java of one database (or of what else its
+     * options were built for), which tell the database when one of them
+     * failed a comparison (see {@link KeyComparator}): the database is then
+     * out of order for those keys. Thread-safe.
+     */
+    public static final class ComparatorWatch {
+        private volatile BiConsumer<String, Throwable> onFailure;
+        private volatile Throwable failure;
+        private volatile String failedName;
+
+        /**
+         * Calls onFailure with the failed comparator's name and what it threw
+         * once a comparator watched here fails, at once if one has; perhaps
+         * more than once, on any thread (it must be idempotent and must not
+         * block).
+         *
+         * @param onFailure what the database does then
+         */
+        public void onFailure(BiConsumer<String, Throwable> onFailure) {
+            this.onFailure = onFailure;
+            tellIfFailed();
+        }
+
+        /** Records that comparator threw failure; the first failure is kept. */
+        void failed(KeyComparator comparator, Throwable failure) {
+            if (this.failure == null) {
+                failedName = comparator.name();
+                this.failure = failure;
+            }
+            tellIfFailed();
+        }
+
+        private void tellIfFailed() {
+            BiConsumer<String, Throwable> told = onFailure;
+            Throwable cause = failure;
+            if (told != null && cause != null) {
+                told.accept(failedName, cause);
+            }
+        }
+    }
+
+    /** A comparator, with the watch told of its failures. */
+    private record WatchedComparator(KeyComparator comparator, ComparatorWatch watch) {
+    }
+
     private static boolean overridesPartialMerge(MergeOperator operator) {
         try {
             return operator.getClass().getMethod("partialMerge", MemorySegment.class, MemorySegment.class,
@@ -206,9 +294,10 @@ public final class Callbacks {
      * @throws IllegalStateException inside a callback
      */
     static void refuseReentry() {
-        if (running != 0 && DEPTH.get()[0] != 0) {
-            throw new IllegalStateException("pinrock refuses calls from inside a merge operator or compaction"
-                    + " filter: RocksDB may hold locks the call needs (see MergeOperator, CompactionFilter)");
+        if ((running != 0 || comparators) && THREAD.get().depth != 0) {
+            throw new IllegalStateException("pinrock refuses calls from inside a merge operator, compaction"
+                    + " filter or comparator: RocksDB may hold locks the call needs (see MergeOperator,"
+                    + " CompactionFilter, KeyComparator)");
         }
     }
 
@@ -244,7 +333,7 @@ public final class Callbacks {
     // The upcalls. Each enters with enter(), leaves with leave(), and lets nothing escape.
 
     private static int probed(long state) {
-        int[] depth = null;
+        CallbackThread depth = null;
         try {
             depth = enter();
             return Downcalls.CALLBACK_OK;
@@ -257,22 +346,22 @@ public final class Callbacks {
         }
     }
 
-    private static int[] enter() {
-        int[] depth = DEPTH.get();
-        depth[0]++;
+    private static CallbackThread enter() {
+        CallbackThread thread = THREAD.get();
+        thread.depth++;
         RUNNING.getAndAdd(1);
-        return depth;
+        return thread;
     }
 
-    private static void leave(int[] depth) {
+    private static void leave(CallbackThread thread) {
         RUNNING.getAndAdd(-1);
-        depth[0]--;
+        thread.depth--;
     }
 
     private static int fullMerge(long state, MemorySegment key, long keyLength, MemorySegment existing,
             long existingLength, MemorySegment operands, MemorySegment operandLengths, long count,
             MemorySegment output) {
-        int[] depth = null;
+        CallbackThread depth = null;
         try (Arena call = Arena.ofConfined()) {
             depth = enter();
             MergeOperator operator = (MergeOperator) LIVE.get(state);
@@ -305,7 +394,7 @@ public final class Callbacks {
 
     private static int partialMerge(long state, MemorySegment key, long keyLength, MemorySegment left,
             long leftLength, MemorySegment right, long rightLength, MemorySegment output) {
-        int[] depth = null;
+        CallbackThread depth = null;
         try (Arena call = Arena.ofConfined()) {
             depth = enter();
             MergeOperator operator = (MergeOperator) LIVE.get(state);
@@ -321,12 +410,35 @@ public final class Callbacks {
         }
     }
 
+    private static int compare(long state, MemorySegment a, long aLength, MemorySegment b, long bLength) {
+        CallbackThread thread = null;
+        try {
+            thread = THREAD.get();
+            thread.depth++;
+            WatchedComparator live = thread.comparator(state);
+            // Only the sign: the shim reads Integer.MIN_VALUE as a failure.
+            return Integer.signum(live.comparator().compare(thread.viewA(a, aLength), thread.viewB(b, bLength)));
+        } catch (Throwable failure) {
+            try {
+                WatchedComparator live = (WatchedComparator) LIVE.get(state);
+                live.watch().failed(live.comparator(), failure);
+            } catch (Throwable unrecorded) {
+                // Out of memory or stack: the shim records the failure all the same.
+            }
+            return Downcalls.COMPARE_FAILED;
+        } finally {
+            if (thread != null) {
+                thread.depth--;
+            }
+        }
+    }
+
     /** A compaction's filter, with the factory that made it (told of its failures). */
     private record LiveFilter(CompactionFilter filter, CompactionFilterFactory factory) {
     }
 
     private static int createFilter(long state, MemorySegment context, MemorySegment filterState) {
-        int[] depth = null;
+        CallbackThread depth = null;
         CompactionFilterFactory factory = null;
         try {
             depth = enter();
@@ -356,7 +468,7 @@ public final class Callbacks {
 
     private static int filter(long state, MemorySegment key, long keyLength, int kind, MemorySegment value,
             long valueLength, MemorySegment output) {
-        int[] depth = null;
+        CallbackThread depth = null;
         LiveFilter live = null;
         try (Arena call = Arena.ofConfined()) {
             depth = enter();
@@ -389,6 +501,58 @@ public final class Callbacks {
 
     private static MemorySegment view(MemorySegment address, long length, Arena call) {
         return address.reinterpret(length, call, null).asReadOnly();
+    }
+
+    /**
+     * What the callbacks on one thread keep: how many run on it (for
+     * {@link #refuseReentry()}), and what its comparisons reuse, so that a
+     * comparison allocates nothing and makes no arena: the comparator last
+     * called, and the two keys, copied into buffers of the thread's, seen
+     * through read-only views of their lengths (a view kept past its
+     * comparison so shows the bytes of later keys, never freed memory).
+     */
+    private static final class CallbackThread {
+        int depth;
+        private long comparatorState;
+        private WatchedComparator comparator;
+        private final KeyCopy a = new KeyCopy();
+        private final KeyCopy b = new KeyCopy();
+
+        WatchedComparator comparator(long state) {
+            if (comparator == null || comparatorState != state) {
+                comparator = (WatchedComparator) LIVE.get(state);
+                comparatorState = state;
+            }
+            return comparator;
+        }
+
+        MemorySegment viewA(MemorySegment key, long length) {
+            return a.copy(key, length);
+        }
+
+        MemorySegment viewB(MemorySegment key, long length) {
+            return b.copy(key, length);
+        }
+    }
+
+    /** A key copied out of native memory, and a read-only view of it, reused while the length repeats. */
+    private static final class KeyCopy {
+        private byte[] bytes = new byte[0];
+        private MemorySegment whole = MemorySegment.ofArray(bytes);
+        private MemorySegment view = whole.asReadOnly();
+
+        MemorySegment copy(MemorySegment key, long length) {
+            if (length > bytes.length) {
+                // Past the longest array: ArithmeticException, a failed comparison.
+                bytes = new byte[Math.toIntExact(Math.max(length, Math.min(2L * bytes.length, Integer.MAX_VALUE - 8)))];
+                whole = MemorySegment.ofArray(bytes);
+                view = whole.asSlice(0, length).asReadOnly();
+            } else if (view.byteSize() != length) {
+                view = whole.asSlice(0, length).asReadOnly();
+            }
+            MemorySegment.copy(key.reinterpret(length), 0, whole, 0, length);
+            return view;
+        }
     }
 
     /** The operands of a full merge, each viewed when first asked for. */

@@ -57,6 +57,7 @@ final class Downcalls {
     static final int EVENT_EXTERNAL_FILE_INGESTED = PinrockNative.PR_EVENT_EXTERNAL_FILE_INGESTED();
     static final int CODE_INCOMPLETE = PinrockNative.PR_CODE_INCOMPLETE();
     static final int FILTER_KEEP = PinrockNative.PR_FILTER_KEEP();
+    static final int COMPARE_FAILED = PinrockNative.PR_COMPARE_FAILED();
     static final int FILTER_REMOVE = PinrockNative.PR_FILTER_REMOVE();
     static final int FILTER_CHANGE_VALUE = PinrockNative.PR_FILTER_CHANGE_VALUE();
     static final int FILTER_REMOVE_UNTIL = PinrockNative.PR_FILTER_REMOVE_UNTIL();
@@ -341,6 +342,18 @@ final class Downcalls {
 
     static MethodHandle optionsSetCompactionFilterFactory() {
         return PinrockNative.pr_options_set_compaction_filter_factory$handle();
+    }
+
+    static MethodHandle comparatorCreate() {
+        return PinrockNative.pr_comparator_create$handle();
+    }
+
+    static MethodHandle comparatorDestroy() {
+        return PinrockNative.pr_comparator_destroy$handle();
+    }
+
+    static MethodHandle optionsSetComparatorObject() {
+        return PinrockNative.pr_options_set_comparator_object$handle();
     }
 
     static MethodHandle filterOutputReserve() {

@@ -38,10 +38,23 @@ public final class FfmDb {
      * block-cache misses) in figures users watch.
      */
     private final boolean memoryFirst;
+    /** The database's comparators written in Java, its families' included: one watch per database. */
+    private final Callbacks.ComparatorWatch comparators;
 
-    private FfmDb(MemorySegment handle, boolean memoryFirst) {
+    private FfmDb(MemorySegment handle, boolean memoryFirst, Callbacks.ComparatorWatch comparators) {
         this.handle = handle;
         this.memoryFirst = memoryFirst;
+        this.comparators = comparators;
+    }
+
+    /**
+     * Returns what tells the database's guard of a failed comparison of one
+     * of its comparators written in Java.
+     *
+     * @return the database's comparator watch
+     */
+    public Callbacks.ComparatorWatch comparators() {
+        return comparators;
     }
 
     /**
@@ -107,10 +120,11 @@ public final class FfmDb {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            NativeOptions.with(options, shared, nativeOptions -> check(
+            Callbacks.ComparatorWatch comparators = new Callbacks.ComparatorWatch();
+            NativeOptions.with(options, shared, comparators, nativeOptions -> check(
                     open.run(nativeOptions, nativePath, dbOut, scratch, arena), scratch));
             return new FfmDb(dbOut.get(ValueLayout.ADDRESS, 0),
-                    options.memoryFirstReads() && options.statistics() == StatsLevel.OFF);
+                    options.memoryFirstReads() && options.statistics() == StatsLevel.OFF, comparators);
         }
     }
 
@@ -343,7 +357,7 @@ public final class FfmDb {
     public FfmDb family(String name) {
         OptionalLong family = word((scratch, arena) -> (int) Downcalls.dbFamily().invokeExact(handle,
                 NativeStrings.allocate(arena, name, "name"), scratch.word, scratch.err, ERR_CAP));
-        return family.isPresent() ? new FfmDb(MemorySegment.ofAddress(family.getAsLong()), memoryFirst) : null;
+        return family.isPresent() ? new FfmDb(MemorySegment.ofAddress(family.getAsLong()), memoryFirst, comparators) : null;
     }
 
     /**
@@ -361,11 +375,11 @@ public final class FfmDb {
                         scratch.err, ERR_CAP);
             }
             int[] status = new int[1];
-            NativeOptions.with(options, shared, nativeOptions -> status[0] = (int) Downcalls.dbCreateFamily().invokeExact(
+            NativeOptions.with(options, shared, comparators, nativeOptions -> status[0] = (int) Downcalls.dbCreateFamily().invokeExact(
                     handle, nativeOptions, nativeName, scratch.word, scratch.err, ERR_CAP));
             return status[0];
         }).getAsLong();
-        return new FfmDb(MemorySegment.ofAddress(family), memoryFirst);
+        return new FfmDb(MemorySegment.ofAddress(family), memoryFirst, comparators);
     }
 
     /** Drops this handle's column family; the handle stays valid (writes fail) until {@link #releaseFamily()}. */

@@ -40,14 +40,23 @@ public final class NativeOptions {
      * @param shared the shared objects' native handles
      */
     static void with(DbOptions options, SharedHandles shared, OptionsUse use) {
-        with(options, DbOptions.create(), shared, use);
+        with(options, DbOptions.create(), shared, new Callbacks.ComparatorWatch(), use);
     }
 
     /**
-     * {@link #with(DbOptions, SharedHandles, OptionsUse)}, skipping the settings whose
-     * value equals base's, or calling every setter when base is null.
+     * {@link #with(DbOptions, SharedHandles, OptionsUse)}, with watch told of
+     * the failures of the options' comparators written in Java.
      */
-    static void with(DbOptions options, DbOptions base, SharedHandles shared, OptionsUse use) {
+    static void with(DbOptions options, SharedHandles shared, Callbacks.ComparatorWatch watch, OptionsUse use) {
+        with(options, DbOptions.create(), shared, watch, use);
+    }
+
+    /**
+     * {@link #with(DbOptions, SharedHandles, Callbacks.ComparatorWatch, OptionsUse)}, skipping
+     * the settings whose value equals base's, or calling every setter when base is null.
+     */
+    static void with(DbOptions options, DbOptions base, SharedHandles shared, Callbacks.ComparatorWatch watch,
+            OptionsUse use) {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment err = scratch.err;
             MemorySegment nativeOptions = (MemorySegment) Downcalls.optionsCreate().invokeExact();
@@ -149,11 +158,15 @@ public final class NativeOptions {
                 }
                 for (var family : options.columnFamilyOptions().entrySet()) {
                     MemorySegment name = NativeStrings.allocate(arena, family.getKey(), "column family name");
-                    with(family.getValue(), base, shared, familyOptions -> check(
+                    with(family.getValue(), base, shared, watch, familyOptions -> check(
                             (int) Downcalls.optionsSetFamilyOptions().invokeExact(nativeOptions, name, familyOptions,
                                     err, ERR_CAP), scratch));
                 }
-                if (all || options.comparator() != base.comparator()) {
+                if (!options.comparator().isBuiltIn()) {
+                    Callbacks.withComparator(options.comparator(), watch, scratch, arena, comparator -> check(
+                            (int) Downcalls.optionsSetComparatorObject().invokeExact(nativeOptions, comparator, err,
+                                    ERR_CAP), scratch));
+                } else if (all || options.comparator() != base.comparator()) {
                     check((int) Downcalls.optionsSetComparator().invokeExact(nativeOptions,
                             NativeStrings.allocate(arena, options.comparator().name(), "comparator"), err, ERR_CAP),
                             scratch);

@@ -37,6 +37,10 @@ import java.util.concurrent.locks.LockSupport;
 public final class ResourceGuard {
     /** Set in {@link #state} once closing has begun; the other bits count calls in flight. */
     private static final int CLOSING = 0x8000_0000;
+    /** Set in {@link #state} once the resource is unusable ({@link #poison}): calls are refused, a close is not. */
+    private static final int POISONED = 0x4000_0000;
+    /** The bits that refuse calls. */
+    private static final int REFUSING = CLOSING | POISONED;
     /** What {@link #admit()} returns for an admitted call; no refusing state is 0. */
     private static final int ADMITTED = 0;
     /** Ints from one stripe's counter to the next: 128 bytes, two cache lines. */
@@ -67,6 +71,9 @@ public final class ResourceGuard {
     private volatile Thread closer;
     /** Whether the native resource has been released; written under this. */
     private volatile boolean released;
+    /** Why the resource is unusable, and what caused it; set once, before {@link #POISONED}. */
+    private volatile String poisonReason;
+    private volatile Throwable poisonCause;
 
     /**
      * Creates an open guard.
@@ -104,6 +111,9 @@ public final class ResourceGuard {
         int refusing = admit();
         if (refusing != ADMITTED) {
             // Judged by the state that refused the call: a close that fails opens the guard again.
+            if ((refusing & CLOSING) == 0 && poisonReason != null) {
+                throw new IllegalStateException(name + " is unusable: " + poisonReason, poisonCause);
+            }
             throw new IllegalStateException((refusing & CLOSING) != 0 ? name + " is closed"
                     : name + " is in use by another thread: it is not thread-safe");
         }
@@ -128,27 +138,33 @@ public final class ResourceGuard {
     private int admit() {
         int[] counters = stripes;
         if (counters != null) {
-            return tryAcquireStriped(counters) ? ADMITTED : CLOSING;
+            return tryAcquireStriped(counters) ? ADMITTED : stripedRefusal();
         }
         int current = state;
-        while ((current & CLOSING) == 0 && !(exclusive && current != 0)) {
+        while ((current & REFUSING) == 0 && !(exclusive && current != 0)) {
             int witness = (int) STATE.compareAndExchange(this, current, current + 1);
             if (witness == current) {
                 return ADMITTED;
             }
             if (!exclusive) {
-                return tryAcquireStriped(stripes()) ? ADMITTED : CLOSING;
+                return tryAcquireStriped(stripes()) ? ADMITTED : stripedRefusal();
             }
             current = witness;
         }
         return current;
     }
 
-    /** Counts a call on the current thread's stripe, unless closing has begun. */
+    /** Returns the state that refused a striped call: one with a refusing bit, never 0. */
+    private int stripedRefusal() {
+        int current = state;
+        return (current & REFUSING) != 0 ? current : CLOSING;
+    }
+
+    /** Counts a call on the current thread's stripe, unless calls are refused. */
     private boolean tryAcquireStriped(int[] counters) {
         int offset = stripeOffset();
         COUNTER.getAndAdd(counters, offset, 1);
-        if ((state & CLOSING) != 0) {
+        if ((state & REFUSING) != 0) {
             COUNTER.getAndAdd(counters, offset, -1);
             // The closer may have counted this call and parked.
             LockSupport.unpark(closer);
@@ -194,7 +210,7 @@ public final class ResourceGuard {
 
     /** Returns the calls in flight: the word's count plus the stripes' sum. */
     private int callsInFlight() {
-        int calls = state & ~CLOSING;
+        int calls = state & ~REFUSING;
         int[] counters = stripes;
         if (counters != null) {
             for (int offset = STRIPE_SPACING; offset < counters.length - STRIPE_SPACING; offset += STRIPE_SPACING) {
@@ -285,6 +301,26 @@ public final class ResourceGuard {
         }
         closer = Thread.currentThread();
         return true;
+    }
+
+    /**
+     * Makes the resource unusable: every later call is refused with an
+     * {@link IllegalStateException} giving reason, with cause as its cause;
+     * calls in flight go on, and a close works as before. The first poison
+     * is kept. Thread-safe; never waits for a call.
+     *
+     * @param reason why the resource cannot be used, and what to do
+     * @param cause what made it so, or null
+     */
+    public void poison(String reason, Throwable cause) {
+        synchronized (this) {
+            if (poisonReason != null) {
+                return;
+            }
+            poisonCause = cause;
+            poisonReason = reason;
+        }
+        STATE.getAndBitwiseOr(this, POISONED);
     }
 
     /** @return whether calls are counted in stripes (for the tests) */

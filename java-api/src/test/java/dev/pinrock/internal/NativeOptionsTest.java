@@ -53,7 +53,7 @@ class NativeOptionsTest {
         try (Arena arena = Arena.ofConfined(); Scratch scratch = Scratch.borrow()) {
             MemorySegment dbOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment nativePath = NativeStrings.allocate(arena, path.toString(), "path");
-            NativeOptions.with(options, base, SharedHandles.NONE, nativeOptions -> Downcalls.check(
+            NativeOptions.with(options, base, SharedHandles.NONE, new Callbacks.ComparatorWatch(), nativeOptions -> Downcalls.check(
                     (int) Downcalls.dbOpen().invokeExact(nativeOptions, nativePath, dbOut, scratch.err, Scratch.ERR_CAP),
                     scratch));
             MemorySegment db = dbOut.get(ValueLayout.ADDRESS, 0);

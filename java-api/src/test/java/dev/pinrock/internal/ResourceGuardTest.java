@@ -32,6 +32,31 @@ class ResourceGuardTest {
     }
 
     @Test
+    void aPoisonedGuardRefusesNewCallsWithItsReasonLetsThoseInFlightEndAndStillCloses() throws Exception {
+        for (ResourceGuard guard : new ResourceGuard[] {new ResourceGuard("thing"), ResourceGuard.exclusive("thing")}) {
+            Throwable cause = new IllegalArgumentException("the cause");
+            guard.acquire();
+            guard.poison("it is out of order", cause);
+            guard.poison("a second reason", null);
+            guard.release(); // the call in flight ends as it began
+            var refused = assertThrows(IllegalStateException.class, guard::acquire);
+            assertEquals("thing is unusable: it is out of order", refused.getMessage());
+            assertEquals(cause, refused.getCause());
+            assertFalse(guard.tryAcquire());
+            assertFalse(guard.isClosed());
+            AtomicInteger releases = new AtomicInteger();
+            guard.close(releases::incrementAndGet);
+            assertEquals(1, releases.get());
+            assertEquals("thing is closed", assertThrows(IllegalStateException.class, guard::acquire).getMessage());
+        }
+        // A guard counting in stripes is refused too.
+        ResourceGuard striped = stripedGuard();
+        striped.poison("poisoned", null);
+        assertEquals("thing is unusable: poisoned", assertThrows(IllegalStateException.class, striped::acquire)
+                .getMessage());
+    }
+
+    @Test
     void anExclusiveGuardRefusesASecondCallInFlight() {
         ResourceGuard guard = ResourceGuard.exclusive("thing");
         guard.acquire();
