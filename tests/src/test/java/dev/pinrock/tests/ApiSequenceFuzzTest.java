@@ -310,7 +310,8 @@ class ApiSequenceFuzzTest {
             KeyComparator order = data.remainingBytes() % 4 >= 2 ? KeyComparator.REVERSE_BYTEWISE : KeyComparator.BYTEWISE;
             this.model = new ApiModel(data.pickValue(MergeOperator.values()), order);
             // Half the inputs that append (told apart by the first bit of that length) do it in Java,
-            // with a compaction filter in Java that throws.
+            // with a compaction filter in Java that throws, and those in reverse order have it from
+            // a comparator in Java.
             this.javaCallbacks = model.operator() == MergeOperator.STRING_APPEND && data.remainingBytes() % 2 == 1;
             this.options = withFamilySettings(DbOptions.create().createIfMissing(true).writeBufferBytes(64 << 10));
             log("open " + options);
@@ -366,7 +367,9 @@ class ApiSequenceFuzzTest {
          * callbacks, its compaction filter).
          */
         private DbOptions withFamilySettings(DbOptions options) {
-            DbOptions ordered = options.comparator(model.order());
+            // With Java callbacks, the reverse order is written in Java too.
+            DbOptions ordered = options.comparator(javaCallbacks && model.order() == KeyComparator.REVERSE_BYTEWISE
+                    ? JavaReverseBytewise.INSTANCE : model.order());
             return javaCallbacks ? ordered.mergeOperator(new JavaAppend()).compactionFilter(THROWING_FILTER)
                     : ordered.mergeOperator(model.operator().optionName);
         }

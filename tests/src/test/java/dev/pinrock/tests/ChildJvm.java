@@ -1,14 +1,18 @@
 package dev.pinrock.tests;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** Runs a class in a fresh JVM on this test's class path and captures what it printed. */
 final class ChildJvm {
@@ -32,6 +36,24 @@ final class ChildJvm {
         command.add(mainClass);
         command.addAll(List.of(args));
         return run(command, Map.of(), timeout);
+    }
+
+    /**
+     * Runs mainClass with args on this test's class path, writing any crash
+     * report ({@code hs_err}) under dir, and asserts that it exited with 0,
+     * printed exactly stdout, and wrote no crash report: a JVM that neither
+     * hung nor crashed.
+     */
+    static void assertEndsCleanly(Path dir, Duration timeout, String stdout, String mainClass, String... args)
+            throws IOException, InterruptedException {
+        Path crashReports = Files.createDirectories(dir.resolve("crash-reports"));
+        Outcome outcome = run(List.of("--enable-native-access=ALL-UNNAMED",
+                "-XX:ErrorFile=" + crashReports + "/hs_err_pid%p.log"), testClassPath(), timeout, mainClass, args);
+        assertEquals(0, outcome.exitCode(), outcome.stderr());
+        assertEquals(stdout, outcome.stdout(), outcome.stderr());
+        try (Stream<Path> reports = Files.list(crashReports)) {
+            assertEquals(List.of(), reports.toList());
+        }
     }
 
     /**

@@ -3,12 +3,9 @@ package dev.pinrock.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,16 +30,8 @@ class SlowMergeExitTest {
     @Test
     void theExitEndsAndLosesNoOperand() throws Exception {
         Path path = dir.resolve("db");
-        Path crashReports = Files.createDirectories(dir.resolve("crash-reports"));
-        ChildJvm.Outcome outcome = ChildJvm.run(List.of("--enable-native-access=ALL-UNNAMED",
-                "-XX:ErrorFile=" + crashReports + "/hs_err_pid%p.log"), ChildJvm.testClassPath(),
-                Duration.ofMinutes(2), SlowMergeExitWorkload.class.getName(), path.toString(), "50");
-
-        assertEquals(0, outcome.exitCode(), outcome.stderr());
-        assertEquals("merging\nexiting\n", outcome.stdout(), outcome.stderr());
-        try (Stream<Path> reports = Files.list(crashReports)) {
-            assertEquals(List.of(), reports.toList());
-        }
+        ChildJvm.assertEndsCleanly(dir, Duration.ofMinutes(2), "merging\nexiting\n", SlowMergeExitWorkload.class.getName(),
+                path.toString(), "50");
         try (RocksDb db = RocksDb.open(path, DbOptions.create()
                 .mergeOperator(SlowMergeExitWorkload.join(0, new CountDownLatch(1))))) {
             for (int i = 0; i < SlowMergeExitWorkload.KEYS; i++) {

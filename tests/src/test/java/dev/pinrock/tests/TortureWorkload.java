@@ -34,7 +34,6 @@ import java.util.zip.CRC32C;
 import dev.pinrock.AssociativeMergeOperator;
 import dev.pinrock.Cursor;
 import dev.pinrock.DbOptions;
-import dev.pinrock.KeyComparator;
 import dev.pinrock.KeyValue;
 import dev.pinrock.KeyedCalls;
 import dev.pinrock.Keyspace;
@@ -110,12 +109,13 @@ final class TortureWorkload {
             .writeBufferBytes(1 << 20).blockCacheBytes(1 << 20);
     /**
      * The options of the column families the workers create: their keys in
-     * reverse order, and a merge operator written in Java, so that merges
-     * cross into Java on RocksDB's threads (reads, flushes, compactions)
-     * while other threads close and reopen the database. Its result is the
-     * last operand, so merged values check themselves as written ones do.
+     * reverse order by a comparator written in Java, and a merge operator
+     * written in Java, so that comparisons and merges cross into Java on
+     * RocksDB's threads (reads, flushes, compactions) while other threads
+     * close and reopen the database. The merge's result is the last operand,
+     * so merged values check themselves as written ones do.
      */
-    private static final DbOptions FAMILY_OPTIONS = DbOptions.create().comparator(KeyComparator.REVERSE_BYTEWISE)
+    private static final DbOptions FAMILY_OPTIONS = DbOptions.create().comparator(JavaReverseBytewise.INSTANCE)
             .mergeOperator(new LastOperandWins());
 
     /** The kinds of step a worker takes; {@link #ALLOWED} lists the exceptions each may end in. */
