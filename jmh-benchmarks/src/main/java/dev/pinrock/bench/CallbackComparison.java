@@ -13,7 +13,9 @@ import dev.pinrock.RocksDb;
  * Runs {@link MergeOperatorBenchmark} (a merge operator written in Java on
  * pinrock, RocksDB's built-in one on pinrock and on RocksJava) and
  * {@link CompactionFilterBenchmark} (a compaction filter written in Java on
- * pinrock, none, and RocksDB's built-in one on RocksJava) and
+ * pinrock, none, and RocksDB's built-in one on RocksJava),
+ * {@link ComparatorBenchmark} (a comparator written in Java on pinrock and on
+ * RocksJava, and RocksDB's built-in one on both) and
  * {@link UpcallBenchmark} (one call from C++ into Java: FFM beside JNI) and records
  * operations/s and the ratios in {@code callbacks.md} and
  * {@code callbacks.csv}:
@@ -42,6 +44,7 @@ public final class CallbackComparison {
         Files.createDirectories(report);
         List<JmhRuns.Result> results = new ArrayList<>(JmhRuns.run(MergeOperatorBenchmark.class));
         results.addAll(JmhRuns.run(CompactionFilterBenchmark.class));
+        results.addAll(JmhRuns.run(ComparatorBenchmark.class));
         results.addAll(JmhRuns.run(UpcallBenchmark.class));
         String markdown = markdown(results, command, ZonedDateTime.now());
         Files.writeString(report.resolve("callbacks.md"), markdown);
@@ -59,8 +62,8 @@ public final class CallbackComparison {
     }
 
     static String markdown(List<JmhRuns.Result> results, String command, ZonedDateTime measured) {
-        StringBuilder md = JmhRuns.header("Callbacks: merge operators and compaction filters in Java against RocksDB's"
-                + " own, and the cost of one call into Java",
+        StringBuilder md = JmhRuns.header("Callbacks: merge operators, compaction filters and comparators in Java"
+                + " against RocksDB's own, and the cost of one call into Java",
                 command,
                 measured);
         md.append("| RocksDB | pinrock engine ").append(RocksDb.engineVersion())
@@ -104,6 +107,37 @@ public final class CallbackComparison {
         md.append(String.format(Locale.ROOT, "| compactAll | %,.2f ± %,.2f | %,.2f ± %,.2f | %,.2f ± %,.2f | %.2f | %.2f "
                 + "| %,.0f ns |%n", java.score(), java.error(), none.score(), none.error(), rocksJava.score(),
                 rocksJava.error(), java.score() / none.score(), java.score() / rocksJava.score(), perEntryNanos));
+        md.append("\nA comparator written in Java: each database holds ")
+                .append(String.format(Locale.ROOT, "%,d", ComparatorBenchmark.KEYS)).append(" keys of ")
+                .append(Keys.MIN_KEY_BYTES).append(" bytes with ").append(ComparatorBenchmark.VALUE_BYTES)
+                .append("-byte values in one table file (no compression); `fill` puts a key at random among ")
+                .append(String.format(Locale.ROOT, "%,d", ComparatorBenchmark.FILL_KEYS))
+                .append(" into the memtable, `randomGet` reads a key at random, `scan` seeks to a key at random and ")
+                .append("walks the next ").append(ComparatorBenchmark.SCAN_LENGTH).append(". The order is bytewise ")
+                .append("everywhere: written in Java on pinrock (`KeyComparator`, an FFM upcall per comparison) and ")
+                .append("on RocksJava (`AbstractComparator`, a JNI callback per comparison, with thread-local reused ")
+                .append("direct buffers, its fastest setting), the same code on both; and RocksDB's built-in one on ")
+                .append("both. The last column divides the time the Java comparator adds to an operation on ")
+                .append("RocksJava (its time minus the built-in's) by the time it adds on pinrock: what a comparison ")
+                .append("in Java costs there against here. The total ratio is bounded by RocksDB's own work, which ")
+                .append("the built-in columns show.\n\n");
+        md.append("| benchmark | pinrock, Java | pinrock, built-in | RocksJava, Java | RocksJava, built-in | Java/built-in "
+                + "(pinrock) | pinrock Java/RocksJava Java | added time, RocksJava/pinrock |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
+        for (String benchmark : List.of("fill", "randomGet", "scan")) {
+            JmhRuns.Result pinrockJava = find(results, benchmark, "pinrock-java");
+            JmhRuns.Result pinrock = find(results, benchmark, "pinrock");
+            JmhRuns.Result rocksJavaJava = find(results, benchmark, "rocksjava-java");
+            JmhRuns.Result rocksJavaBuiltIn = find(results, benchmark, "rocksjava");
+            double addedHere = 1 / pinrockJava.score() - 1 / pinrock.score();
+            double addedThere = 1 / rocksJavaJava.score() - 1 / rocksJavaBuiltIn.score();
+            md.append(String.format(Locale.ROOT,
+                    "| %s | %,.0f ± %,.0f | %,.0f ± %,.0f | %,.0f ± %,.0f | %,.0f ± %,.0f | %.2f | %.2f | %.1f |%n",
+                    benchmark, pinrockJava.score(), pinrockJava.error(), pinrock.score(), pinrock.error(),
+                    rocksJavaJava.score(), rocksJavaJava.error(), rocksJavaBuiltIn.score(), rocksJavaBuiltIn.error(),
+                    pinrockJava.score() / pinrock.score(), pinrockJava.score() / rocksJavaJava.score(),
+                    addedThere / addedHere));
+        }
         JmhRuns.Result ffm = find(results, "callBack", "ffm");
         JmhRuns.Result jni = find(results, "callBack", "jni");
         md.append("\nOne call from C++ into Java and back, without RocksDB: a loop in libpinrock.so calls a Java ")
