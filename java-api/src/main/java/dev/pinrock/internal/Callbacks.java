@@ -49,7 +49,8 @@ import dev.pinrock.bindings.pr_compaction_context;
  * returns a failure status: an exception reaching native code would end the
  * JVM. The views it hands the Java object belong to an arena confined to the
  * call, closed when it returns, so a view kept past the call throws instead
- * of reading freed memory.
+ * of reading freed memory; a comparison's keys are copies in buffers of its
+ * thread's instead ({@link CallbackThread}), which no arena need guard.
  *
  * <p><b>No re-entry.</b> While a thread runs a callback, every pinrock call
  * on it that holds a {@link ResourceGuard} is refused ({@link #refuseReentry()}):
@@ -333,15 +334,15 @@ public final class Callbacks {
     // The upcalls. Each enters with enter(), leaves with leave(), and lets nothing escape.
 
     private static int probed(long state) {
-        CallbackThread depth = null;
+        CallbackThread thread = null;
         try {
-            depth = enter();
+            thread = enter();
             return Downcalls.CALLBACK_OK;
         } catch (Throwable failure) {
             return Downcalls.CALLBACK_FAILED;
         } finally {
-            if (depth != null) {
-                leave(depth);
+            if (thread != null) {
+                leave(thread);
             }
         }
     }
@@ -361,9 +362,9 @@ public final class Callbacks {
     private static int fullMerge(long state, MemorySegment key, long keyLength, MemorySegment existing,
             long existingLength, MemorySegment operands, MemorySegment operandLengths, long count,
             MemorySegment output) {
-        CallbackThread depth = null;
+        CallbackThread thread = null;
         try (Arena call = Arena.ofConfined()) {
-            depth = enter();
+            thread = enter();
             MergeOperator operator = (MergeOperator) LIVE.get(state);
             MemorySegment existingView = existing.equals(MemorySegment.NULL) ? null
                     : view(existing, existingLength, call);
@@ -377,8 +378,8 @@ public final class Callbacks {
         } catch (Throwable failure) {
             return failedMerge(failure);
         } finally {
-            if (depth != null) {
-                leave(depth);
+            if (thread != null) {
+                leave(thread);
             }
         }
     }
@@ -394,9 +395,9 @@ public final class Callbacks {
 
     private static int partialMerge(long state, MemorySegment key, long keyLength, MemorySegment left,
             long leftLength, MemorySegment right, long rightLength, MemorySegment output) {
-        CallbackThread depth = null;
+        CallbackThread thread = null;
         try (Arena call = Arena.ofConfined()) {
-            depth = enter();
+            thread = enter();
             MergeOperator operator = (MergeOperator) LIVE.get(state);
             return operator.partialMerge(view(key, keyLength, call), view(left, leftLength, call),
                     view(right, rightLength, call), new NativeMergeResult(output, call, false, -1))
@@ -404,8 +405,8 @@ public final class Callbacks {
         } catch (Throwable declined) {
             return Downcalls.CALLBACK_FAILED; // a partial merge that fails keeps both operands: nothing to report
         } finally {
-            if (depth != null) {
-                leave(depth);
+            if (thread != null) {
+                leave(thread);
             }
         }
     }
@@ -438,10 +439,10 @@ public final class Callbacks {
     }
 
     private static int createFilter(long state, MemorySegment context, MemorySegment filterState) {
-        CallbackThread depth = null;
+        CallbackThread thread = null;
         CompactionFilterFactory factory = null;
         try {
-            depth = enter();
+            thread = enter();
             // Each compaction's filter is live until it ends: forget those ended, as compactions go on.
             forgetReleased();
             factory = (CompactionFilterFactory) LIVE.get(state);
@@ -460,18 +461,18 @@ public final class Callbacks {
             report(factory, failure);
             return Downcalls.CALLBACK_FAILED;
         } finally {
-            if (depth != null) {
-                leave(depth);
+            if (thread != null) {
+                leave(thread);
             }
         }
     }
 
     private static int filter(long state, MemorySegment key, long keyLength, int kind, MemorySegment value,
             long valueLength, MemorySegment output) {
-        CallbackThread depth = null;
+        CallbackThread thread = null;
         LiveFilter live = null;
         try (Arena call = Arena.ofConfined()) {
-            depth = enter();
+            thread = enter();
             live = (LiveFilter) LIVE.get(state);
             NativeDecision decision = new NativeDecision(output, call);
             live.filter().filter(view(key, keyLength, call), kind == Downcalls.FILTERED_MERGE_OPERAND
@@ -482,8 +483,8 @@ public final class Callbacks {
             report(live == null ? null : live.factory(), failure);
             return Downcalls.FILTER_KEEP;
         } finally {
-            if (depth != null) {
-                leave(depth);
+            if (thread != null) {
+                leave(thread);
             }
         }
     }
